@@ -1,0 +1,16 @@
+# Warnings, sanitizers and tuning shared by every qevolve target.
+add_library(qevolve_options INTERFACE)
+target_compile_options(qevolve_options INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                            -Wold-style-cast -Wcast-align -Woverloaded-virtual
+                            -Wnull-dereference -Wdouble-promotion -Wformat=2
+                            -Wimplicit-fallthrough>)
+if(QEVOLVE_NATIVE)
+  target_compile_options(qevolve_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+endif()
+if(QEVOLVE_SANITIZE)
+  target_compile_options(qevolve_options INTERFACE
+    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer
+                              -fno-sanitize-recover=all>)
+  target_link_options(qevolve_options INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,167 @@
+// The parsed configuration: a plain-data image of the YAML file of interface.md.
+//
+// io::load_config() fills it strictly (unknown keys, wrong types, out-of-range values are
+// InputErrors with a location). Later layers read it and may find further problems (a coupling
+// to a mode that does not exist after merging a preset, a pulse that ends after
+// evolution.duration, ...); they report them with Config::fail(), which looks up the location
+// of the offending key in Config::where.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qevolve/error.hpp"
+
+namespace qevolve {
+
+enum class ModeType { fluxonium, transmon, resonator, duffing };
+
+/// One entry of device.qubits. Every physical key is optional because an entry may only
+/// override some keys of a preset mode; device::resolve_modes() merges and completes them.
+struct ModeEntry {
+  std::string name;
+  std::optional<ModeType> type;
+  std::optional<int> levels;
+  std::optional<double> ec, ej, el, flux, ng, asymmetry;  // fluxonium / transmon
+  std::optional<double> frequency, anharmonicity;         // resonator / duffing
+  std::optional<int> basis_size;  // internal basis: phase-grid points, charge cutoff or Fock states
+  std::vector<std::string> optimize;
+  std::string path;  // key path of the entry, e.g. "device.qubits[2]"
+};
+
+/// One entry of device.couplings.
+struct CouplingEntry {
+  std::string a, b;  // mode names, in the order given
+  std::optional<double> capacitive, inductive, dipole, cross_kerr;
+  std::vector<std::string> optimize;
+  std::string path;  // "device.couplings[0]"
+};
+
+struct PresetSpec {
+  std::string name;  // mpc_fluxonium_1d | transmon_coupler_1d
+  int qubits = 2;
+  bool periodic = false;
+  int levels = 2;
+  std::optional<int> coupler_levels;  // transmon_coupler_1d only (default 3)
+  double variance = 0.0;
+  std::uint64_t seed = 42;
+};
+
+struct DeviceSpec {
+  std::optional<PresetSpec> preset;
+  std::vector<ModeEntry> qubits;
+  std::vector<CouplingEntry> couplings;
+};
+
+enum class Shape { cos, rampcos, trapezoid, gaussian, tanh, erf, drag, piecewise_constant, spline };
+enum class FrequencyMode { value, auto_bare, auto_dressed };
+
+struct PulseSpec {
+  std::string qubit;
+  std::string op;  // "phi" | "n" | "x" | "y"; empty: the mode's default (phi, or x for oscillators)
+  Shape shape = Shape::cos;
+  bool amplitude_auto = false;
+  double amplitude = 0.0;           // GHz (ignored when amplitude_auto)
+  std::optional<double> angle;      // with amplitude: auto
+  FrequencyMode frequency_mode = FrequencyMode::value;
+  double frequency = 0.0;           // GHz (frequency_mode == value)
+  double phase = 0.0;               // rad
+  std::optional<double> duration;   // ns
+  double delay = 0.0;               // ns
+  std::optional<double> ramp, plateau, sigma, c, lambda;
+  Shape base = Shape::cos;          // drag: cos | gaussian
+  std::vector<double> values;       // piecewise_constant, spline (GHz)
+  std::vector<std::pair<std::string, double>> crosstalk;  // other mode -> factor
+  std::vector<std::string> optimize;
+  std::string path;  // "pulses[3]"
+};
+
+enum class Solver { expm, trotter, magnus4, adaptive };
+enum class Splitting { terms, bonds, dense };
+enum class Basis { product, dressed };
+enum class Frame { lab, rotating };
+enum class Precision { double_, single };
+enum class ComputeDevice { cpu, cuda, auto_ };
+
+struct NoiseSpec {
+  std::string qubit;
+  std::optional<double> t1, tphi;  // ns
+};
+
+struct InitialStates {
+  enum class Kind { computational, all, list } kind = Kind::computational;
+  std::vector<std::string> labels;  // Kind::list: one digit per mode, e.g. "0110"
+};
+
+struct EvolutionSpec {
+  Solver solver = Solver::trotter;
+  int order = 2;
+  Splitting splitting = Splitting::terms;
+  int steps = 1000;
+  std::optional<double> duration;  // ns
+  double rtol = 1e-10;
+  double atol = 1e-12;
+  Basis basis = Basis::product;
+  Frame frame = Frame::lab;
+  InitialStates initial_states;
+  Precision precision = Precision::double_;
+  ComputeDevice device = ComputeDevice::auto_;
+  std::vector<NoiseSpec> noise;
+};
+
+enum class Compensation { none, vz, single_qubit };
+
+struct GateSpec {
+  std::string gate;                // I X Y Z H S T SX RX RY RZ CNOT CZ ISWAP SQRT_ISWAP SWAP, or empty
+  std::optional<double> angle;     // RX RY RZ
+  std::string matrix_file;         // {matrix_file: ..., qubits: [...]}
+  std::vector<std::string> qubits;
+  std::string path;                // "target.gates[1]"
+};
+
+struct TargetSpec {
+  std::vector<GateSpec> gates;
+  Compensation compensation = Compensation::none;
+  bool compensation_trainable = false;
+};
+
+enum class OptimizerMethod { lbfgs, adam };
+
+struct OptimizeSpec {
+  OptimizerMethod method = OptimizerMethod::lbfgs;
+  int max_iterations = 200;
+  double target_infidelity = 1e-4;
+  double learning_rate = 1e-3;  // adam
+  std::string checkpoint;       // empty: no checkpoint
+};
+
+struct OutputSpec {
+  std::string file;  // empty: no HDF5 output unless -o is given
+};
+
+struct Config {
+  std::string source_file;  // path as given on the command line
+  std::string yaml_text;    // the file's text, stored as the `config` attribute of outputs
+  DeviceSpec device;
+  std::vector<PulseSpec> pulses;
+  EvolutionSpec evolution;
+  bool has_evolution = false;
+  std::optional<TargetSpec> target;
+  std::optional<OptimizeSpec> optimize;
+  OutputSpec output;
+
+  /// Location of every key that was present in the file, by key path
+  /// ("device.qubits[2].ec", "pulses[0]", "evolution.steps").
+  std::map<std::string, SourceLocation> where;
+
+  /// Throws an InputError located at `key_path` (or at its closest present parent).
+  [[noreturn]] void fail(const std::string& key_path, const std::string& problem,
+                         const std::string& expected = {}) const;
+  /// The location of `key_path` or of its closest present parent (file only if none).
+  [[nodiscard]] SourceLocation locate(const std::string& key_path) const;
+};
+
+}  // namespace qevolve

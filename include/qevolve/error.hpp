@@ -1,0 +1,48 @@
+// Typed exceptions of the qevolve library. Only apps/qevolve turns them into exit codes:
+// InputError -> 2, NumericalError -> 3, any other Error -> 1 (interface.md).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace qevolve {
+
+/// Base class of every error qevolve throws on purpose.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Where in an input file a problem was found (1-based line and column; 0 = unknown).
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+/// Bad input: configuration, command-line flags or input files. Exit code 2.
+/// what() is the full one-line message `FILE:LINE:COL: key.path: problem (expected ...)`
+/// (the location and key path parts are omitted when unknown).
+class InputError : public Error {
+ public:
+  InputError(SourceLocation where, std::string key_path, std::string problem,
+             std::string expected = {});
+  explicit InputError(std::string problem) : InputError({}, {}, std::move(problem)) {}
+
+  [[nodiscard]] const SourceLocation& where() const noexcept { return where_; }
+  [[nodiscard]] const std::string& key_path() const noexcept { return key_path_; }
+  [[nodiscard]] const std::string& problem() const noexcept { return problem_; }
+
+ private:
+  SourceLocation where_;
+  std::string key_path_;
+  std::string problem_;
+};
+
+/// A numerical failure: NaN, non-convergence, lost unitarity beyond tolerance. Exit code 3.
+class NumericalError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace qevolve

@@ -1,0 +1,69 @@
+// Single-mode models (physics.md "Single-mode models"): each is diagonalised once in a converged
+// internal basis and truncated to its lowest `levels` eigenstates, with its operators expressed
+// in that kept eigenbasis and eigenvector phases fixed by the convention of physics.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "qevolve/config.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::device {
+
+/// Complete, validated parameters of one mode (GHz, flux in units of the flux quantum).
+struct ModeParams {
+  std::string name;
+  ModeType type = ModeType::fluxonium;
+  int levels = 2;
+  double ec = 0.0, ej = 0.0, el = 0.0;  // fluxonium (ec, ej, el), transmon (ec, ej)
+  double flux = 0.0;                    // fluxonium, transmon (tunable)
+  double ng = 0.0;                      // transmon offset charge
+  double asymmetry = 0.0;               // transmon; used only when has_asymmetry
+  bool has_asymmetry = false;           // absent: fixed-frequency transmon, EJ_eff = EJ
+  double frequency = 0.0;               // resonator, duffing
+  double anharmonicity = 0.0;           // duffing
+  int basis_size = 0;                   // internal basis size; 0 = automatic (converged)
+};
+
+/// A diagonalised, truncated mode. Operators are levels x levels in the kept eigenbasis.
+struct Mode {
+  ModeParams params;
+  RVector energies;   ///< kept eigenvalues, ascending (GHz, absolute)
+  CMatrix charge;     ///< `n` (fluxonium, transmon) or `y` = i(a^dag - a) (oscillators)
+  CMatrix flux;       ///< `phi` = phi + phi_ext (fluxonium) or `x` = a + a^dag; empty: transmon
+  CMatrix lowering;   ///< sum_k sqrt(k)|k-1><k| in the kept basis (a for oscillators)
+  CMatrix number;     ///< sum_k k|k><k|
+  int internal_dim = 0;  ///< size of the internal basis actually used
+
+  [[nodiscard]] int levels() const { return params.levels; }
+  [[nodiscard]] const std::string& name() const { return params.name; }
+  [[nodiscard]] bool is_oscillator() const {
+    return params.type == ModeType::resonator || params.type == ModeType::duffing;
+  }
+  /// Every mode that is not a resonator is a qubit (physics.md "Computational subspace").
+  [[nodiscard]] bool is_qubit() const { return params.type != ModeType::resonator; }
+  [[nodiscard]] bool has_flux_operator() const { return params.type != ModeType::transmon; }
+  /// Name of the default drive operator: "phi" (fluxonium, transmon has none -> "n") or "x".
+  [[nodiscard]] std::string_view default_operator() const;
+  /// The operator called `name` ("phi", "n", "x", "y", "number", "lowering"), or nullptr if this
+  /// mode has no such operator (e.g. "phi" on a transmon, "x" on a fluxonium).
+  [[nodiscard]] const CMatrix* op(std::string_view name) const;
+};
+
+/// Diagonalises one mode (dispatch on params.type). Throws NumericalError if the internal basis
+/// cannot be converged.
+[[nodiscard]] Mode diagonalise(const ModeParams& params);
+
+/// Model-specific entry points (also used directly by tests).
+[[nodiscard]] Mode diagonalise_fluxonium(const ModeParams& params);
+[[nodiscard]] Mode diagonalise_transmon(const ModeParams& params);
+[[nodiscard]] Mode diagonalise_oscillator(const ModeParams& params);  // resonator, duffing
+
+/// Re-phases the columns of `vectors` (eigenvectors, ascending) so that <k-1|n|k> is real and
+/// positive for k >= 1, given the matrix of n in that eigenbasis; when |<k-1|n|k>| < 1e-10, the
+/// largest component of vector k is made real and positive instead.
+/// `charge_in_eigenbasis` is updated in place.
+void fix_phases(CMatrix& vectors, CMatrix& charge_in_eigenbasis);
+
+}  // namespace qevolve::device

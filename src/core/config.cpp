@@ -1,0 +1,22 @@
+#include "qevolve/config.hpp"
+
+namespace qevolve {
+
+SourceLocation Config::locate(const std::string& key_path) const {
+  std::string path = key_path;
+  while (!path.empty()) {
+    if (auto it = where.find(path); it != where.end()) return it->second;
+    // Strip the last component: "a.b[2].c" -> "a.b[2]" -> "a.b" -> "a".
+    const auto cut = path.find_last_of(".[");
+    if (cut == std::string::npos) break;
+    path.resize(cut);
+  }
+  return SourceLocation{source_file, 0, 0};
+}
+
+void Config::fail(const std::string& key_path, const std::string& problem,
+                  const std::string& expected) const {
+  throw InputError(locate(key_path), key_path, problem, expected);
+}
+
+}  // namespace qevolve

@@ -1,0 +1,34 @@
+#include "qevolve/error.hpp"
+
+#include <utility>
+
+namespace qevolve {
+namespace {
+
+std::string format_input_error(const SourceLocation& where, const std::string& key_path,
+                               const std::string& problem, const std::string& expected) {
+  std::string out;
+  if (!where.file.empty()) {
+    out += where.file;
+    if (where.line > 0) {
+      out += ':' + std::to_string(where.line);
+      if (where.column > 0) out += ':' + std::to_string(where.column);
+    }
+    out += ": ";
+  }
+  if (!key_path.empty()) out += key_path + ": ";
+  out += problem;
+  if (!expected.empty()) out += " (expected " + expected + ")";
+  return out;
+}
+
+}  // namespace
+
+InputError::InputError(SourceLocation where, std::string key_path, std::string problem,
+                       std::string expected)
+    : Error(format_input_error(where, key_path, problem, expected)),
+      where_(std::move(where)),
+      key_path_(std::move(key_path)),
+      problem_(std::move(problem)) {}
+
+}  // namespace qevolve
