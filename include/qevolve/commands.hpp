@@ -1,0 +1,32 @@
+// The commands of the `qevolve` executable, as library functions. The executable itself
+// (apps/qevolve) only parses the command line and maps exceptions to exit codes
+// (InputError 2, NumericalError 3, anything else 1).
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace qevolve::commands {
+
+/// Where a command prints: `out` for results, `err` for warnings and progress.
+struct Streams {
+  std::ostream& out;
+  std::ostream& err;
+  bool quiet = false;        ///< --quiet: no progress, no warnings
+  bool progress = false;     ///< err is a terminal: show progress bars
+};
+
+/// `qevolve check CONFIG`: loads and validates everything that can be checked without
+/// evolving (config, device resolution, pulses, target). Returns 0 or throws InputError.
+int check(const std::string& config_path, Streams io);
+
+struct SpectrumOptions {
+  std::string config_path;
+  std::optional<int> levels;  ///< --levels K: every mode truncated to K levels
+  std::string output;         ///< -o FILE.h5 (empty: none)
+};
+/// `qevolve spectrum`: per-mode bare and dressed figures and static ZZ of coupled pairs.
+int spectrum(const SpectrumOptions& options, Streams io);
+
+}  // namespace qevolve::commands

@@ -1,0 +1,21 @@
+// Dense linear algebra helpers on top of LAPACKE (OpenBLAS): used by the dense reference
+// paths (dressed basis, expm solver) and by small per-step exponentials.
+#pragma once
+
+#include "qevolve/types.hpp"
+
+namespace qevolve::linalg {
+
+/// Eigen-decomposition of a Hermitian matrix: H = V diag(w) V^dag, w ascending.
+/// Uses the divide-and-conquer driver (zheevd), or dsyevd when H is exactly real.
+/// Throws NumericalError if LAPACK fails or H contains NaN/inf.
+void hermitian_eigen(const CMatrix& H, RVector& w, CMatrix& V);
+
+/// exp(-i * scale * H) for Hermitian H, through its eigen-decomposition.
+[[nodiscard]] CMatrix expm_hermitian(const CMatrix& H, double scale);
+
+/// exp(A) for a general complex square matrix: scaling and squaring with the
+/// [13/13] Pade approximant (Higham 2005).
+[[nodiscard]] CMatrix expm(const CMatrix& A);
+
+}  // namespace qevolve::linalg

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds qevolve and runs the whole test suite:
+#   1. Release build, every ctest test;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests labelled `sanitize`.
+# Installs missing Debian packages first (scripts/install-deps.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+jobs=$(nproc)
+
+echo "== Release build and tests"
+cmake --preset release
+cmake --build --preset release -j "$jobs"
+ctest --preset release -j "$jobs"
+
+echo "== ASan + UBSan build and tests (label: sanitize)"
+cmake --preset sanitize
+cmake --build --preset sanitize -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --preset sanitize -j "$jobs"

@@ -1,0 +1,70 @@
+#include "qevolve/linalg.hpp"
+
+#include <lapacke.h>
+
+#include <cmath>
+#include <string>
+
+#include "qevolve/error.hpp"
+
+namespace qevolve::linalg {
+
+void hermitian_eigen(const CMatrix& H, RVector& w, CMatrix& V) {
+  const Index n = H.rows();
+  if (H.cols() != n) throw NumericalError("hermitian_eigen: matrix is not square");
+  if (!H.allFinite()) throw NumericalError("hermitian_eigen: matrix contains NaN or inf");
+  w.resize(n);
+  if (n == 0) {
+    V.resize(0, 0);
+    return;
+  }
+  const auto ln = static_cast<lapack_int>(n);
+  if (H.imag().cwiseAbs().maxCoeff() == 0.0) {
+    RMatrix A = H.real();
+    const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', ln, A.data(), ln, w.data());
+    if (info != 0) throw NumericalError("dsyevd failed with info " + std::to_string(info));
+    V = A.cast<cplx>();
+    return;
+  }
+  V = H;
+  const lapack_int info = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', ln,
+                                         reinterpret_cast<lapack_complex_double*>(V.data()), ln,
+                                         w.data());
+  if (info != 0) throw NumericalError("zheevd failed with info " + std::to_string(info));
+}
+
+CMatrix expm_hermitian(const CMatrix& H, double scale) {
+  RVector w;
+  CMatrix V;
+  hermitian_eigen(H, w, V);
+  CVector phases(w.size());
+  for (Index k = 0; k < w.size(); ++k) phases(k) = std::polar(1.0, -scale * w(k));
+  return V * phases.asDiagonal() * V.adjoint();
+}
+
+CMatrix expm(const CMatrix& A) {
+  // Higham (2005), "The scaling and squaring method for the matrix exponential revisited".
+  static constexpr double b[14] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0,
+                                   1187353796428800.0,  129060195264000.0,   10559470521600.0,
+                                   670442572800.0,      33522128640.0,       1323241920.0,
+                                   40840800.0,          960960.0,            16380.0,
+                                   182.0,               1.0};
+  constexpr double theta13 = 5.371920351148152;
+  const Index n = A.rows();
+  if (!A.allFinite()) throw NumericalError("expm: matrix contains NaN or inf");
+  const double norm1 = A.cwiseAbs().colwise().sum().maxCoeff();
+  int s = 0;
+  if (norm1 > theta13) s = std::max(0, static_cast<int>(std::ceil(std::log2(norm1 / theta13))));
+  const CMatrix As = A / std::ldexp(1.0, s);
+  const CMatrix I = CMatrix::Identity(n, n);
+  const CMatrix A2 = As * As, A4 = A2 * A2, A6 = A4 * A2;
+  const CMatrix U = As * (A6 * (b[13] * A6 + b[11] * A4 + b[9] * A2) + b[7] * A6 + b[5] * A4 +
+                          b[3] * A2 + b[1] * I);
+  const CMatrix V = A6 * (b[12] * A6 + b[10] * A4 + b[8] * A2) + b[6] * A6 + b[4] * A4 +
+                    b[2] * A2 + b[0] * I;
+  CMatrix R = (V - U).partialPivLu().solve(V + U);
+  for (int k = 0; k < s; ++k) R = R * R;
+  return R;
+}
+
+}  // namespace qevolve::linalg

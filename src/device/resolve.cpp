@@ -1,0 +1,210 @@
+// Merging a preset with explicit device entries, and the checks that need the merged device.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "presets.hpp"
+#include "qevolve/device.hpp"
+
+namespace qevolve::device {
+namespace {
+
+const char* type_name(ModeType t) {
+  switch (t) {
+    case ModeType::fluxonium: return "fluxonium";
+    case ModeType::transmon: return "transmon";
+    case ModeType::resonator: return "resonator";
+    case ModeType::duffing: return "duffing";
+  }
+  return "?";
+}
+
+/// The parameter keys of each model (also the names `optimize:` may list for a mode).
+const std::vector<std::string>& model_keys(ModeType t) {
+  static const std::vector<std::string> flux{"ec", "ej", "el", "flux"};
+  static const std::vector<std::string> trans{"ec", "ej", "ng", "flux", "asymmetry"};
+  static const std::vector<std::string> res{"frequency"};
+  static const std::vector<std::string> duff{"frequency", "anharmonicity"};
+  switch (t) {
+    case ModeType::fluxonium: return flux;
+    case ModeType::transmon: return trans;
+    case ModeType::resonator: return res;
+    case ModeType::duffing: return duff;
+  }
+  return res;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+/// Applies the keys present in `e` onto `p` and checks that each applies to p.type.
+void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
+  const auto& keys = model_keys(p.type);
+  auto allowed = [&](const char* key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  auto set = [&](const std::optional<double>& v, const char* key, double& field) {
+    if (!v) return;
+    if (!allowed(key))
+      config.fail(e.path + "." + key,
+                  std::string("`") + key + "` is not a parameter of " + type_name(p.type) +
+                      " mode `" + p.name + "`",
+                  "one of: " + join(keys));
+    field = *v;
+  };
+  set(e.ec, "ec", p.ec);
+  set(e.ej, "ej", p.ej);
+  set(e.el, "el", p.el);
+  set(e.flux, "flux", p.flux);
+  set(e.ng, "ng", p.ng);
+  set(e.frequency, "frequency", p.frequency);
+  set(e.anharmonicity, "anharmonicity", p.anharmonicity);
+  if (e.asymmetry) {
+    set(e.asymmetry, "asymmetry", p.asymmetry);
+    p.has_asymmetry = true;
+  }
+  if (e.levels) p.levels = *e.levels;
+  if (e.basis_size) {
+    if (p.type == ModeType::resonator || p.type == ModeType::duffing)
+      config.fail(e.path + ".basis_size",
+                  "`basis_size` does not apply to " + std::string(type_name(p.type)) +
+                      " mode `" + p.name + "` (its Fock basis is exact)");
+    p.basis_size = *e.basis_size;
+  }
+  if (p.basis_size > 0 && p.basis_size < p.levels)
+    config.fail(e.path + ".basis_size",
+                "basis_size " + std::to_string(p.basis_size) + " is smaller than levels " +
+                    std::to_string(p.levels),
+                "basis_size >= levels");
+  for (std::size_t k = 0; k < e.optimize.size(); ++k)
+    if (!allowed(e.optimize[k].c_str()))
+      config.fail(e.path + ".optimize[" + std::to_string(k) + "]",
+                  "`" + e.optimize[k] + "` is not a parameter of " + type_name(p.type) +
+                      " mode `" + p.name + "`",
+                  "one of: " + join(keys));
+}
+
+/// A new (non-preset) mode must give its type, levels and the model's required keys.
+ModeParams new_mode(const ModeEntry& e, const Config& config) {
+  if (!e.type)
+    config.fail(e.path, "mode `" + e.name + "` is not a preset mode and has no `type`",
+                "type: fluxonium | transmon | resonator | duffing");
+  if (!e.levels) config.fail(e.path, "mode `" + e.name + "` has no `levels`", "an integer >= 2");
+  ModeParams p;
+  p.name = e.name;
+  p.type = *e.type;
+  auto need = [&](const std::optional<double>& v, const char* key) {
+    if (!v)
+      config.fail(e.path, std::string(type_name(p.type)) + " mode `" + e.name + "` needs `" +
+                              key + "`");
+  };
+  switch (p.type) {
+    case ModeType::fluxonium: need(e.ec, "ec"); need(e.ej, "ej"); need(e.el, "el"); break;
+    case ModeType::transmon: need(e.ec, "ec"); need(e.ej, "ej"); break;
+    case ModeType::resonator: need(e.frequency, "frequency"); break;
+    case ModeType::duffing: need(e.frequency, "frequency"); need(e.anharmonicity, "anharmonicity"); break;
+  }
+  return p;
+}
+
+void check_coupling_operators(const Coupling& c, const std::vector<ModeParams>& modes,
+                              const Config& config) {
+  for (int idx : {c.a, c.b}) {
+    const ModeParams& m = modes[static_cast<std::size_t>(idx)];
+    const bool oscillator = m.type == ModeType::resonator || m.type == ModeType::duffing;
+    if (c.inductive != 0.0 && m.type == ModeType::transmon)
+      config.fail(c.path + ".inductive",
+                  "transmon `" + m.name + "` has no flux-like operator for an inductive coupling",
+                  "capacitive for transmons");
+    if (c.dipole != 0.0 && !oscillator)
+      config.fail(c.path + ".dipole",
+                  "a dipole coupling needs oscillators, but `" + m.name + "` is a " +
+                      type_name(m.type),
+                  "resonator or duffing modes");
+  }
+}
+
+}  // namespace
+
+ResolvedDevice resolve_device(const Config& config) {
+  ResolvedDevice out;
+  if (config.device.preset) {
+    PresetDevice preset = make_preset(*config.device.preset, config);
+    out.modes = std::move(preset.modes);
+    out.couplings = std::move(preset.couplings);
+  }
+  const std::size_t n_preset = out.modes.size();
+  auto index_of = [&](const std::string& name) -> int {
+    for (std::size_t i = 0; i < out.modes.size(); ++i)
+      if (out.modes[i].name == name) return static_cast<int>(i);
+    return -1;
+  };
+
+  for (const ModeEntry& e : config.device.qubits) {
+    const int existing = index_of(e.name);
+    if (existing >= 0 && static_cast<std::size_t>(existing) >= n_preset)
+      config.fail(e.path + ".name", "duplicate mode name `" + e.name + "`", "unique names");
+    if (existing >= 0) {
+      ModeParams& p = out.modes[static_cast<std::size_t>(existing)];
+      if (e.type && *e.type != p.type)
+        config.fail(e.path + ".type",
+                    "preset mode `" + e.name + "` is a " + type_name(p.type) +
+                        "; its type cannot be changed",
+                    std::string("type: ") + type_name(p.type) + " or no type");
+      apply_entry(e, p, config);
+    } else {
+      ModeParams p = new_mode(e, config);
+      apply_entry(e, p, config);
+      out.modes.push_back(std::move(p));
+    }
+  }
+  if (out.modes.empty())
+    config.fail("device", "the device has no modes", "a preset or a non-empty `qubits` list");
+
+  for (const CouplingEntry& e : config.device.couplings) {
+    const int a = index_of(e.a), b = index_of(e.b);
+    if (a < 0) config.fail(e.path + ".qubits", "unknown mode `" + e.a + "`", "a mode name of the device");
+    if (b < 0) config.fail(e.path + ".qubits", "unknown mode `" + e.b + "`", "a mode name of the device");
+    if (a == b) config.fail(e.path + ".qubits", "a mode cannot be coupled to itself");
+    // An explicit coupling on a pair the preset already couples overrides the given strengths.
+    auto same_pair = [&](const Coupling& c) {
+      return (c.a == a && c.b == b) || (c.a == b && c.b == a);
+    };
+    auto it = std::find_if(out.couplings.begin(), out.couplings.end(), same_pair);
+    Coupling c;
+    if (it != out.couplings.end() && it->path == "device.preset") {
+      c = *it;
+    } else if (it != out.couplings.end()) {
+      config.fail(e.path + ".qubits",
+                  "modes `" + e.a + "` and `" + e.b + "` are already coupled by " + it->path,
+                  "one entry per pair of modes");
+    }
+    c.a = a;
+    c.b = b;
+    if (e.capacitive) c.capacitive = *e.capacitive;
+    if (e.inductive) c.inductive = *e.inductive;
+    if (e.dipole) c.dipole = *e.dipole;
+    if (e.cross_kerr) c.cross_kerr = *e.cross_kerr;
+    c.path = e.path;
+    check_coupling_operators(c, out.modes, config);
+    if (it != out.couplings.end())
+      *it = c;
+    else
+      out.couplings.push_back(c);
+  }
+  for (const auto& c : out.couplings) check_coupling_operators(c, out.modes, config);
+  return out;
+}
+
+Device build_device(const Config& config) {
+  ResolvedDevice r = resolve_device(config);
+  std::vector<Mode> modes;
+  modes.reserve(r.modes.size());
+  for (const auto& p : r.modes) modes.push_back(diagonalise(p));
+  return Device(std::move(modes), std::move(r.couplings));
+}
+
+}  // namespace qevolve::device
