@@ -14,3 +14,5 @@ if(QEVOLVE_SANITIZE)
                               -fno-sanitize-recover=all>)
   target_link_options(qevolve_options INTERFACE -fsanitize=address,undefined)
 endif()
+# OpenMP: threads over column blocks and `omp simd` in the kernels.
+target_link_libraries(qevolve_options INTERFACE OpenMP::OpenMP_CXX)

@@ -30,6 +30,13 @@ const std::vector<std::string>& preset_names() {
 
 namespace {
 
+/// "q" + index (spelled out: GCC 12 warns falsely about `"q" + std::to_string(i)`).
+std::string indexed(const char* prefix, int i) {
+  std::string s(prefix);
+  s += std::to_string(i);
+  return s;
+}
+
 ModeParams fluxonium(std::string name, int levels, double ec, double ej, double el, double flux) {
   ModeParams p;
   p.name = std::move(name);
@@ -92,7 +99,7 @@ PresetDevice mpc_fluxonium_1d(const PresetSpec& s, const Config& config) {
   PresetDevice d;
   static constexpr double kEL[3] = {0.9, 1.0, 1.1};
   for (int i = 0; i < s.qubits; ++i)
-    d.modes.push_back(fluxonium("q" + std::to_string(i), s.levels, 1.0, 4.0, kEL[i % 3], 0.5));
+    d.modes.push_back(fluxonium(indexed("q", i), s.levels, 1.0, 4.0, kEL[i % 3], 0.5));
   apply_variance(d.modes, s.variance, s.seed, true, config);
   for (int i = 0; i + 1 < s.qubits; ++i) d.couplings.push_back(capacitive(i, i + 1, 0.020, -0.002));
   if (s.periodic) d.couplings.push_back(capacitive(s.qubits - 1, 0, 0.020, -0.002));
@@ -113,11 +120,11 @@ PresetDevice transmon_coupler_1d(const PresetSpec& s, const Config& config) {
   for (int i = 0; i < s.qubits; ++i) {
     const bool even = i % 2 == 0;
     qubit_index.push_back(static_cast<int>(d.modes.size()));
-    d.modes.push_back(transmon("q" + std::to_string(i), s.levels, even ? 0.105 : 0.120,
+    d.modes.push_back(transmon(indexed("q", i), s.levels, even ? 0.105 : 0.120,
                                even ? 33.063 : 22.234, 0.5));
     if (i < n_couplers) {
       coupler_index.push_back(static_cast<int>(d.modes.size()));
-      ModeParams c = transmon("c" + std::to_string(i), coupler_levels, 0.185, 30.694, 0.5);
+      ModeParams c = transmon(indexed("c", i), coupler_levels, 0.185, 30.694, 0.5);
       c.has_asymmetry = true;  // a tunable (symmetric-SQUID) coupler; flux 0 by default
       d.modes.push_back(c);
     }

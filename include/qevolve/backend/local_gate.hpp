@@ -1,0 +1,88 @@
+// The hot kernel of the Trotter path: a small dense gate G (g x g, g = d_a * d_b) applied to
+// modes (a, b) of a block of state columns, without forming any D x D matrix.
+//
+// Block layout ("split planes"): a block of `width` columns of a D-dimensional state is two
+// arrays re[D * width], im[D * width]; element (flat index i, column c) sits at i * width + c.
+// Mode 0 is the most significant digit of i. With stride_q = width * prod_{p > q} d_p, the
+// element for levels (.., j_a, .., j_b, ..) of the gate's modes is
+//     l * (d_a * stride_a) + j_a * stride_a + m * (d_b * stride_b) + j_b * stride_b + n
+// with n in [0, stride_b) contiguous. A one-mode gate is the case d_b = 1, stride_b = stride_a.
+#pragma once
+
+#include <cstddef>
+
+#include "qevolve/backend/host_device.hpp"
+
+namespace qevolve::backend {
+
+/// Largest gate handled by the kernels (two modes of 8 levels, or one of 64).
+inline constexpr int kMaxGateSize = 64;
+
+/// Where a gate's g amplitudes sit inside a block, computed once per (gate modes, block width).
+struct GateGeometry {
+  std::ptrdiff_t outer = 1;    ///< number of l values
+  std::ptrdiff_t middle = 1;   ///< number of m values
+  std::ptrdiff_t inner = 1;    ///< contiguous run length (stride_b)
+  std::ptrdiff_t outer_stride = 0;   ///< d_a * stride_a
+  std::ptrdiff_t middle_stride = 0;  ///< d_b * stride_b
+  int da = 1, db = 1;
+  std::ptrdiff_t stride_a = 0, stride_b = 0;
+
+  /// Offset of gate basis state j = j_a * d_b + j_b relative to the slice base.
+  std::ptrdiff_t offset[kMaxGateSize] = {};
+
+  [[nodiscard]] QEVOLVE_HOST_DEVICE int size() const { return da * db; }
+  [[nodiscard]] QEVOLVE_HOST_DEVICE std::ptrdiff_t base(std::ptrdiff_t l, std::ptrdiff_t m) const {
+    return l * outer_stride + m * middle_stride;
+  }
+};
+
+/// Geometry for a gate on `mode_a` (and `mode_b` > mode_a, or -1 for a one-mode gate) of a
+/// block of `width` columns of a state with per-mode dimensions dims[0..num_modes).
+GateGeometry make_geometry(const int* dims, int num_modes, int mode_a, int mode_b,
+                           std::ptrdiff_t width);
+
+/// y = G x in place on one contiguous run, the functor evaluated per (l, m, n) index: it reads
+/// the g amplitudes of one gate-local vector, multiplies by G (row-major, split re/im) and writes
+/// them back. G is given as g*g real parts followed by g*g imaginary parts.
+template <typename Real, int G>
+struct ApplyGate {
+  Real* re;
+  Real* im;
+  const Real* gate;  // [2 * g * g]: re then im, row-major
+  GateGeometry geo;
+
+  QEVOLVE_HOST_DEVICE void operator()(std::ptrdiff_t l, std::ptrdiff_t m, std::ptrdiff_t n) const {
+    constexpr int g = G;
+    const std::ptrdiff_t b = geo.base(l, m) + n;
+    Real xr[g], xi[g];
+    for (int j = 0; j < g; ++j) {
+      xr[j] = re[b + geo.offset[j]];
+      xi[j] = im[b + geo.offset[j]];
+    }
+    for (int o = 0; o < g; ++o) {
+      Real yr = 0, yi = 0;
+      for (int j = 0; j < g; ++j) {
+        const Real gr = gate[o * g + j], gi = gate[g * g + o * g + j];
+        yr += gr * xr[j] - gi * xi[j];
+        yi += gr * xi[j] + gi * xr[j];
+      }
+      re[b + geo.offset[o]] = yr;
+      im[b + geo.offset[o]] = yi;
+    }
+  }
+};
+
+/// Applies a g x g gate (g = geo.size()) in place to a block. Dispatches to a compile-time g for
+/// the common sizes (2..9, 12, 16, 25) and to a runtime-g loop otherwise.
+template <typename Real>
+void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate);
+
+/// y += alpha * G x (x and y are different blocks of the same shape): the building block of the
+/// matrix-free H application used by the adaptive solver. `gate` as above (not necessarily
+/// unitary), alpha a complex scalar.
+template <typename Real>
+void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
+                     const GateGeometry& geo, const Real* gate, Real alpha_re, Real alpha_im);
+
+}  // namespace qevolve::backend

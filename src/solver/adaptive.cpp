@@ -1,0 +1,195 @@
+#include "adaptive.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+
+#include "block_evolution.hpp"
+#include "qevolve/backend/local_gate.hpp"
+#include "qevolve/error.hpp"
+
+namespace qevolve::solver {
+namespace {
+
+// Dormand & Prince (1980) RK5(4)7M tableau.
+constexpr std::array<double, 7> kC = {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
+constexpr double kA[7][6] = {
+    {0, 0, 0, 0, 0, 0},
+    {1.0 / 5, 0, 0, 0, 0, 0},
+    {3.0 / 40, 9.0 / 40, 0, 0, 0, 0},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9, 0, 0, 0},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+// Error weights: 5th-order minus embedded 4th-order solution.
+constexpr std::array<double, 7> kE = {71.0 / 57600,  0.0,         -71.0 / 16695, 71.0 / 1920,
+                                      -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+
+struct Operator {
+  std::vector<double> gate;  // split re/im row-major
+  backend::GateGeometry geo;
+};
+
+std::vector<double> split(const CMatrix& m) {
+  const auto g = m.rows();
+  std::vector<double> out(2 * static_cast<std::size_t>(g * g));
+  for (Index o = 0; o < g; ++o)
+    for (Index j = 0; j < g; ++j) {
+      out[static_cast<std::size_t>(o * g + j)] = m(o, j).real();
+      out[static_cast<std::size_t>(g * g + o * g + j)] = m(o, j).imag();
+    }
+  return out;
+}
+
+Operator make_operator(const device::Device& dev, const device::LocalTerm& t, Index width) {
+  const auto& dims = dev.dims();
+  return {split(t.matrix),
+          backend::make_geometry(dims.data(), dev.num_modes(), t.modes[0],
+                                 t.modes.size() == 2 ? t.modes[1] : -1, width)};
+}
+
+/// One block of columns, integrated from 0 to T.
+class BlockIntegrator {
+ public:
+  BlockIntegrator(const AdaptiveJob& job, Index width) : job_(job), n_(job.device->dim() * width) {
+    for (const auto& t : job.static_terms) statics_.push_back(make_operator(*job.device, t, width));
+    for (const auto& t : job.drive_terms) drives_.push_back(make_operator(*job.device, t, width));
+    for (auto& k : k_) k.assign(2 * static_cast<std::size_t>(n_), 0.0);
+    y_.assign(2 * static_cast<std::size_t>(n_), 0.0);
+    tmp_ = y_;
+    ynew_ = y_;
+  }
+
+  std::vector<double>& state() { return y_; }  // re then im
+
+  long run() {
+    const double T = job_.duration;
+    double t = 0.0;
+    double h = T / 1000.0;
+    long accepted = 0;
+    derivative(t, y_, k_[0]);
+    while (t < T) {
+      if (t + h > T) h = T - t;
+      if (h <= 1e-14 * T)
+        throw NumericalError("adaptive solver: step size underflow at t = " + std::to_string(t) +
+                             " ns (rtol/atol too tight?)");
+      for (int s = 1; s < 7; ++s) {
+        combine(y_, h, s, tmp_);
+        derivative(t + kC[static_cast<std::size_t>(s)] * h, tmp_, k_[static_cast<std::size_t>(s)]);
+      }
+      // Stage 7 is evaluated at the 5th-order solution (FSAL): tmp_ holds it.
+      ynew_.swap(tmp_);
+      const double err = error_norm(h);
+      if (err <= 1.0) {
+        t += h;
+        y_.swap(ynew_);
+        k_[0].swap(k_[6]);
+        ++accepted;
+      }
+      const double factor = err == 0.0 ? 5.0 : std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0);
+      h *= err <= 1.0 ? factor : std::min(1.0, factor);
+    }
+    return accepted;
+  }
+
+ private:
+  /// out = y + h sum_j a[s][j] k_j
+  void combine(const std::vector<double>& y, double h, int s, std::vector<double>& out) const {
+    const std::size_t N = y.size();
+    for (std::size_t i = 0; i < N; ++i) {
+      double acc = 0.0;
+      for (int j = 0; j < s; ++j) acc += kA[s][j] * k_[static_cast<std::size_t>(j)][i];
+      out[i] = y[i] + h * acc;
+    }
+  }
+
+  /// k = -i 2 pi H(t) y
+  void derivative(double t, const std::vector<double>& y, std::vector<double>& k) {
+    std::fill(k.begin(), k.end(), 0.0);
+    const double* yr = y.data();
+    const double* yi = y.data() + n_;
+    double* kr = k.data();
+    double* ki = k.data() + n_;
+    for (const auto& op : statics_)
+      backend::accumulate_gate(yr, yi, kr, ki, op.geo, op.gate.data(), 0.0, -kTwoPi);
+    job_.coefficients(t, coeff_);
+    for (std::size_t j = 0; j < drives_.size(); ++j) {
+      if (coeff_[j] == 0.0) continue;
+      backend::accumulate_gate(yr, yi, kr, ki, drives_[j].geo, drives_[j].gate.data(), 0.0,
+                               -kTwoPi * coeff_[j]);
+    }
+  }
+
+  /// RMS norm of the local error estimate, scaled per complex amplitude by atol + rtol |y|.
+  double error_norm(double h) const {
+    double sum = 0.0;
+    for (Index i = 0; i < n_; ++i) {
+      double er = 0.0, ei = 0.0;
+      for (std::size_t s = 0; s < 7; ++s) {
+        er += kE[s] * k_[s][static_cast<std::size_t>(i)];
+        ei += kE[s] * k_[s][static_cast<std::size_t>(n_ + i)];
+      }
+      const double e = h * std::hypot(er, ei);
+      const double y0 = std::hypot(y_[static_cast<std::size_t>(i)], y_[static_cast<std::size_t>(n_ + i)]);
+      const double y1 =
+          std::hypot(ynew_[static_cast<std::size_t>(i)], ynew_[static_cast<std::size_t>(n_ + i)]);
+      const double sc = job_.atol + job_.rtol * std::max(y0, y1);
+      sum += (e / sc) * (e / sc);
+    }
+    return std::sqrt(sum / static_cast<double>(n_));
+  }
+
+  const AdaptiveJob& job_;
+  Index n_;
+  std::vector<Operator> statics_, drives_;
+  std::array<std::vector<double>, 7> k_;
+  std::vector<double> y_, tmp_, ynew_;
+  std::vector<double> coeff_;
+};
+
+}  // namespace
+
+long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,
+                        const std::function<void(double)>& progress) {
+  const Index D = job.device->dim();
+  const Index n = state.cols();
+  if (n == 0) return 0;
+  const int threads = std::max(1, job.threads);
+  const Index width = choose_block_width(D, n, threads);
+  const Index num_blocks = (n + width - 1) / width;
+  std::atomic<long> accepted{0};
+  std::atomic<Index> done{0};
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (Index b = 0; b < num_blocks; ++b) {
+    try {
+      const Index c0 = b * width;
+      const Index w = std::min(width, n - c0);
+      BlockIntegrator integ(job, w);
+      auto& y = integ.state();
+      for (Index c = 0; c < w; ++c)
+        for (Index i = 0; i < D; ++i) {
+          y[static_cast<std::size_t>(i * w + c)] = state(i, c0 + c).real();
+          y[static_cast<std::size_t>(D * w + i * w + c)] = state(i, c0 + c).imag();
+        }
+      accepted += integ.run();
+      for (Index c = 0; c < w; ++c)
+        for (Index i = 0; i < D; ++i)
+          state(i, c0 + c) = cplx(y[static_cast<std::size_t>(i * w + c)],
+                                  y[static_cast<std::size_t>(D * w + i * w + c)]);
+      const Index finished = ++done;
+      if (progress && omp_get_thread_num() == 0)
+        progress(static_cast<double>(finished) / static_cast<double>(num_blocks));
+    } catch (...) {
+#pragma omp critical
+      failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  return accepted;
+}
+
+}  // namespace qevolve::solver

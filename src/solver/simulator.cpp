@@ -1,0 +1,311 @@
+#include "qevolve/simulator.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "adaptive.hpp"
+#include "block_evolution.hpp"
+#include "qevolve/linalg.hpp"
+#include "trotter_gates.hpp"
+
+namespace qevolve::solver {
+
+int resolve_threads(int threads) { return threads > 0 ? threads : std::max(1, omp_get_num_procs()); }
+
+struct Simulator::Cache {
+  std::vector<DriveEigen> drives;  // one per channel
+  TermList terms;
+  TrotterGates gates;               // trotter (terms splitting)
+  CMatrix dense_h0;                 // expm / dense splitting
+  std::vector<CMatrix> dense_ops;   // per channel operator, D x D (c_j carries the factor)
+  std::vector<device::LocalTerm> static_terms;  // adaptive
+  std::vector<device::LocalTerm> drive_terms;   // adaptive, channel operators
+  mutable std::atomic<long> static_builds{0}, eigendecompositions{0}, dense_builds{0},
+      evaluations{0};
+};
+
+namespace {
+
+bool uses_trotter_gates(const Options& o) {
+  return o.solver == Solver::trotter && o.splitting != Splitting::dense;
+}
+bool uses_dense(const Options& o) {
+  return o.solver == Solver::expm || (o.solver == Solver::trotter && o.splitting == Splitting::dense);
+}
+
+Options make_options(const Config& config, int threads) {
+  const EvolutionSpec& e = config.evolution;
+  Options o;
+  o.solver = e.solver;
+  o.order = e.order;
+  o.splitting = e.splitting;
+  o.steps = e.steps;
+  o.rtol = e.rtol;
+  o.atol = e.atol;
+  o.basis = e.basis;
+  o.frame = e.frame;
+  o.initial_states = e.initial_states;
+  o.precision = e.precision;
+  o.threads = resolve_threads(threads);
+  if (o.solver == Solver::magnus4)
+    config.fail("evolution.solver", "solver `magnus4` is not available in this version",
+                "expm | trotter | adaptive");
+  if (o.splitting == Splitting::bonds)
+    config.fail("evolution.splitting", "splitting `bonds` is not available in this version",
+                "terms | dense");
+  if (!e.noise.empty())
+    config.fail("evolution.noise", "open-system (Lindblad) evolution is not available in this version",
+                "no `noise` section");
+  if (o.precision == Precision::single && !uses_trotter_gates(o))
+    config.fail("evolution.precision", "precision: single is supported by the trotter solver only",
+                "precision: double, or solver: trotter");
+  if (e.device == ComputeDevice::cuda)
+    config.fail("evolution.device", "this qevolve was built without a CUDA backend",
+                "device: cpu | auto");
+  return o;
+}
+
+}  // namespace
+
+Simulator::Simulator(const Config& config, device::Device device, int threads)
+    : device_(std::move(device)),
+      options_(make_options(config, threads)),
+      cache_(std::make_unique<Cache>()) {
+  // Dressed basis: needed for basis: dressed and for frequency: auto_dressed.
+  const bool need_dressed =
+      options_.basis == Basis::dressed ||
+      std::any_of(config.pulses.begin(), config.pulses.end(), [](const PulseSpec& p) {
+        return p.frequency_mode == FrequencyMode::auto_dressed;
+      });
+  if (need_dressed) dressed_ = device::dress(device_);
+
+  // Pulses and drive channels.
+  auto mode_of = [&](const std::string& name, const std::string& path) {
+    const int m = device_.find(name);
+    if (m < 0) config.fail(path, "unknown mode `" + name + "`", "a mode name of the device");
+    return m;
+  };
+  for (std::size_t p = 0; p < config.pulses.size(); ++p) {
+    const PulseSpec& spec = config.pulses[p];
+    const int q = mode_of(spec.qubit, spec.path + ".qubit");
+    const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
+    const std::string op = spec.op.empty() ? std::string(mode.default_operator()) : spec.op;
+    const CMatrix* O = mode.op(op);
+    if (O == nullptr || op == "number" || op == "lowering")
+      config.fail(spec.path + ".operator",
+                  "mode `" + mode.name() + "` has no drive operator `" + op + "`",
+                  mode.has_flux_operator() ? (mode.is_oscillator() ? "x | y" : "phi | n") : "n");
+    double auto_freq = mode.energies(1) - mode.energies(0);
+    if (spec.frequency_mode == FrequencyMode::auto_dressed) {
+      std::vector<int> lv(static_cast<std::size_t>(device_.num_modes()), 0);
+      const double e0 = dressed_->energy_of_bare(device_.flat_index(lv));
+      lv[static_cast<std::size_t>(q)] = 1;
+      auto_freq = dressed_->energy_of_bare(device_.flat_index(lv)) - e0;
+    }
+    pulses_.emplace_back(spec, config, auto_freq, std::abs((*O)(0, 1)));
+    channels_.push_back({static_cast<int>(p), q, 1.0, op});
+    for (const auto& [other, factor] : spec.crosstalk) {
+      const int q2 = mode_of(other, spec.path + ".crosstalk." + other);
+      if (device_.modes()[static_cast<std::size_t>(q2)].op(op) == nullptr)
+        config.fail(spec.path + ".crosstalk." + other,
+                    "mode `" + other + "` has no operator `" + op + "` for crosstalk");
+      channels_.push_back({static_cast<int>(p), q2, factor, op});
+    }
+  }
+
+  // Total time.
+  double latest = 0.0;
+  for (const auto& p : pulses_) latest = std::max(latest, p.end());
+  if (config.evolution.duration) {
+    options_.duration = *config.evolution.duration;
+    if (options_.duration < latest - 1e-12 * latest)
+      config.fail("evolution.duration",
+                  "duration " + std::to_string(options_.duration) +
+                      " ns is shorter than the latest pulse end " + std::to_string(latest) + " ns",
+                  "duration >= " + std::to_string(latest));
+  } else {
+    options_.duration = latest;
+  }
+  if (!(options_.duration > 0.0))
+    config.fail("evolution.duration", "the evolution has zero length (no pulses and no duration)",
+                "evolution.duration > 0 or at least one pulse");
+
+  // Initial states.
+  const auto& is = options_.initial_states;
+  if (is.kind == InitialStates::Kind::computational) {
+    initial_ = device_.computational_indices();
+  } else if (is.kind == InitialStates::Kind::all) {
+    for (Index i = 0; i < device_.dim(); ++i) initial_.push_back(i);
+  } else {
+    for (std::size_t k = 0; k < is.labels.size(); ++k) {
+      const std::string& label = is.labels[k];
+      const std::string path = "evolution.initial_states[" + std::to_string(k) + "]";
+      if (static_cast<int>(label.size()) != device_.num_modes())
+        config.fail(path,
+                    "label `" + label + "` has " + std::to_string(label.size()) +
+                        " digits but the device has " + std::to_string(device_.num_modes()) +
+                        " modes",
+                    "one digit per mode");
+      std::vector<int> lv;
+      for (std::size_t q = 0; q < label.size(); ++q) {
+        const int level = label[q] - '0';
+        if (level < 0 || level >= device_.dims()[q])
+          config.fail(path,
+                      "level " + std::string(1, label[q]) + " of mode `" +
+                          device_.modes()[q].name() + "` is not kept (levels " +
+                          std::to_string(device_.dims()[q]) + ")",
+                      "a digit below the mode's levels");
+        lv.push_back(level);
+      }
+      initial_.push_back(device_.flat_index(lv));
+    }
+  }
+
+  // Static cache: drive eigensystems (one per channel), then the solver's own factors.
+  for (const auto& ch : channels_) {
+    const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
+    DriveEigen de;
+    de.mode = ch.mode;
+    linalg::hermitian_eigen(O, de.lambda, de.V);
+    cache_->drives.push_back(std::move(de));
+    ++cache_->eigendecompositions;
+  }
+  cache_->terms = make_term_list(device_, cache_->drives);
+  if (uses_dense(options_)) {
+    cache_->dense_h0 = device_.dense_h0();
+    for (const auto& ch : channels_) {
+      const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
+      cache_->dense_ops.push_back(device_.embed({{ch.mode}, O}));
+    }
+    ++cache_->dense_builds;
+  }
+  if (options_.solver == Solver::adaptive) {
+    cache_->static_terms = device_.static_terms();
+    for (const auto& ch : channels_) {
+      const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
+      cache_->drive_terms.push_back({{ch.mode}, O});
+    }
+  }
+  set_steps(options_.steps);
+}
+
+Simulator::~Simulator() = default;
+
+void Simulator::set_steps(int steps) {
+  options_.steps = steps;
+  if (uses_trotter_gates(options_)) {
+    cache_->gates = TrotterGates(device_, cache_->terms, cache_->drives, options_.order, dt());
+    ++cache_->static_builds;
+  }
+}
+
+CacheStats Simulator::stats() const {
+  return {cache_->static_builds.load(), cache_->eigendecompositions.load(),
+          cache_->dense_builds.load(), cache_->evaluations.load()};
+}
+
+std::vector<std::string> Simulator::initial_labels() const {
+  std::vector<std::string> out;
+  out.reserve(initial_.size());
+  for (Index i : initial_) out.push_back(device_.label(i));
+  return out;
+}
+
+bool Simulator::initial_states_are_computational() const {
+  return initial_ == device_.computational_indices();
+}
+
+void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
+  out.resize(channels_.size());
+  for (std::size_t j = 0; j < channels_.size(); ++j)
+    out[j] = pulses_[static_cast<std::size_t>(channels_[j].pulse)].value(t) * channels_[j].factor;
+}
+
+CMatrix Simulator::dense_hamiltonian(double t) const {
+  CMatrix H = cache_->dense_h0.size() > 0 ? cache_->dense_h0 : device_.dense_h0();
+  std::vector<double> c;
+  drive_coefficients(t, c);
+  for (std::size_t j = 0; j < channels_.size(); ++j) {
+    if (c[j] == 0.0) continue;
+    if (!cache_->dense_ops.empty()) {
+      H += c[j] * cache_->dense_ops[j];
+    } else {
+      const auto& ch = channels_[j];
+      const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
+      H += c[j] * device_.embed({{ch.mode}, O});
+    }
+  }
+  return H;
+}
+
+CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress) const {
+  ++cache_->evaluations;
+  CMatrix state = psi0;
+  auto coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
+  if (uses_trotter_gates(options_)) {
+    BlockEvolution job{&device_, &cache_->gates, coefficients, options_.steps, dt(),
+                       options_.threads, 0};
+    if (options_.precision == Precision::single)
+      evolve_blocks<float>(job, state, progress);
+    else
+      evolve_blocks<double>(job, state, progress);
+  } else if (uses_dense(options_)) {
+    for (int s = 0; s < options_.steps; ++s) {
+      const CMatrix U = linalg::expm_hermitian(dense_hamiltonian((s + 0.5) * dt()), kTwoPi * dt());
+      state = U * state;
+      if (progress) progress(static_cast<double>(s + 1) / options_.steps);
+    }
+  } else {
+    AdaptiveJob job{&device_,          cache_->static_terms, cache_->drive_terms, coefficients,
+                    options_.duration, options_.rtol,        options_.atol,       options_.threads};
+    integrate_adaptive(job, state, progress);
+  }
+  if (!state.allFinite()) throw NumericalError("evolution produced NaN or inf");
+  return state;
+}
+
+EvolveResult Simulator::evolve(const Progress& progress) const {
+  const Index D = device_.dim();
+  const auto n = static_cast<Index>(initial_.size());
+  CMatrix psi0 = CMatrix::Zero(D, n);
+  for (Index c = 0; c < n; ++c) {
+    const Index i = initial_[static_cast<std::size_t>(c)];
+    if (options_.basis == Basis::dressed)
+      psi0.col(c) = dressed_->transform.col(i);
+    else
+      psi0(i, c) = 1.0;
+  }
+  EvolveResult result;
+  result.columns = evolve_product(psi0, progress);
+  result.single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
+  if (options_.precision == Precision::single) {
+    // The first column block again in double precision, to report what single costs.
+    const Index w = std::min<Index>(n, choose_block_width(D, n, options_.threads));
+    CMatrix first = psi0.leftCols(w);
+    BlockEvolution job{&device_, &cache_->gates,
+                       [this](double t, std::vector<double>& c) { drive_coefficients(t, c); },
+                       options_.steps, dt(), options_.threads, w};
+    evolve_blocks<double>(job, first, {});
+    result.single_precision_deviation = (first - result.columns.leftCols(w)).cwiseAbs().maxCoeff();
+  }
+  if (options_.basis == Basis::dressed) result.columns = dressed_->transform.adjoint() * result.columns;
+  if (options_.frame == Frame::rotating) {
+    // exp(+i 2 pi diag(E) T) on the left, E the bare or dressed energies of each basis state.
+    for (Index i = 0; i < D; ++i) {
+      double E = 0.0;
+      if (options_.basis == Basis::dressed) {
+        E = dressed_->energy_of_bare(i);
+      } else {
+        const auto lv = device_.levels_of(i);
+        for (std::size_t q = 0; q < lv.size(); ++q) E += device_.modes()[q].energies(lv[q]);
+      }
+      result.columns.row(i) *= std::polar(1.0, kTwoPi * E * options_.duration);
+    }
+  }
+  return result;
+}
+
+}  // namespace qevolve::solver

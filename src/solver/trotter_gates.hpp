@@ -1,0 +1,81 @@
+// The compiled Trotter step: fused gates whose static parts are pre-multiplied for the current
+// dt, and whose drive factors are evaluated per step through cached eigensystems
+// exp(-i 2 pi c dt frac O) = V exp(-i 2 pi c dt frac lambda) V^dag.
+#pragma once
+
+#include <vector>
+
+#include "qevolve/device.hpp"
+#include "qevolve/types.hpp"
+#include "trotter_plan.hpp"
+
+namespace qevolve::solver {
+
+/// Eigensystem of one drive channel's operator O = V diag(lambda) V^dag (the channel's
+/// crosstalk factor is part of its coefficient c_j(t), not of O).
+struct DriveEigen {
+  int mode = 0;
+  CMatrix V;
+  RVector lambda;
+};
+
+/// The local terms of H(t) in physics.md order: one energy term per mode, one per coupling,
+/// one per drive channel. Static terms carry their matrix; drive terms their channel index.
+struct TermList {
+  std::vector<TermModes> modes;
+  std::vector<CMatrix> static_matrix;  ///< empty for drive terms
+  std::vector<int> channel;            ///< -1 for static terms
+  [[nodiscard]] int size() const { return static_cast<int>(modes.size()); }
+};
+
+[[nodiscard]] TermList make_term_list(const device::Device& device,
+                                      const std::vector<DriveEigen>& drives);
+
+class TrotterGates {
+ public:
+  TrotterGates() = default;
+  /// Builds the plan for `order` and pre-multiplies static factors for step dt.
+  TrotterGates(const device::Device& device, const TermList& terms,
+               const std::vector<DriveEigen>& drives, int order, double dt);
+
+  [[nodiscard]] int num_gates() const { return static_cast<int>(gates_.size()); }
+  [[nodiscard]] const std::vector<int>& modes(int gate) const {
+    return gates_[static_cast<std::size_t>(gate)].modes;
+  }
+  [[nodiscard]] int size(int gate) const { return gates_[static_cast<std::size_t>(gate)].g; }
+  /// Offset of gate k's 2 g^2 numbers inside one step's buffer, and the buffer length.
+  [[nodiscard]] std::size_t offset(int gate) const { return offsets_[static_cast<std::size_t>(gate)]; }
+  [[nodiscard]] std::size_t step_size() const { return step_size_; }
+
+  /// Every gate matrix of one step, given the drive coefficients c_j(t_mid), written as
+  /// split re/im row-major blocks at offset(k) of `out` (length step_size()).
+  template <typename Real>
+  void compute(const std::vector<double>& coefficients, Real* out) const;
+
+  /// The same gates as dense complex matrices (tests).
+  [[nodiscard]] std::vector<CMatrix> matrices(const std::vector<double>& coefficients) const;
+
+ private:
+  struct Segment {
+    bool is_static = true;
+    CMatrix matrix;      ///< static: the pre-multiplied product, g x g
+    int channel = -1;    ///< drive: channel index
+    double frac = 0.0;   ///< drive: fraction of dt
+    int position = 0;    ///< drive: 0 = first (or only) mode of the gate, 1 = second
+  };
+  struct Gate {
+    std::vector<int> modes;
+    int g = 1;
+    int d0 = 1, d1 = 1;
+    std::vector<Segment> segments;
+  };
+  [[nodiscard]] CMatrix gate_matrix(const Gate& gate, const std::vector<double>& c) const;
+
+  std::vector<Gate> gates_;
+  std::vector<std::size_t> offsets_;
+  std::size_t step_size_ = 0;
+  const std::vector<DriveEigen>* drives_ = nullptr;
+  double dt_ = 0.0;
+};
+
+}  // namespace qevolve::solver

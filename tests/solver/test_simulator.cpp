@@ -1,0 +1,184 @@
+// The cached simulator: Trotter convergence against expm, unitarity, bases and frames, cache
+// reuse, precision, and located input errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "qevolve/simulator.hpp"
+#include "solver_fixtures.hpp"
+
+namespace qevolve::solver {
+namespace {
+
+CMatrix evolve_all(Config c) {
+  c.evolution.initial_states.kind = InitialStates::Kind::all;
+  Simulator sim(c, device::build_device(c), 2);
+  return sim.evolve().columns;
+}
+
+double max_abs(const CMatrix& m) { return m.cwiseAbs().maxCoeff(); }
+
+TEST(Simulator, TrotterOrdersConvergeToExpmAtTheirRate) {
+  // physics.md: `order` is the order of the splitting error, i.e. of the difference from expm
+  // at equal steps. 3-qubit chain, 3 levels (D = 27), all columns. Acceptance: the ratio of the
+  // differences on halving dt is within 20% of 2, 4, 16.
+  Config base = testing::driven_chain(3, 3);
+  const int ladder[3][2] = {{4000, 8000}, {1000, 2000}, {250, 500}};
+  const int orders[3] = {1, 2, 4};
+  for (int k = 0; k < 3; ++k) {
+    double diff[2];
+    for (int h = 0; h < 2; ++h) {
+      Config c = base;
+      c.evolution.steps = ladder[k][h];
+      c.evolution.solver = Solver::expm;
+      const CMatrix ref = evolve_all(c);
+      c.evolution.solver = Solver::trotter;
+      c.evolution.order = orders[k];
+      const CMatrix U = evolve_all(c);
+      diff[h] = max_abs(U - ref);
+      // Unitary on the full space to 1e-12.
+      EXPECT_LT(max_abs(U.adjoint() * U - CMatrix::Identity(27, 27)), 1e-12);
+      EXPECT_LT(max_abs(ref.adjoint() * ref - CMatrix::Identity(27, 27)), 1e-12);
+    }
+    const double ratio = diff[0] / diff[1];
+    const double expected = std::pow(2.0, orders[k]);
+    std::printf("order %d: |U - U_expm| = %.3e (%d steps), %.3e (%d steps), ratio %.3f\n",
+                orders[k], diff[0], ladder[k][0], diff[1], ladder[k][1], ratio);
+    EXPECT_NEAR(ratio, expected, 0.2 * expected) << "order " << orders[k];
+  }
+}
+
+TEST(Simulator, ProductAndDressedResultsAreConsistent) {
+  // U_dressed = S^dag U_product S on the full space, S the bare -> dressed transform.
+  Config c = testing::driven_chain(2, 3);
+  c.evolution.steps = 300;
+  c.evolution.initial_states.kind = InitialStates::Kind::all;
+  Simulator product(c, device::build_device(c), 2);
+  const CMatrix Up = product.evolve().columns;
+  c.evolution.basis = Basis::dressed;
+  Simulator dressed(c, device::build_device(c), 2);
+  const CMatrix Ud = dressed.evolve().columns;
+  const CMatrix& S = dressed.dressed()->transform;
+  EXPECT_LT(max_abs(Ud - S.adjoint() * Up * S), 1e-10);
+  // And in the rotating frame the same relation holds with each basis's own energies.
+  c.evolution.frame = Frame::rotating;
+  Simulator dressed_rot(c, device::build_device(c), 2);
+  const CMatrix Udr = dressed_rot.evolve().columns;
+  const double T = dressed_rot.options().duration;
+  CMatrix phase = CMatrix::Zero(9, 9);
+  for (Index i = 0; i < 9; ++i)
+    phase(i, i) = std::polar(1.0, kTwoPi * dressed_rot.dressed()->energy_of_bare(i) * T);
+  EXPECT_LT(max_abs(Udr - phase * Ud), 1e-10);
+}
+
+TEST(Simulator, RotatingFrameUndoesTheFreeEvolution) {
+  // No pulses, no couplings: the lab-frame propagator is exp(-i 2 pi E T); the rotating frame
+  // removes it exactly.
+  Config c;
+  c.source_file = "free.yaml";
+  ModeEntry q;
+  q.name = "q0";
+  q.type = ModeType::duffing;
+  q.levels = 4;
+  q.frequency = 5.0;
+  q.anharmonicity = -0.2;
+  q.path = "device.qubits[0]";
+  c.device.qubits.push_back(q);
+  c.evolution.duration = 13.7;
+  c.evolution.steps = 10;
+  c.evolution.frame = Frame::rotating;
+  c.evolution.initial_states.kind = InitialStates::Kind::all;
+  for (Solver s : {Solver::trotter, Solver::expm, Solver::adaptive}) {
+    c.evolution.solver = s;
+    Simulator sim(c, device::build_device(c), 1);
+    EXPECT_LT(max_abs(sim.evolve().columns - CMatrix::Identity(4, 4)), 1e-9);
+  }
+}
+
+TEST(Simulator, CacheIsReusedForNewPulseParameters) {
+  Config c = testing::driven_chain(3, 2);
+  Simulator sim(c, device::build_device(c), 2);
+  const CacheStats before = sim.stats();
+  EXPECT_EQ(before.static_factor_builds, 1);
+  EXPECT_EQ(before.drive_eigendecompositions, 3);
+  const CMatrix a = sim.evolve().columns;
+  for (auto& p : sim.pulses()) p.set({pulse::Param::amplitude, 0}, p.amplitude() * 0.9);
+  const CMatrix b = sim.evolve().columns;
+  const CacheStats after = sim.stats();
+  EXPECT_EQ(after.static_factor_builds, before.static_factor_builds);
+  EXPECT_EQ(after.drive_eigendecompositions, before.drive_eigendecompositions);
+  EXPECT_EQ(after.evaluations, 2);
+  EXPECT_GT(max_abs(a - b), 1e-3);  // the new parameters were used
+  sim.set_steps(700);                // a new dt rebuilds only the static factors
+  EXPECT_EQ(sim.stats().static_factor_builds, 2);
+  EXPECT_EQ(sim.stats().drive_eigendecompositions, 3);
+}
+
+TEST(Simulator, ResultsDoNotDependOnThreads) {
+  Config c = testing::driven_chain(4, 2);
+  c.evolution.initial_states.kind = InitialStates::Kind::all;
+  Simulator one(c, device::build_device(c), 1);
+  Simulator two(c, device::build_device(c), 2);
+  EXPECT_EQ(max_abs(one.evolve().columns - two.evolve().columns), 0.0);
+}
+
+TEST(Simulator, SinglePrecisionReportsItsDeviation) {
+  Config c = testing::driven_chain(3, 2);
+  const CMatrix ref = Simulator(c, device::build_device(c), 2).evolve().columns;
+  c.evolution.precision = Precision::single;
+  Simulator sim(c, device::build_device(c), 2);
+  const EvolveResult r = sim.evolve();
+  // complex64 over 500 steps of unitary gates: rounding ~6e-8 per operation accumulates to
+  // ~1e-5; the reported deviation is the first block's measured difference to double.
+  EXPECT_LT(max_abs(r.columns - ref), 1e-4);
+  EXPECT_GT(r.single_precision_deviation, 0.0);
+  EXPECT_LT(r.single_precision_deviation, 1e-4);
+  std::printf("single precision: max |dU| = %.3e, reported %.3e\n", max_abs(r.columns - ref),
+              r.single_precision_deviation);
+}
+
+TEST(Simulator, InitialStateLabels) {
+  Config c = testing::driven_chain(3, 3);
+  c.evolution.initial_states.kind = InitialStates::Kind::list;
+  c.evolution.initial_states.labels = {"012", "200"};
+  Simulator sim(c, device::build_device(c), 1);
+  EXPECT_EQ(sim.initial_indices(), (std::vector<Index>{5, 18}));
+  EXPECT_EQ(sim.initial_labels(), (std::vector<std::string>{"012", "200"}));
+  EXPECT_FALSE(sim.initial_states_are_computational());
+  const CMatrix all = evolve_all(c);
+  const CMatrix two = sim.evolve().columns;
+  EXPECT_LT(max_abs(two.col(0) - all.col(5)), 1e-13);
+  EXPECT_LT(max_abs(two.col(1) - all.col(18)), 1e-13);
+}
+
+std::string error_of(const Config& c) {
+  try {
+    Simulator sim(c, device::build_device(c), 1);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Simulator, LocatedInputErrors) {
+  Config c = testing::driven_chain(2, 2);
+  c.where["pulses[1].qubit"] = {"chain.yaml", 12, 12};
+  c.pulses[1].qubit = "q9";
+  EXPECT_EQ(error_of(c), "chain.yaml:12:12: pulses[1].qubit: unknown mode `q9` (expected a mode "
+                         "name of the device)");
+  c = testing::driven_chain(2, 2);
+  c.where["evolution.duration"] = {"chain.yaml", 20, 13};
+  c.evolution.duration = 10.0;
+  EXPECT_EQ(error_of(c),
+            "chain.yaml:20:13: evolution.duration: duration 10.000000 ns is shorter than the "
+            "latest pulse end 20.000000 ns (expected duration >= 20.000000)");
+  c = testing::driven_chain(2, 2);
+  c.evolution.initial_states.kind = InitialStates::Kind::list;
+  c.evolution.initial_states.labels = {"02"};
+  EXPECT_EQ(error_of(c), "chain.yaml: evolution.initial_states[0]: level 2 of mode `q1` is not "
+                         "kept (levels 2) (expected a digit below the mode's levels)");
+}
+
+}  // namespace
+}  // namespace qevolve::solver
