@@ -1,6 +1,7 @@
 // Pulses (physics.md "Drives"): f(t) = env(tau) * cos(2 pi frequency tau + phase), tau = t - delay,
 // zero outside 0 <= tau <= L; drag adds its quadrature term. Every pulse also gives the
 // derivative of f(t) with respect to each of its parameters (used by the adjoint gradient).
+// docs/pulses.md describes every shape, the two-of-three rule and the derivative semantics.
 #pragma once
 
 #include <span>
@@ -24,52 +25,116 @@ struct ParamRef {
 
 /// Parses a config spelling ("amplitude", "values[2]", "values" = all values) for `shape`;
 /// returns the refs or an empty vector if `name` is not a parameter of that shape.
+/// (`sigma`/`c` are accepted for drag; whether a given pulse has them depends on its base and
+/// on which shape keys the config gave: see Pulse::has_parameter and Pulse::trainable.)
 [[nodiscard]] std::vector<ParamRef> parse_param(const std::string& name, Shape shape,
                                                 int num_values);
 
+/// The config spelling of a shape ("rampcos", "piecewise_constant", ...).
+[[nodiscard]] const char* shape_name(Shape shape);
+
+namespace detail {
+/// Shape parameters of the unit envelope in its natural coordinates, plus constants that
+/// depend only on them (cached so that value() does no redundant work). Internal to the pulse
+/// layer; filled by prepare_geometry() (src/pulse/envelope.hpp).
+struct EnvelopeGeometry {
+  Shape kind = Shape::cos;  ///< the envelope formula (for drag: its base, cos or gaussian)
+  double L = 0.0;           ///< duration (ns)
+  double ramp = 0.0;        ///< rampcos, trapezoid (ns); plateau = L - 2 ramp
+  double sigma = 0.0;       ///< gaussian, tanh, erf (ns)
+  double c = 0.0;           ///< gaussian, tanh, erf (dimensionless)
+  // gaussian: floor = exp(-c^2/2), inv_norm = 1/(1 - floor).
+  double floor = 0.0, inv_norm = 0.0;
+  // tanh / erf: o = g(0), p = g(L/2), inv_norm = 1/(p - o), and d(o, p)/d(L, sigma, c).
+  double offset = 0.0, peak = 0.0;
+  double d_offset[3] = {0.0, 0.0, 0.0}, d_peak[3] = {0.0, 0.0, 0.0};
+};
+}  // namespace detail
+
 /// A fully resolved pulse: every `auto` already replaced by numbers.
+///
+/// Shape keys: two of {duration, plateau, ramp} (rampcos, trapezoid) or of {duration, sigma, c}
+/// (gaussian, drag with base gaussian) are "given" and held fixed; the third follows. tanh and
+/// erf take all three of {duration, sigma, c} (they are independent there). Only given keys are
+/// parameters: derivatives with respect to a shape key hold the other given keys fixed.
 class Pulse {
  public:
   /// Resolves a config entry. `auto_frequency` is used when spec.frequency_mode != value;
   /// `matrix_element01` = |<0|O|1>| of the drive operator, used for `amplitude: auto`.
-  /// Throws InputError (located via `config`) for inconsistent or missing shape keys.
+  /// Throws InputError (located via `config`) for inconsistent or missing shape keys, keys that
+  /// do not belong to the shape, out-of-range values and impossible `amplitude: auto`.
+  /// spec.crosstalk is not used here (the simulator applies the factors).
   Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
         double matrix_element01);
 
-  /// f(t) at global time t (ns), GHz.
+  /// f(t) at global time t (ns), GHz. No allocation.
   [[nodiscard]] double value(double t) const;
-  /// The envelope env(tau) at local time tau (0 outside [0, L]), amplitude included.
+  /// The envelope env(tau) at local time tau (0 outside [0, L]), amplitude included
+  /// (drag: the in-phase part A e(tau); piecewise_constant/spline: the values' function).
   [[nodiscard]] double envelope(double tau) const;
-  /// df(t)/dp for each p in `params`, written to `out` (same length).
+  /// df(t)/dp for each p in `params`, written to `out` (same length). Each p must satisfy
+  /// has_parameter(p) (std::invalid_argument otherwise). Where f jumps as a function of p (slice
+  /// edges of piecewise_constant, the window edges) this is the derivative almost everywhere,
+  /// i.e. the jump contributes nothing. No allocation.
   void derivatives(double t, std::span<const ParamRef> params, std::span<double> out) const;
 
-  /// Every parameter this pulse has (for gradients and names), in a fixed order.
+  /// Every parameter this pulse has (for gradients and names), in a fixed order:
+  /// amplitude (not piecewise_constant/spline), frequency, phase, delay, the given shape keys
+  /// (duration, ramp, plateau, sigma, c in this order), lambda (drag), values[0..N-1].
   [[nodiscard]] std::vector<ParamRef> parameters() const;
+  /// Whether `p` is one of parameters().
+  [[nodiscard]] bool has_parameter(const ParamRef& p) const;
+  /// The current value of `p`; derived shape keys (e.g. plateau of a rampcos given by duration
+  /// and ramp) may be read too. std::invalid_argument if the shape has no such key.
   [[nodiscard]] double get(const ParamRef& p) const;
   /// Sets one parameter, keeping the other given shape keys fixed (e.g. changing `ramp` of a
   /// rampcos given by duration and ramp keeps the duration and shortens the plateau).
+  /// std::invalid_argument unless has_parameter(p); NumericalError (pulse unchanged) if the new
+  /// value leaves the shape's domain (duration <= 0, plateau < 0, sigma <= 0, ...).
   void set(const ParamRef& p, double v);
 
+  /// The parameters named by spec.optimize (the same entry this pulse was built from), in
+  /// order, without duplicates. InputError at "<path>.optimize" for a name that is not a
+  /// parameter of this pulse (unknown, not used by the shape, or a derived shape key).
+  [[nodiscard]] std::vector<ParamRef> trainable(const PulseSpec& spec, const Config& config) const;
+
   [[nodiscard]] Shape shape() const { return shape_; }
+  /// drag: the base envelope (cos or gaussian); other shapes: shape().
+  [[nodiscard]] Shape base() const { return geom_.kind; }
   [[nodiscard]] double start() const { return delay_; }
-  [[nodiscard]] double end() const { return delay_ + duration_; }
-  [[nodiscard]] double duration() const { return duration_; }
+  [[nodiscard]] double end() const { return delay_ + geom_.L; }
+  [[nodiscard]] double duration() const { return geom_.L; }
+  /// A (GHz); 1 for piecewise_constant and spline, which do not use it.
   [[nodiscard]] double amplitude() const { return amplitude_; }
   [[nodiscard]] double frequency() const { return frequency_; }
   [[nodiscard]] double phase() const { return phase_; }
+  [[nodiscard]] double lambda() const { return lambda_; }
+  [[nodiscard]] const std::vector<double>& values() const { return values_; }
+  /// Key path of the config entry ("pulses[3]"), for messages.
+  [[nodiscard]] const std::string& path() const { return path_; }
 
-  /// Integral of the unit-amplitude envelope over [0, L] (ns), used by `amplitude: auto`.
+  /// Integral of the unit-amplitude envelope over [0, L] (ns), used by `amplitude: auto`
+  /// (closed form for every shape; drag: its base envelope; piecewise_constant/spline: the
+  /// integral of the values' function in GHz ns, as they carry no amplitude).
   [[nodiscard]] double unit_envelope_integral() const;
 
  private:
+  /// Bits of the shape keys the config gave (held fixed; the others are derived).
+  enum Given : unsigned { kDuration = 1U, kRamp = 2U, kPlateau = 4U, kSigma = 8U, kC = 16U };
+
+  [[nodiscard]] bool given(Given g) const { return (given_ & g) != 0U; }
+  /// Sets shape key `k` (duration, ramp, plateau, sigma, c) to `v` with the other given keys
+  /// fixed; throws NumericalError (nothing changed) if the shape leaves its domain.
+  void set_shape_key(Param k, double v);
+  /// d/d(given shape key k) from the partials `nat` in natural coordinates (chain rule).
+  [[nodiscard]] double shape_partial(Param k, const double* nat) const;
+
   Shape shape_ = Shape::cos;
-  Shape base_ = Shape::cos;
-  double amplitude_ = 0.0, frequency_ = 0.0, phase_ = 0.0, delay_ = 0.0, duration_ = 0.0;
-  double ramp_ = 0.0, plateau_ = 0.0, sigma_ = 0.0, c_ = 0.0, lambda_ = 0.0;
+  std::string path_;
+  double amplitude_ = 0.0, frequency_ = 0.0, phase_ = 0.0, delay_ = 0.0, lambda_ = 0.0;
   std::vector<double> values_;
-  /// Which two of {duration, plateau, ramp} / {duration, sigma, c} the config gave; the third
-  /// is derived and follows when one of the given two changes.
-  Param held_a_ = Param::duration, held_b_ = Param::duration;
+  detail::EnvelopeGeometry geom_;
+  unsigned given_ = 0U;
 };
 
 }  // namespace qevolve::pulse

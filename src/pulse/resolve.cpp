@@ -1,0 +1,356 @@
+// Pulse construction: resolves a PulseSpec (physics.md "Drives") into numbers -- the two-of-three
+// rule of the shape keys, `amplitude: auto`, `frequency: auto` -- and reports every problem as an
+// InputError located at the offending key via Config::fail. Also Pulse::trainable().
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "envelope.hpp"
+#include "qevolve/pulse.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::pulse {
+namespace {
+
+/// Relative tolerance for "three consistent shape keys" (duration = plateau + 2 ramp or
+/// duration = 2 c sigma): far above rounding of decimal input, far below any intended difference.
+constexpr double kConsistencyTol = 1e-9;
+
+std::string num(double v) {
+  std::ostringstream os;
+  os << std::setprecision(10) << v;
+  return os.str();
+}
+
+enum class Family { length, ramps, gauss, edges, values };
+
+Family family_of(Shape kind) {
+  switch (kind) {
+    case Shape::rampcos:
+    case Shape::trapezoid: return Family::ramps;
+    case Shape::gaussian: return Family::gauss;
+    case Shape::tanh:
+    case Shape::erf: return Family::edges;
+    case Shape::piecewise_constant:
+    case Shape::spline: return Family::values;
+    case Shape::cos:
+    case Shape::drag: return Family::length;
+  }
+  return Family::length;
+}
+
+/// "a rampcos pulse", "a drag pulse with base gaussian".
+std::string describe(Shape shape, Shape kind) {
+  std::string d = std::string("a ") + shape_name(shape) + " pulse";
+  if (shape == Shape::drag) d += std::string(" with base ") + shape_name(kind);
+  return d;
+}
+
+/// The shape keys of a shape, as listed in messages.
+std::string shape_keys(Shape shape, Family fam) {
+  std::string k;
+  switch (fam) {
+    case Family::length: k = "duration"; break;
+    case Family::ramps: k = "duration, plateau, ramp"; break;
+    case Family::gauss:
+    case Family::edges: k = "duration, sigma, c"; break;
+    case Family::values: k = "duration, values"; break;
+  }
+  if (shape == Shape::drag) k += ", lambda, base";
+  return k;
+}
+
+/// "none is given", "only duration is given".
+std::string given_text(const std::vector<std::string>& names) {
+  if (names.empty()) return "none is given";
+  std::string s = "only ";
+  for (std::size_t i = 0; i < names.size(); ++i) s += (i ? " and " : "") + names[i];
+  return s + " is given";
+}
+
+}  // namespace
+
+Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
+             double matrix_element01)
+    : shape_(spec.shape), path_(spec.path) {
+  const auto key = [this](const std::string& k) { return path_ + "." + k; };
+  const char* sname = shape_name(shape_);
+  const bool drag = shape_ == Shape::drag;
+
+  // --- base (drag only) ----------------------------------------------------------------------
+  if (drag) {
+    if (spec.base != Shape::cos && spec.base != Shape::gaussian) {
+      config.fail(key("base"), std::string("drag base must be cos or gaussian, not ") +
+                                   shape_name(spec.base));
+    }
+  } else if (spec.base != Shape::cos || config.where.contains(key("base"))) {
+    config.fail(key("base"), std::string("base applies only to shape drag, not to ") + sname);
+  }
+  const Shape kind = drag ? spec.base : shape_;
+  const Family fam = family_of(kind);
+  const std::string desc = describe(shape_, kind);
+
+  // --- keys that do not belong to this shape ---------------------------------------------------
+  const auto foreign = [&](const char* k) {
+    config.fail(key(k), std::string(k) + " does not apply to " + desc,
+                "the keys of " + desc + ": " + shape_keys(shape_, fam));
+  };
+  if (fam != Family::ramps && spec.ramp) foreign("ramp");
+  if (fam != Family::ramps && spec.plateau) foreign("plateau");
+  if (fam != Family::gauss && fam != Family::edges && spec.sigma) foreign("sigma");
+  if (fam != Family::gauss && fam != Family::edges && spec.c) foreign("c");
+  if (!drag && spec.lambda) foreign("lambda");
+  if (fam != Family::values && (!spec.values.empty() || config.where.contains(key("values")))) {
+    foreign("values");
+  }
+
+  // --- finite numbers and ranges ------------------------------------------------------------
+  const auto finite = [&](const std::string& k, double v) {
+    if (!std::isfinite(v)) config.fail(key(k), k + " must be a finite number");
+  };
+  const auto finite_opt = [&](const char* k, const std::optional<double>& v) {
+    if (v) finite(k, *v);
+  };
+  finite("phase", spec.phase);
+  finite("delay", spec.delay);
+  if (!spec.amplitude_auto) finite("amplitude", spec.amplitude);
+  if (spec.frequency_mode == FrequencyMode::value) finite("frequency", spec.frequency);
+  finite_opt("angle", spec.angle);
+  finite_opt("duration", spec.duration);
+  finite_opt("ramp", spec.ramp);
+  finite_opt("plateau", spec.plateau);
+  finite_opt("sigma", spec.sigma);
+  finite_opt("c", spec.c);
+  finite_opt("lambda", spec.lambda);
+  for (std::size_t k = 0; k < spec.values.size(); ++k) {
+    finite("values[" + std::to_string(k) + "]", spec.values[k]);
+  }
+  if (spec.delay < 0.0) config.fail(key("delay"), "delay must be >= 0 ns, got " + num(spec.delay));
+  const auto positive = [&](const char* k, const std::optional<double>& v) {
+    if (v && !(*v > 0.0)) config.fail(key(k), std::string(k) + " must be > 0, got " + num(*v));
+  };
+  positive("duration", spec.duration);
+  positive("ramp", spec.ramp);
+  positive("sigma", spec.sigma);
+  positive("c", spec.c);
+  if (spec.plateau && *spec.plateau < 0.0) {
+    config.fail(key("plateau"), "plateau must be >= 0, got " + num(*spec.plateau));
+  }
+
+  // --- shape keys: the two-of-three rule ------------------------------------------------------
+  geom_.kind = kind;
+  switch (fam) {
+    case Family::length:
+    case Family::values: {
+      if (!spec.duration) {
+        config.fail(key("duration"), desc + " needs a duration", "duration: the length in ns");
+      }
+      geom_.L = *spec.duration;
+      given_ = kDuration;
+      if (shape_ == Shape::piecewise_constant && spec.values.empty()) {
+        config.fail(key("values"), "piecewise_constant needs at least one value",
+                    "values: [v0, v1, ...] in GHz");
+      }
+      if (shape_ == Shape::spline && spec.values.size() < 4) {
+        config.fail(key("values"), "spline needs at least 4 control values, got " +
+                                       std::to_string(spec.values.size()),
+                    "values: [v0, v1, v2, v3, ...] in GHz");
+      }
+      break;
+    }
+    case Family::ramps: {
+      std::vector<std::string> have;
+      if (spec.duration) have.emplace_back("duration");
+      if (spec.plateau) have.emplace_back("plateau");
+      if (spec.ramp) have.emplace_back("ramp");
+      if (have.size() < 2) {
+        const char* missing = !spec.duration ? "duration" : !spec.plateau ? "plateau" : "ramp";
+        config.fail(key(missing), desc + " needs two of duration, plateau, ramp; " + given_text(have),
+                    "duration = plateau + 2*ramp");
+      }
+      if (have.size() == 3) {
+        const double sum = *spec.plateau + 2.0 * *spec.ramp;
+        if (std::fabs(*spec.duration - sum) > kConsistencyTol * *spec.duration) {
+          config.fail(key("duration"), "duration " + num(*spec.duration) + ", plateau " +
+                                           num(*spec.plateau) + " and ramp " + num(*spec.ramp) +
+                                           " are inconsistent: plateau + 2*ramp = " + num(sum),
+                      "only two of them, or duration = plateau + 2*ramp");
+        }
+      }
+      if (spec.duration && spec.ramp) {  // plateau follows (also when all three are given)
+        geom_.L = *spec.duration;
+        geom_.ramp = *spec.ramp;
+        given_ = kDuration | kRamp;
+        if (geom_.L - 2.0 * geom_.ramp < -kConsistencyTol * geom_.L) {
+          config.fail(key("ramp"), "ramp " + num(geom_.ramp) + " is longer than half the duration " +
+                                       num(geom_.L) + ": plateau = duration - 2*ramp = " +
+                                       num(geom_.L - 2.0 * geom_.ramp),
+                      "ramp <= duration/2");
+        }
+      } else if (spec.duration) {  // (duration, plateau): ramp follows
+        geom_.L = *spec.duration;
+        geom_.ramp = 0.5 * (*spec.duration - *spec.plateau);
+        given_ = kDuration | kPlateau;
+        if (!(geom_.ramp > 0.0)) {
+          config.fail(key("plateau"), "plateau " + num(*spec.plateau) +
+                                          " leaves no ramp in duration " + num(geom_.L),
+                      "plateau < duration");
+        }
+      } else {  // (ramp, plateau): duration follows
+        geom_.ramp = *spec.ramp;
+        geom_.L = *spec.plateau + 2.0 * *spec.ramp;
+        given_ = kRamp | kPlateau;
+      }
+      break;
+    }
+    case Family::gauss: {
+      std::vector<std::string> have;
+      if (spec.duration) have.emplace_back("duration");
+      if (spec.sigma) have.emplace_back("sigma");
+      if (spec.c) have.emplace_back("c");
+      if (have.size() < 2) {
+        const char* missing = !spec.duration ? "duration" : !spec.sigma ? "sigma" : "c";
+        config.fail(key(missing), desc + " needs two of duration, sigma, c; " + given_text(have),
+                    "duration = 2*c*sigma");
+      }
+      if (have.size() == 3) {
+        const double prod = 2.0 * *spec.c * *spec.sigma;
+        if (std::fabs(*spec.duration - prod) > kConsistencyTol * *spec.duration) {
+          config.fail(key("duration"), "duration " + num(*spec.duration) + ", sigma " +
+                                           num(*spec.sigma) + " and c " + num(*spec.c) +
+                                           " are inconsistent: 2*c*sigma = " + num(prod),
+                      "only two of them, or duration = 2*c*sigma");
+        }
+      }
+      if (spec.duration && spec.sigma) {  // c follows (also when all three are given)
+        geom_.sigma = *spec.sigma;
+        geom_.c = *spec.duration / (2.0 * *spec.sigma);
+        given_ = kDuration | kSigma;
+      } else if (spec.duration) {  // (duration, c): sigma follows
+        geom_.c = *spec.c;
+        geom_.sigma = *spec.duration / (2.0 * *spec.c);
+        given_ = kDuration | kC;
+      } else {  // (sigma, c): duration follows
+        geom_.sigma = *spec.sigma;
+        geom_.c = *spec.c;
+        given_ = kSigma | kC;
+      }
+      break;
+    }
+    case Family::edges: {
+      // g(tau) has three independent scales (rise at c*sigma, fall at L - c*sigma, width sigma):
+      // with L = 2 c sigma it would vanish identically, so all three keys are needed.
+      const std::pair<const char*, const std::optional<double>*> keys[] = {
+          {"duration", &spec.duration}, {"sigma", &spec.sigma}, {"c", &spec.c}};
+      for (const auto& [k, v] : keys) {
+        if (!v->has_value()) {
+          config.fail(key(k), desc + " needs all three of duration, sigma, c (independent: the " +
+                                  "rise is centred at c*sigma, the fall at duration - c*sigma); " +
+                                  k + " is missing");
+        }
+      }
+      geom_.L = *spec.duration;
+      geom_.sigma = *spec.sigma;
+      geom_.c = *spec.c;
+      given_ = kDuration | kSigma | kC;
+      if (!(geom_.L > 2.0 * geom_.c * geom_.sigma)) {
+        config.fail(key("duration"), "duration " + num(geom_.L) + " must exceed 2*c*sigma = " +
+                                         num(2.0 * geom_.c * geom_.sigma) +
+                                         " (the rise centre c*sigma must come before the fall "
+                                         "centre duration - c*sigma)");
+      }
+      break;
+    }
+  }
+  detail::prepare_geometry(geom_);
+  if (fam == Family::values) values_ = spec.values;
+  lambda_ = drag ? spec.lambda.value_or(0.0) : 0.0;
+  phase_ = spec.phase;
+  delay_ = spec.delay;
+
+  // --- frequency ----------------------------------------------------------------------------
+  if (spec.frequency_mode == FrequencyMode::value) {
+    frequency_ = spec.frequency;
+  } else {
+    if (!std::isfinite(auto_frequency)) {
+      config.fail(key("frequency"), "frequency: auto could not be resolved (got " +
+                                        num(auto_frequency) + ")");
+    }
+    frequency_ = auto_frequency;
+  }
+
+  // --- amplitude ----------------------------------------------------------------------------
+  if (fam == Family::values) {
+    if (spec.amplitude_auto) {
+      config.fail(key("amplitude"), std::string("amplitude: auto does not apply to ") + desc +
+                                        ": its values are the drive in GHz");
+    }
+    if (config.where.contains(key("amplitude"))) {
+      config.fail(key("amplitude"), std::string("amplitude is not used by ") + desc +
+                                        ": its values are the drive in GHz");
+    }
+    amplitude_ = 1.0;
+  } else if (spec.amplitude_auto) {
+    if (!spec.angle) {
+      config.fail(key("amplitude"), "amplitude: auto needs an angle",
+                  "angle: the rotation angle in rad");
+    }
+    if (!(matrix_element01 > 0.0) || !std::isfinite(matrix_element01)) {
+      config.fail(key("amplitude"),
+                  "amplitude: auto needs a nonzero |<0|O|1>| of the drive operator, got " +
+                      num(matrix_element01));
+    }
+    // physics.md: A = theta / (2 pi |<0|O|1>| int e), e the unit envelope (drag: its base).
+    amplitude_ = *spec.angle / (kTwoPi * matrix_element01 * unit_envelope_integral());
+  } else {
+    amplitude_ = spec.amplitude;
+  }
+  if (spec.angle && !spec.amplitude_auto) {
+    config.fail(key("angle"), "angle is only used with amplitude: auto");
+  }
+}
+
+std::vector<ParamRef> Pulse::trainable(const PulseSpec& spec, const Config& config) const {
+  const std::string where = path_ + ".optimize";
+  const std::string desc = describe(shape_, geom_.kind);
+  const int n = static_cast<int>(values_.size());
+  std::vector<ParamRef> out;
+  for (const std::string& name : spec.optimize) {
+    const std::vector<ParamRef> refs = parse_param(name, shape_, n);
+    if (refs.empty()) {
+      std::string list;
+      for (const ParamRef& p : parameters()) {
+        if (p.kind == Param::value) continue;
+        list += (list.empty() ? "" : ", ") + p.name();
+      }
+      if (n > 0) list += ", values, values[k] (k < " + std::to_string(n) + ")";
+      config.fail(where, "'" + name + "' is not a parameter of " + desc, "one of " + list);
+    }
+    for (const ParamRef& p : refs) {
+      if (!has_parameter(p)) {
+        std::string why = "'" + name + "' is not a parameter of " + desc;
+        if (family_of(geom_.kind) == Family::ramps || family_of(geom_.kind) == Family::gauss) {
+          std::string held;
+          for (const ParamRef& q : parameters()) {
+            const bool shape_key = q.kind == Param::duration || q.kind == Param::ramp ||
+                                   q.kind == Param::plateau || q.kind == Param::sigma ||
+                                   q.kind == Param::c;
+            if (shape_key) held += (held.empty() ? "" : " and ") + q.name();
+          }
+          why = "'" + name + "' of " + desc + " is derived from the given " + held +
+                "; to train it, give " + name + " and only one of them";
+        }
+        config.fail(where, why);
+      }
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    }
+  }
+  return out;
+}
+
+}  // namespace qevolve::pulse
