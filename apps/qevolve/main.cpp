@@ -8,6 +8,8 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
@@ -18,6 +20,41 @@ namespace {
 int report(const std::string& message, int code) {
   std::cerr << "qevolve: error: " << message << "\n";
   return code;
+}
+
+int parse_positive(const std::string& text, const std::string& flag) {
+  std::size_t used = 0;
+  int v = 0;
+  try {
+    v = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || v < 1)
+    throw qevolve::InputError({}, flag, "`" + text + "` is not a positive integer");
+  return v;
+}
+
+/// "2:12" -> (2, 12); "5" -> (5, 5).
+std::pair<int, int> parse_range(const std::string& text, const std::string& flag) {
+  const auto colon = text.find(':');
+  const int lo = parse_positive(text.substr(0, colon), flag);
+  const int hi = colon == std::string::npos ? lo : parse_positive(text.substr(colon + 1), flag);
+  if (hi < lo) throw qevolve::InputError({}, flag, "empty range `" + text + "`", "MIN:MAX with MIN <= MAX");
+  return {lo, hi};
+}
+
+/// "1,2,4" -> {1, 2, 4}.
+std::vector<int> parse_list(const std::string& text, const std::string& flag) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    out.push_back(parse_positive(text.substr(start, comma - start), flag));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace
@@ -43,7 +80,31 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(2, 1000));
   spectrum->add_option("-o,--output", spec.output, "Write the figures to this HDF5 file");
 
-  for (auto* sub : {check, spectrum}) sub->add_flag("--quiet", quiet, "No progress or warnings");
+  qevolve::commands::RunOptions run_opts;
+  std::optional<int> run_steps;
+  auto* run = app.add_subcommand("run", "Evolve, compute the compensated fidelity, write HDF5");
+  run->add_option("CONFIG", run_opts.config_path, "YAML config file")->required();
+  run->add_option("-o,--output", run_opts.output, "HDF5 output file (default: output.file)");
+  run->add_option("--threads", run_opts.threads, "Threads (default: all cores)")
+      ->check(CLI::Range(1, 4096));
+  run->add_option("--steps", run_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
+
+  auto* bench = app.add_subcommand("bench", "Benchmarks");
+  bench->require_subcommand(1);
+  qevolve::commands::BenchScalingOptions bench_opts;
+  std::string qubit_range = "2:12";
+  std::string ranks_list = "1", threads_list;
+  auto* scaling = bench->add_subcommand("scaling", "Time the standard workload vs qubit count");
+  scaling->add_option("--qubits", qubit_range, "Range MIN:MAX of qubit counts (default 2:12)");
+  scaling->add_option("--steps", bench_opts.steps, "Time steps (default 500)")
+      ->check(CLI::Range(1, 100000000));
+  scaling->add_option("--ranks", ranks_list, "Comma-separated MPI rank counts (default 1)");
+  scaling->add_option("--threads", threads_list, "Comma-separated thread counts (default: all cores)");
+  scaling->add_option("--csv", bench_opts.csv, "Write the table as CSV");
+  scaling->add_option("--plot", bench_opts.plot, "Draw a PNG plot (needs --csv)");
+
+  for (auto* sub : {check, spectrum, run, scaling})
+    sub->add_flag("--quiet", quiet, "No progress or warnings");
 
   try {
     app.parse(argc, argv);
@@ -60,6 +121,18 @@ int main(int argc, char** argv) {
     if (spectrum->parsed()) {
       spec.levels = spec_levels;
       return qevolve::commands::spectrum(spec, io);
+    }
+    if (run->parsed()) {
+      run_opts.steps = run_steps;
+      return qevolve::commands::run(run_opts, io);
+    }
+    if (scaling->parsed()) {
+      const auto range = parse_range(qubit_range, "--qubits");
+      bench_opts.min_qubits = range.first;
+      bench_opts.max_qubits = range.second;
+      bench_opts.ranks = parse_list(ranks_list, "--ranks");
+      if (!threads_list.empty()) bench_opts.threads = parse_list(threads_list, "--threads");
+      return qevolve::commands::bench_scaling(bench_opts, io);
     }
   } catch (const qevolve::InputError& e) {
     return report(e.what(), 2);

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace qevolve::commands {
 
@@ -28,5 +29,26 @@ struct SpectrumOptions {
 };
 /// `qevolve spectrum`: per-mode bare and dressed figures and static ZZ of coupled pairs.
 int spectrum(const SpectrumOptions& options, Streams io);
+
+struct RunOptions {
+  std::string config_path;
+  std::string output;          ///< -o FILE.h5 (empty: output.file of the config, or none)
+  int threads = 0;             ///< --threads (0: all cores)
+  std::optional<int> steps;    ///< --steps overrides evolution.steps
+};
+/// `qevolve run`: evolve, fidelity with compensation, HDF5 output, summary.
+int run(const RunOptions& options, Streams io);
+
+struct BenchScalingOptions {
+  int min_qubits = 2, max_qubits = 12;
+  int steps = 500;
+  std::vector<int> ranks{1};
+  std::vector<int> threads;  ///< empty: all cores only
+  std::string csv;           ///< CSV file (empty: none)
+  std::string plot;          ///< PNG file (empty: none)
+};
+/// `qevolve bench scaling`: the standard workload for N = min..max qubits; a table of time,
+/// columns*steps/s, effective GFLOP/s and % of the zgemm peak measured in the same run.
+int bench_scaling(const BenchScalingOptions& options, Streams io);
 
 }  // namespace qevolve::commands

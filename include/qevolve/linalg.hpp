@@ -11,7 +11,12 @@ namespace qevolve::linalg {
 /// Throws NumericalError if LAPACK fails or H contains NaN/inf.
 void hermitian_eigen(const CMatrix& H, RVector& w, CMatrix& V);
 
-/// exp(-i * scale * H) for Hermitian H, through its eigen-decomposition.
+/// One Newton step towards the unitary polar factor, U <- U + U (I - U^dag U) / 2: takes a
+/// matrix that is unitary up to rounding (defect delta) to one with defect O(delta^2).
+void refine_unitary(CMatrix& U);
+
+/// exp(-i * scale * H) for Hermitian H, through its eigen-decomposition (eigenvectors refined
+/// with refine_unitary, so the result is unitary to rounding).
 [[nodiscard]] CMatrix expm_hermitian(const CMatrix& H, double scale);
 
 /// exp(A) for a general complex square matrix: scaling and squaring with the

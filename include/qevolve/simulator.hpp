@@ -108,6 +108,11 @@ class Simulator {
 
   [[nodiscard]] CacheStats stats() const;
 
+  /// Trotter path only: number of fused local gates per step, and the floating-point work of
+  /// one step on one column (8 flops per complex multiply-add, D g per gate of size g).
+  [[nodiscard]] int gates_per_step() const;
+  [[nodiscard]] double flops_per_column_step() const;
+
  private:
   struct Cache;
   device::Device device_;

@@ -19,10 +19,10 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::string fmt(const char* f, double v) {
+std::string fmt(int decimals, double v) {
   if (std::isnan(v)) return "-";
   char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
 }
 
@@ -92,9 +92,9 @@ int spectrum(const SpectrumOptions& options, Streams io) {
   out << line;
   for (const auto& m : report.modes) {
     std::snprintf(line, sizeof line, "%-8s %-10s %14s %14s %12s %12s %16s\n", m.name.c_str(),
-                  m.type.c_str(), fmt("%.9f", m.f01_bare).c_str(), fmt("%.9f", m.f12_bare).c_str(),
-                  fmt("%.6f", m.phi01).c_str(), fmt("%.6f", m.n01).c_str(),
-                  fmt("%.10f", m.f01_dressed).c_str());
+                  m.type.c_str(), fmt(9, m.f01_bare).c_str(), fmt(9, m.f12_bare).c_str(),
+                  fmt(6, m.phi01).c_str(), fmt(6, m.n01).c_str(),
+                  fmt(10, m.f01_dressed).c_str());
     out << line;
   }
   if (!report.zz.empty()) {

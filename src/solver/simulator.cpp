@@ -207,6 +207,18 @@ CacheStats Simulator::stats() const {
           cache_->dense_builds.load(), cache_->evaluations.load()};
 }
 
+int Simulator::gates_per_step() const {
+  return uses_trotter_gates(options_) ? cache_->gates.num_gates() : 0;
+}
+
+double Simulator::flops_per_column_step() const {
+  if (!uses_trotter_gates(options_)) return 0.0;
+  double flops = 0.0;
+  for (int k = 0; k < cache_->gates.num_gates(); ++k)
+    flops += 8.0 * static_cast<double>(device_.dim()) * cache_->gates.size(k);
+  return flops;
+}
+
 std::vector<std::string> Simulator::initial_labels() const {
   std::vector<std::string> out;
   out.reserve(initial_.size());

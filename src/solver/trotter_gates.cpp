@@ -99,6 +99,9 @@ CMatrix TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c
     m = identity ? e : CMatrix(e * m);
     identity = false;
   }
+  // The product of a few factors is unitary to ~g eps; remove that defect so it does not
+  // accumulate over thousands of steps.
+  if (!identity) linalg::refine_unitary(m);
   return m;
 }
 

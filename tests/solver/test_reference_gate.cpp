@@ -45,15 +45,18 @@ TEST(ReferenceGate, TrotterOrdersApproachExpmOnOneMode) {
   // With a single mode every Trotter order uses the exact exponential of each term; the
   // splitting error is that of [E, f(t) phi] only, and order 4 is closest to expm.
   const double ref = infidelity(testing::single_fluxonium_x(Solver::expm, 2000));
-  double previous = 1.0;
-  for (int order : {1, 2, 4}) {
+  double diff[3];
+  const int orders[3] = {1, 2, 4};
+  for (int k = 0; k < 3; ++k) {
     Config c = testing::single_fluxonium_x(Solver::trotter, 2000);
-    c.evolution.order = order;
-    const double diff = std::abs(infidelity(c) - ref);
-    EXPECT_LT(diff, previous) << "order " << order;
-    previous = diff;
+    c.evolution.order = orders[k];
+    diff[k] = std::abs(infidelity(c) - ref);
+    std::printf("order %d at 2000 steps: |1-F - (1-F)_expm| = %.3e\n", orders[k], diff[k]);
   }
-  EXPECT_LT(previous, 1e-9);
+  // Each higher order must be a clear improvement (at dt = 0.02 ns the splitting errors are
+  // well inside the asymptotic regime).
+  EXPECT_LT(diff[1], 0.1 * diff[0]);
+  EXPECT_LT(diff[2], 0.1 * diff[1]);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 
 #include "qevolve/simulator.hpp"
@@ -26,6 +27,7 @@ TEST(Simulator, TrotterOrdersConvergeToExpmAtTheirRate) {
   Config base = testing::driven_chain(3, 3);
   const int ladder[3][2] = {{4000, 8000}, {1000, 2000}, {250, 500}};
   const int orders[3] = {1, 2, 4};
+  double worst_unitarity = 0.0;
   for (int k = 0; k < 3; ++k) {
     double diff[2];
     for (int h = 0; h < 2; ++h) {
@@ -38,8 +40,11 @@ TEST(Simulator, TrotterOrdersConvergeToExpmAtTheirRate) {
       const CMatrix U = evolve_all(c);
       diff[h] = max_abs(U - ref);
       // Unitary on the full space to 1e-12.
-      EXPECT_LT(max_abs(U.adjoint() * U - CMatrix::Identity(27, 27)), 1e-12);
-      EXPECT_LT(max_abs(ref.adjoint() * ref - CMatrix::Identity(27, 27)), 1e-12);
+      const double du = max_abs(U.adjoint() * U - CMatrix::Identity(27, 27));
+      const double dr = max_abs(ref.adjoint() * ref - CMatrix::Identity(27, 27));
+      EXPECT_LT(du, 1e-12);
+      EXPECT_LT(dr, 1e-12);
+      worst_unitarity = std::max({worst_unitarity, du, dr});
     }
     const double ratio = diff[0] / diff[1];
     const double expected = std::pow(2.0, orders[k]);
@@ -47,6 +52,7 @@ TEST(Simulator, TrotterOrdersConvergeToExpmAtTheirRate) {
                 orders[k], diff[0], ladder[k][0], diff[1], ladder[k][1], ratio);
     EXPECT_NEAR(ratio, expected, 0.2 * expected) << "order " << orders[k];
   }
+  std::printf("max |U^dag U - I| over all propagators: %.3e\n", worst_unitarity);
 }
 
 TEST(Simulator, ProductAndDressedResultsAreConsistent) {
@@ -92,7 +98,11 @@ TEST(Simulator, RotatingFrameUndoesTheFreeEvolution) {
   for (Solver s : {Solver::trotter, Solver::expm, Solver::adaptive}) {
     c.evolution.solver = s;
     Simulator sim(c, device::build_device(c), 1);
-    EXPECT_LT(max_abs(sim.evolve().columns - CMatrix::Identity(4, 4)), 1e-9);
+    const double dev = max_abs(sim.evolve().columns - CMatrix::Identity(4, 4));
+    // Fixed-step solvers are exact here (diagonal H): rounding of phases up to 2 pi * 15 GHz *
+    // 13.7 ns ~ 1300 rad, i.e. ~1e-13. The adaptive solver's global error is ~rtol per unit of
+    // accumulated phase: 1e-10 * 1300 ~ 1e-7.
+    EXPECT_LT(dev, s == Solver::adaptive ? 1e-6 : 1e-12) << static_cast<int>(s);
   }
 }
 
