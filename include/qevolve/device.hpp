@@ -52,6 +52,8 @@ class Device {
   [[nodiscard]] CMatrix dense_h0() const;
   /// Embeds a local operator into the full D x D space (tests and dense paths only).
   [[nodiscard]] CMatrix embed(const LocalTerm& term) const;
+  /// out += the embedded term (out is D x D).
+  void add_embedded(const LocalTerm& term, CMatrix& out) const;
 
   /// Flat product-basis index of a per-mode level vector (mode 0 most significant).
   [[nodiscard]] Index flat_index(const std::vector<int>& levels) const;

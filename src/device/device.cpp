@@ -68,10 +68,16 @@ std::vector<LocalTerm> Device::static_terms() const {
 }
 
 CMatrix Device::embed(const LocalTerm& term) const {
+  CMatrix out = CMatrix::Zero(dim_, dim_);
+  add_embedded(term, out);
+  return out;
+}
+
+void Device::add_embedded(const LocalTerm& term, CMatrix& out) const {
   const Index D = dim_;
-  CMatrix out = CMatrix::Zero(D, D);
   const std::size_t k = term.modes.size();
   if (k == 0 || k > 2) throw std::invalid_argument("embed: a local term acts on one or two modes");
+  if (out.rows() != D || out.cols() != D) throw std::invalid_argument("embed: wrong output size");
   // Strides of the modes in the flat index.
   std::vector<Index> stride(modes_.size());
   Index s = 1;
@@ -96,12 +102,11 @@ CMatrix Device::embed(const LocalTerm& term) const {
         if (v != cplx{}) out(base + ia * sa + ib * sb, col) += v;
       }
   }
-  return out;
 }
 
 CMatrix Device::dense_h0() const {
   CMatrix h = CMatrix::Zero(dim_, dim_);
-  for (const auto& t : static_terms()) h += embed(t);
+  for (const auto& t : static_terms()) add_embedded(t, h);
   return h;
 }
 

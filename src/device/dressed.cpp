@@ -58,6 +58,7 @@ DressedBasis dress(const Device& device) {
     const cplx diag = V(j, k);
     const cplx phase = std::abs(diag) > 0.0 ? std::conj(diag) / std::abs(diag) : cplx{1.0};
     out.transform.col(j) = V.col(k) * phase;
+    out.transform(j, j) = std::abs(diag);  // exactly real and positive
   }
   return out;
 }

@@ -1,0 +1,181 @@
+// The qevolve executable end to end: exit codes, messages, HDF5 output read back by h5py,
+// atomic output under SIGKILL.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "cli_util.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+const std::string kSource = QEVOLVE_SOURCE_DIR;
+
+TEST(Cli, VersionAndHelp) {
+  TempDir dir;
+  const auto v = run_qevolve("--version", dir);
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out.rfind("qevolve ", 0), 0u) << v.out;
+  const auto h = run_qevolve("--help", dir);
+  EXPECT_EQ(h.exit_code, 0);
+  for (const char* cmd : {"run", "spectrum", "check", "bench"})
+    EXPECT_NE(h.out.find(cmd), std::string::npos) << cmd;
+}
+
+TEST(Cli, BadFlagsAreExitCode2) {
+  TempDir dir;
+  EXPECT_EQ(run_qevolve("run", dir).exit_code, 2);                      // missing CONFIG
+  EXPECT_EQ(run_qevolve("frobnicate x.yaml", dir).exit_code, 2);       // unknown command
+  EXPECT_EQ(run_qevolve("spectrum --levels 1 x.yaml", dir).exit_code, 2);
+  const auto r = run_qevolve("bench scaling --qubits 5:3", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "qevolve: error: --qubits: empty range `5:3` (expected MIN:MAX with MIN <= MAX)\n");
+}
+
+TEST(Cli, MissingConfigIsALocatedExitCode2) {
+  TempDir dir;
+  const auto r = run_qevolve("check '" + (dir / "nope.yaml").string() + "'", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("qevolve: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("nope.yaml"), std::string::npos) << r.err;
+}
+
+TEST(Cli, DeviceErrorsAreLocated) {
+  TempDir dir;
+  const auto cfg = dir.write("bad.yaml",
+                             "device:\n"
+                             "  preset: mpc_fluxonium_1d\n"
+                             "  preset_args: {qubits: 2}\n"
+                             "  couplings:\n"
+                             "    - {qubits: [q0, q7], capacitive: 0.01}\n");
+  const auto r = run_qevolve("check '" + cfg.string() + "'", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "qevolve: error: " + cfg.string() +
+                       ":5:8: device.couplings[0].qubits: unknown mode `q7` (expected a mode "
+                       "name of the device)\n");
+}
+
+TEST(Cli, SpectrumWritesReadableHdf5) {
+  TempDir dir;
+  const auto h5 = dir / "spec.h5";
+  const auto r = run_qevolve("spectrum '" + kSource + "/examples/mpc_chain_4q.yaml' -o '" +
+                                 h5.string() + "'",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("static ZZ"), std::string::npos);
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "f = h5py.File('" + h5.string() + "', 'r')\n"
+      "e = f['energies'][()]\n"
+      "assert e.shape == (256,) and np.all(np.diff(e) >= 0)\n"
+      "labels = [x.decode() if isinstance(x, bytes) else x for x in f['labels'][()]]\n"
+      "assert labels[0] == '0000', labels[:3]\n"
+      "for q in ['q0', 'q1', 'q2', 'q3']:\n"
+      "    for k in ['f01_bare', 'f12_bare', 'f01_dressed', 'phi01', 'n01']:\n"
+      "        assert np.isfinite(f['qubits'][q][k][()])\n"
+      "assert f['zz'].shape == (3,)\n"
+      "assert 0.4 < f['qubits/q0/f01_dressed'][()] < 0.7\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err;
+}
+
+TEST(Cli, RunWritesTheInterfaceLayout) {
+  TempDir dir;
+  const auto h5 = dir / "run.h5";
+  const auto r = run_qevolve("run '" + kSource + "/examples/mpc_chain_4q_x.yaml' --steps 200 -o '" +
+                                 h5.string() + "' --threads 2",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"fidelity: F = ", "leakage:", "wall time: build", "evolve", "wrote"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "f = h5py.File('" + h5.string() + "', 'r')\n"
+      "U = f['unitary'][()]\n"
+      "assert U.dtype == np.complex128 and U.shape == (16, 16), (U.dtype, U.shape)\n"
+      "P = f['propagator'][()]\n"
+      "assert P.shape == (81, 16)\n"
+      "Uc = f['unitary_compensated'][()]\n"
+      "assert Uc.shape == (16, 16)\n"
+      "assert f['compensation/angles'].shape == (8,)\n"
+      "assert f['energies'].shape == (81,)\n"
+      "a = f.attrs\n"
+      "for k in ['fidelity', 'fidelity_uncompensated', 'leakage', 'dims', 'steps', 'solver',\n"
+      "          'order', 'wall_time_s', 'qevolve_version', 'config']:\n"
+      "    assert k in a, k\n"
+      "assert a['steps'] == 200 and list(a['dims']) == [3, 3, 3, 3]\n"
+      "d = 16\n"
+      "# F recomputed from the stored unitaries with the physics.md formula\n"
+      "X = np.array([[0, 1], [1, 0]])\n"
+      "T = X\n"
+      "for _ in range(3): T = np.kron(T, X)\n"
+      "F = lambda u: (np.trace(u.conj().T @ u).real + abs(np.trace(T.conj().T @ u))**2) / (d * (d + 1))\n"
+      "assert abs(F(U) - a['fidelity_uncompensated']) < 1e-12\n"
+      "assert abs(F(Uc) - a['fidelity']) < 1e-12\n"
+      "labels = [x.decode() if isinstance(x, bytes) else x for x in f['initial_states'][()]]\n"
+      "assert labels[:3] == ['0000', '0001', '0010'], labels[:3]\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+TEST(Cli, KilledRunLeavesNoFileUnderTheFinalName) {
+  // A run with a 64 MiB propagator (D = 8192, 512 listed columns, one step; D is above the
+  // limit for /energies, so no dense diagonalisation delays the write): SIGKILL as soon as the
+  // temporary output file appears, i.e. while it is being written.
+  TempDir dir;
+  std::string yaml =
+      "device:\n"
+      "  preset: mpc_fluxonium_1d\n"
+      "  preset_args: {qubits: 13, levels: 2}\n"
+      "evolution:\n"
+      "  duration: 1.0\n"
+      "  steps: 1\n"
+      "  initial_states:\n";
+  for (int k = 0; k < 512; ++k) {
+    std::string label(13, '0');
+    for (int b = 0; b < 9; ++b) label[static_cast<std::size_t>(12 - b)] = ((k >> b) & 1) ? '1' : '0';
+    yaml += "    - \"" + label + "\"\n";
+  }
+  const auto cfg = dir.write("big.yaml", yaml);
+  const auto final_path = dir / "big.h5";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execl(QEVOLVE_EXE, QEVOLVE_EXE, "run", cfg.c_str(), "-o", final_path.c_str(), "--threads", "1",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  bool killed_mid_write = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    bool temp_exists = false;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+      if (e.path().filename().string().rfind("big.h5.tmp-", 0) == 0) temp_exists = true;
+    if (temp_exists) {
+      kill(pid, SIGKILL);
+      killed_mid_write = true;
+      break;
+    }
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) break;  // finished before we saw the temp file
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(killed_mid_write) << "the run ended before its temporary file was seen";
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_FALSE(std::filesystem::exists(final_path));
+}
+
+}  // namespace
+}  // namespace qevolve::testing
