@@ -5,6 +5,9 @@ target_compile_options(qevolve_options INTERFACE
                             -Wold-style-cast -Wcast-align -Woverloaded-virtual
                             -Wnull-dereference -Wdouble-promotion -Wformat=2
                             -Wimplicit-fallthrough>)
+# Complex multiplication without the C99 inf/NaN recovery path (__muldc3): qevolve never
+# multiplies infinities on purpose, and NaNs are still propagated and detected.
+target_compile_options(qevolve_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-fcx-limited-range>)
 if(QEVOLVE_NATIVE)
   target_compile_options(qevolve_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
 endif()

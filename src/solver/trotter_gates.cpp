@@ -79,12 +79,55 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
   step_size_ = off;
 }
 
-CMatrix TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c) const {
-  CMatrix m = CMatrix::Identity(gate.g, gate.g);
+namespace {
+
+/// c = a b for g x g row-major matrices.
+void matmul(const cplx* a, const cplx* b, cplx* c, int g) {
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) {
+      cplx acc{};
+      for (int k = 0; k < g; ++k) acc += a[i * g + k] * b[k * g + j];
+      c[i * g + j] = acc;
+    }
+}
+
+/// m <- m + m (I - m^dag m) / 2 (one Newton step to the unitary polar factor); work: 2 g^2.
+void refine(cplx* m, int g, cplx* work) {
+  cplx* defect = work;
+  cplx* corr = work + g * g;
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) {
+      cplx acc{};
+      for (int k = 0; k < g; ++k) acc += std::conj(m[k * g + i]) * m[k * g + j];
+      defect[i * g + j] = (i == j ? cplx{1.0} : cplx{}) - acc;
+    }
+  matmul(m, defect, corr, g);
+  for (int i = 0; i < g * g; ++i) m[i] += 0.5 * corr[i];
+}
+
+}  // namespace
+
+void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, cplx* m,
+                               cplx* work) const {
+  const int g = gate.g;
   bool identity = true;
+  cplx f[kMaxStepGate * kMaxStepGate];  // one drive factor, d x d
+  cplx ph[kMaxStepGate];
   for (const Segment& s : gate.segments) {
     if (s.is_static) {
-      m = identity ? s.matrix : CMatrix(s.matrix * m);
+      // m <- S m (S row-major copy kept in s.matrix, column-major Eigen: index (i, k)).
+      if (identity) {
+        for (int i = 0; i < g; ++i)
+          for (int j = 0; j < g; ++j) m[i * g + j] = s.matrix(i, j);
+      } else {
+        for (int i = 0; i < g; ++i)
+          for (int j = 0; j < g; ++j) {
+            cplx acc{};
+            for (int k = 0; k < g; ++k) acc += s.matrix(i, k) * m[k * g + j];
+            work[i * g + j] = acc;
+          }
+        std::copy(work, work + g * g, m);
+      }
       identity = false;
       continue;
     }
@@ -92,37 +135,75 @@ CMatrix TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c
     if (coeff == 0.0) continue;  // the pulse is off: the factor is the identity
     const DriveEigen& de = (*drives_)[static_cast<std::size_t>(s.channel)];
     const double scale = kTwoPi * dt_ * s.frac * coeff;
-    CVector ph(de.lambda.size());
-    for (Index k = 0; k < ph.size(); ++k) ph(k) = std::polar(1.0, -scale * de.lambda(k));
-    const CMatrix f = de.V * ph.asDiagonal() * de.V.adjoint();
-    const CMatrix e = embed_in_gate(f, s.position, gate.d0, gate.d1);
-    m = identity ? e : CMatrix(e * m);
+    const auto d = static_cast<int>(de.lambda.size());
+    for (int k = 0; k < d; ++k) ph[k] = std::polar(1.0, -scale * de.lambda(k));
+    for (int i = 0; i < d; ++i)
+      for (int j = 0; j < d; ++j) {
+        cplx acc{};
+        for (int k = 0; k < d; ++k) acc += de.V(i, k) * ph[k] * std::conj(de.V(j, k));
+        f[i * d + j] = acc;
+      }
+    // m <- embed(f) m, with f on gate position 0 (kron(f, I_d1)) or 1 (kron(I_d0, f)).
+    const int d0 = gate.d0, d1 = gate.d1;
+    if (identity) {
+      std::fill(m, m + g * g, cplx{});
+      for (int a = 0; a < d0; ++a)
+        for (int b = 0; b < d1; ++b)
+          for (int x = 0; x < d; ++x) {
+            const int row = s.position == 0 ? a * d1 + b : a * d1 + b;
+            const int col = s.position == 0 ? x * d1 + b : a * d1 + x;
+            m[row * g + col] = s.position == 0 ? f[a * d + x] : f[b * d + x];
+          }
+    } else {
+      for (int a = 0; a < d0; ++a)
+        for (int b = 0; b < d1; ++b)
+          for (int j = 0; j < g; ++j) {
+            cplx acc{};
+            for (int x = 0; x < d; ++x) {
+              const int src = s.position == 0 ? x * d1 + b : a * d1 + x;
+              acc += (s.position == 0 ? f[a * d + x] : f[b * d + x]) * m[src * g + j];
+            }
+            work[(a * d1 + b) * g + j] = acc;
+          }
+      std::copy(work, work + g * g, m);
+    }
     identity = false;
+  }
+  if (identity) {
+    std::fill(m, m + g * g, cplx{});
+    for (int i = 0; i < g; ++i) m[i * g + i] = 1.0;
+    return;
   }
   // The product of a few factors is unitary to ~g eps; remove that defect so it does not
   // accumulate over thousands of steps.
-  if (!identity) linalg::refine_unitary(m);
-  return m;
+  refine(m, g, work);
 }
 
 std::vector<CMatrix> TrotterGates::matrices(const std::vector<double>& coefficients) const {
   std::vector<CMatrix> out;
-  out.reserve(gates_.size());
-  for (const auto& g : gates_) out.push_back(gate_matrix(g, coefficients));
+  std::vector<cplx> m(kMaxStepGate * kMaxStepGate), work(2 * kMaxStepGate * kMaxStepGate);
+  for (const auto& gate : gates_) {
+    gate_matrix(gate, coefficients, m.data(), work.data());
+    CMatrix M(gate.g, gate.g);
+    for (int i = 0; i < gate.g; ++i)
+      for (int j = 0; j < gate.g; ++j) M(i, j) = m[static_cast<std::size_t>(i * gate.g + j)];
+    out.push_back(std::move(M));
+  }
   return out;
 }
 
 template <typename Real>
 void TrotterGates::compute(const std::vector<double>& coefficients, Real* out) const {
+  thread_local std::vector<cplx> m(kMaxStepGate * kMaxStepGate),
+      work(2 * kMaxStepGate * kMaxStepGate);
   for (std::size_t k = 0; k < gates_.size(); ++k) {
-    const CMatrix m = gate_matrix(gates_[k], coefficients);
     const int g = gates_[k].g;
+    gate_matrix(gates_[k], coefficients, m.data(), work.data());
     Real* dst = out + offsets_[k];
-    for (int o = 0; o < g; ++o)
-      for (int j = 0; j < g; ++j) {
-        dst[o * g + j] = static_cast<Real>(m(o, j).real());
-        dst[g * g + o * g + j] = static_cast<Real>(m(o, j).imag());
-      }
+    for (int i = 0; i < g * g; ++i) {
+      dst[i] = static_cast<Real>(m[static_cast<std::size_t>(i)].real());
+      dst[g * g + i] = static_cast<Real>(m[static_cast<std::size_t>(i)].imag());
+    }
   }
 }
 

@@ -19,6 +19,9 @@ struct DriveEigen {
   RVector lambda;
 };
 
+/// Largest d x d or g x g matrix the per-step gate arithmetic handles (backend::kMaxGateSize).
+inline constexpr int kMaxStepGate = 64;
+
 /// The local terms of H(t) in physics.md order: one energy term per mode, one per coupling,
 /// one per drive channel. Static terms carry their matrix; drive terms their channel index.
 struct TermList {
@@ -69,7 +72,9 @@ class TrotterGates {
     int d0 = 1, d1 = 1;
     std::vector<Segment> segments;
   };
-  [[nodiscard]] CMatrix gate_matrix(const Gate& gate, const std::vector<double>& c) const;
+  /// Writes gate `gate` for coefficients c into m (g x g, row-major), using `work` (at least
+  /// 2 g^2 entries) as scratch. No allocation.
+  void gate_matrix(const Gate& gate, const std::vector<double>& c, cplx* m, cplx* work) const;
 
   std::vector<Gate> gates_;
   std::vector<std::size_t> offsets_;
