@@ -1,0 +1,99 @@
+// The `evolution` section (physics.md "Time stepping", "Frames and outputs", "Open systems").
+#include <climits>
+#include <set>
+
+#include "config_sections.hpp"
+
+namespace qevolve::io::detail {
+namespace {
+
+constexpr std::string_view kEvolutionKeys[] = {
+    "solver", "order", "splitting", "steps",          "duration",  "rtol",   "atol",
+    "basis",  "frame", "precision", "initial_states", "device",    "noise"};
+constexpr std::string_view kNoiseKeys[] = {"t1", "tphi"};
+
+constexpr EnumSpelling<Solver, 4> kSolvers{
+    {"expm", "trotter", "magnus4", "adaptive"},
+    {Solver::expm, Solver::trotter, Solver::magnus4, Solver::adaptive}};
+constexpr EnumSpelling<Splitting, 3> kSplittings{{"terms", "bonds", "dense"},
+                                                 {Splitting::terms, Splitting::bonds,
+                                                  Splitting::dense}};
+constexpr EnumSpelling<Basis, 2> kBases{{"product", "dressed"}, {Basis::product, Basis::dressed}};
+constexpr EnumSpelling<Frame, 2> kFrames{{"lab", "rotating"}, {Frame::lab, Frame::rotating}};
+constexpr EnumSpelling<Precision, 2> kPrecisions{{"double", "single"},
+                                                 {Precision::double_, Precision::single}};
+constexpr EnumSpelling<ComputeDevice, 3> kDevices{
+    {"cpu", "cuda", "auto"}, {ComputeDevice::cpu, ComputeDevice::cuda, ComputeDevice::auto_}};
+constexpr EnumSpelling<InitialStates::Kind, 2> kStateSets{
+    {"computational", "all"}, {InitialStates::Kind::computational, InitialStates::Kind::all}};
+constexpr long long kOrders[] = {1, 2, 4};
+
+InitialStates read_initial_states(Doc& doc, const Item& item) {
+  InitialStates states;
+  if (!item.node.IsSequence()) {
+    if (item.node.IsMap())
+      doc.fail(item.mark(), item.path, Msg::WrongType,
+               {{"FOUND", describe(item.node)}, {"EXPECTED", message(Msg::ExpectInitialStates)}});
+    states.kind = get_enum(doc, item, kStateSets);
+    return states;
+  }
+  const std::string want = message(Msg::ExpectInitialStates);
+  states.kind = InitialStates::Kind::list;
+  const std::vector<Item> labels = get_list(doc, item, want);
+  if (labels.empty()) doc.fail(item.mark(), item.path, Msg::EmptyList, {{"EXPECTED", want}});
+  std::set<std::string> seen;
+  for (const Item& l : labels) {
+    const std::string& text = get_scalar(doc, l, want);
+    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) doc.fail(l.mark(), l.path, Msg::BadLabel, {{"VALUE", text}});
+    const std::string& first = states.labels.empty() ? text : states.labels.front();
+    if (text.size() != first.size())
+      doc.fail(l.mark(), l.path, Msg::LabelLength,
+               {{"VALUE", text},
+                {"COUNT", std::to_string(text.size())},
+                {"FIRST", std::to_string(first.size())}});
+    if (!seen.insert(text).second) doc.fail(l.mark(), l.path, Msg::DuplicateLabel, {{"VALUE", text}});
+    states.labels.push_back(text);
+  }
+  return states;
+}
+
+std::vector<NoiseSpec> read_noise(Doc& doc, const Item& item) {
+  const MapView m(doc, item);
+  if (m.entries().empty()) doc.fail(m.mark(), m.path(), Msg::EmptyNoise);
+  std::vector<NoiseSpec> out;
+  for (const auto& [name, entry] : m.entries()) {
+    check_name(doc, name, entry.anchor, entry.path);
+    const MapView rates(doc, entry);
+    rates.check_keys(kNoiseKeys);
+    NoiseSpec n;
+    n.qubit = name;
+    if (const Item* t1 = rates.find("t1")) n.t1 = get_number(doc, *t1, Range::gt(0.0, "ns"));
+    if (const Item* tp = rates.find("tphi")) n.tphi = get_number(doc, *tp, Range::gt(0.0, "ns"));
+    if (!n.t1 && !n.tphi) doc.fail(rates.mark(), rates.path(), Msg::NoNoiseRate);
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+void read_evolution(Doc& doc, const Item& item, EvolutionSpec& ev) {
+  const MapView m(doc, item);
+  m.check_keys(kEvolutionKeys);
+  if (const Item* it = m.find("solver")) ev.solver = get_enum(doc, *it, kSolvers);
+  if (const Item* it = m.find("order")) ev.order = static_cast<int>(get_int_choice(doc, *it, kOrders));
+  if (const Item* it = m.find("splitting")) ev.splitting = get_enum(doc, *it, kSplittings);
+  if (const Item* it = m.find("steps")) ev.steps = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
+  if (const Item* it = m.find("duration")) ev.duration = get_number(doc, *it, Range::gt(0.0, "ns"));
+  if (const Item* it = m.find("rtol")) ev.rtol = get_number(doc, *it, Range::gt(0.0));
+  if (const Item* it = m.find("atol")) ev.atol = get_number(doc, *it, Range::gt(0.0));
+  if (const Item* it = m.find("basis")) ev.basis = get_enum(doc, *it, kBases);
+  if (const Item* it = m.find("frame")) ev.frame = get_enum(doc, *it, kFrames);
+  if (const Item* it = m.find("initial_states")) ev.initial_states = read_initial_states(doc, *it);
+  if (const Item* it = m.find("precision")) ev.precision = get_enum(doc, *it, kPrecisions);
+  if (const Item* it = m.find("device")) ev.device = get_enum(doc, *it, kDevices);
+  if (const Item* it = m.find("noise")) ev.noise = read_noise(doc, *it);
+}
+
+}  // namespace qevolve::io::detail

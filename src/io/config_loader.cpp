@@ -1,0 +1,70 @@
+// Strict YAML config loading (interface.md "Config", docs/config.md): the top level, the
+// sections in a fixed order, and the checks that span sections.
+#include "qevolve/config_loader.hpp"
+
+#include "config_sections.hpp"
+#include "yaml_source.hpp"
+
+namespace qevolve::io {
+namespace {
+
+constexpr std::string_view kTopKeys[] = {"device", "pulses", "evolution",
+                                         "target", "optimize", "output"};
+
+/// The first `optimize:` list with an entry, or empty.
+std::string first_trainable_list(const Config& cfg) {
+  for (const auto& q : cfg.device.qubits)
+    if (!q.optimize.empty()) return q.path + ".optimize";
+  for (const auto& c : cfg.device.couplings)
+    if (!c.optimize.empty()) return c.path + ".optimize";
+  for (const auto& p : cfg.pulses)
+    if (!p.optimize.empty()) return p.path + ".optimize";
+  return {};
+}
+
+/// Problems that only show when two sections are read together.
+void check_across(const Config& cfg) {
+  const EvolutionSpec& ev = cfg.evolution;
+  if (ev.solver == Solver::adaptive) {
+    if (const std::string list = first_trainable_list(cfg); !list.empty())
+      throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::AdaptiveTrainable,
+                        {{"PATH", list}});
+  }
+  if (ev.solver == Solver::magnus4 && !ev.noise.empty())
+    throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::MagnusOpenSystem);
+  if (cfg.target && cfg.target->compensation_trainable &&
+      cfg.target->compensation == Compensation::none)
+    throw input_error(cfg.locate("target.compensation_trainable"), "target.compensation_trainable",
+                      Msg::CompensationTrainableNone);
+}
+
+}  // namespace
+
+Config parse_config(const std::string& text, const std::string& name) {
+  Config cfg;
+  cfg.source_file = name;
+  cfg.yaml_text = text;
+  const YAML::Node root = parse_yaml(text, name);
+  Doc doc(name, cfg);
+  if (!root.IsMap())
+    doc.fail(root.Mark(), {}, Msg::TopNotMap, {{"FOUND", describe(root)}});
+
+  const MapView top(doc, Item{root, {}, root.Mark()});
+  top.check_keys(kTopKeys);
+  detail::read_device(doc, top.require("device", message(Msg::ExpectDevice)), cfg.device);
+  if (const Item* it = top.find("pulses")) detail::read_pulses(doc, *it, cfg.pulses);
+  if (const Item* it = top.find("evolution")) {
+    cfg.has_evolution = true;
+    detail::read_evolution(doc, *it, cfg.evolution);
+  }
+  if (const Item* it = top.find("target")) detail::read_target(doc, *it, cfg.target.emplace());
+  if (const Item* it = top.find("optimize"))
+    detail::read_optimize(doc, *it, cfg.optimize.emplace());
+  if (const Item* it = top.find("output")) detail::read_output(doc, *it, cfg.output);
+  check_across(cfg);
+  return cfg;
+}
+
+Config load_config(const std::string& path) { return parse_config(read_config_file(path), path); }
+
+}  // namespace qevolve::io

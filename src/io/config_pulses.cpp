@@ -1,0 +1,280 @@
+// The `pulses` section (physics.md "Drives"): one entry per pulse, the keys that apply
+// depending on its shape, the two-of-three shape keys and the trainable parameters.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "config_sections.hpp"
+#include "config_suggest.hpp"
+
+namespace qevolve::io::detail {
+namespace {
+
+constexpr std::string_view kPulseKeys[] = {
+    "qubit", "operator", "shape", "amplitude", "angle",  "frequency", "phase", "duration", "delay",
+    "ramp",  "plateau",  "sigma", "c",         "lambda", "base",      "values", "crosstalk",
+    "optimize"};
+
+constexpr EnumSpelling<Shape, 9> kShapes{
+    {"cos", "rampcos", "trapezoid", "gaussian", "tanh", "erf", "drag", "piecewise_constant",
+     "spline"},
+    {Shape::cos, Shape::rampcos, Shape::trapezoid, Shape::gaussian, Shape::tanh, Shape::erf,
+     Shape::drag, Shape::piecewise_constant, Shape::spline}};
+constexpr EnumSpelling<Shape, 2> kDragBases{{"cos", "gaussian"}, {Shape::cos, Shape::gaussian}};
+constexpr EnumSpelling<std::string_view, 4> kOperators{{"phi", "n", "x", "y"},
+                                                      {"phi", "n", "x", "y"}};
+
+/// Fewest control values of a spline (a cubic B-spline needs 4).
+constexpr std::size_t kMinSplineValues = 4;
+/// Relative tolerance of the relation between three given shape keys.
+constexpr double kShapeRelTol = 1e-9;
+
+enum class Family { plain, ramp, sigma, values };
+
+Family family(Shape shape, Shape base) {
+  switch (shape) {
+    case Shape::rampcos:
+    case Shape::trapezoid: return Family::ramp;
+    case Shape::gaussian:
+    case Shape::tanh:
+    case Shape::erf: return Family::sigma;
+    case Shape::drag: return base == Shape::gaussian ? Family::sigma : Family::plain;
+    case Shape::piecewise_constant:
+    case Shape::spline: return Family::values;
+    case Shape::cos: return Family::plain;
+  }
+  return Family::plain;
+}
+
+std::string_view shape_name(Shape s) {
+  for (std::size_t k = 0; k < kShapes.values.size(); ++k)
+    if (kShapes.values[k] == s) return kShapes.names[k];
+  return "?";
+}
+
+/// The keys that apply to a pulse of this shape (all keys while the shape is unknown), in the
+/// order of kPulseKeys.
+std::vector<std::string_view> applicable_keys(std::optional<Shape> shape, Shape base) {
+  if (!shape) return {std::begin(kPulseKeys), std::end(kPulseKeys)};
+  const Family f = family(*shape, base);
+  const auto applies = [&](std::string_view key) {
+    if (key == "amplitude" || key == "angle") return f != Family::values;
+    if (key == "ramp" || key == "plateau") return f == Family::ramp;
+    if (key == "sigma" || key == "c") return f == Family::sigma;
+    if (key == "values") return f == Family::values;
+    if (key == "lambda" || key == "base") return *shape == Shape::drag;
+    return true;
+  };
+  std::vector<std::string_view> keys;
+  for (const std::string_view k : kPulseKeys)
+    if (applies(k)) keys.push_back(k);
+  return keys;
+}
+
+std::string context_of(Shape shape, Shape base) {
+  if (shape == Shape::drag)
+    return message(Msg::ContextDragBase, {{"BASE", std::string(shape_name(base))}});
+  return message(Msg::ContextPulseShape, {{"SHAPE", std::string(shape_name(shape))}});
+}
+
+std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view key,
+                                 const Range& range) {
+  if (const Item* it = m.find(key)) return get_number(doc, *it, range);
+  return std::nullopt;
+}
+
+/// Two of {duration, a, b} determine the third through `relation`; three must agree.
+void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, Family f) {
+  const bool ramp = f == Family::ramp;
+  const char* a_key = ramp ? "plateau" : "sigma";
+  const char* b_key = ramp ? "ramp" : "c";
+  const std::optional<double>& a = ramp ? p.plateau : p.sigma;
+  const std::optional<double>& b = ramp ? p.ramp : p.c;
+  const std::string keys = std::string("duration, ") + a_key + ", " + b_key;
+  const std::string relation = message(ramp ? Msg::RelationRamp : Msg::RelationSigma);
+  const int given = int{p.duration.has_value()} + int{a.has_value()} + int{b.has_value()};
+  if (given < 2) {
+    std::string got = message(Msg::NounNone);
+    if (given == 1)
+      got = message(Msg::NounOnly,
+                    {{"KEY", p.duration ? "duration" : (a ? a_key : b_key)}});
+    doc.fail(m.mark(), m.path(), Msg::ShapeKeysMissing,
+             {{"SHAPE", std::string(shape_name(p.shape))},
+              {"KEYS", keys},
+              {"GOT", got},
+              {"RELATION", relation}});
+  }
+  const auto derived_duration = [&] { return ramp ? *a + 2.0 * *b : 2.0 * *b * *a; };
+  if (given == 3) {
+    const double rhs = derived_duration();
+    if (std::abs(*p.duration - rhs) > kShapeRelTol * std::max(1.0, std::abs(*p.duration))) {
+      const Item& d = *m.find("duration");
+      doc.fail(d.mark(), d.path, Msg::ShapeKeysInconsistent,
+               {{"KEYS", keys},
+                {"RELATION", relation},
+                {"LHS", format_number(*p.duration)},
+                {"RHS", format_number(rhs)}});
+    }
+    return;
+  }
+  if (!ramp || !p.duration) return;  // sigma and c are > 0: every derived value is positive
+  // duration with ramp or plateau: the derived one must not be negative.
+  const bool plateau_derived = !a.has_value();
+  const double derived = plateau_derived ? *p.duration - 2.0 * *b : 0.5 * (*p.duration - *a);
+  if (derived < 0.0)
+    doc.fail(m.mark(), m.path(), Msg::ShapeKeyNegative,
+             {{"KEY", plateau_derived ? "plateau" : "ramp"},
+              {"FORMULA", message(plateau_derived ? Msg::FormulaPlateau : Msg::FormulaRamp)},
+              {"VALUE", format_number(derived)},
+              {"CONDITION",
+               message(plateau_derived ? Msg::ConditionPlateau : Msg::ConditionRamp)}});
+}
+
+/// `optimize:` of a pulse: amplitude frequency phase delay, the shape keys that were given
+/// (a derived one cannot be trained: it follows the others), lambda (drag), values /
+/// values[k] (piecewise_constant, spline).
+std::vector<std::string> read_pulse_trainables(Doc& doc, const Item& item, const MapView& m,
+                                               const PulseSpec& p, Family f) {
+  std::vector<std::string_view> allowed;  // every trainable name of this pulse
+  std::vector<std::string_view> shape_keys{"duration"};
+  if (f != Family::values) allowed.push_back("amplitude");
+  allowed.insert(allowed.end(), {"frequency", "phase", "delay"});
+  if (f == Family::ramp) shape_keys.insert(shape_keys.end(), {"ramp", "plateau"});
+  if (f == Family::sigma) shape_keys.insert(shape_keys.end(), {"sigma", "c"});
+  std::vector<std::string_view> given;  // the shape keys that may be trained
+  for (const std::string_view k : shape_keys)
+    if (m.has(k)) given.push_back(k);
+  allowed.insert(allowed.end(), given.begin(), given.end());
+  if (p.shape == Shape::drag) allowed.push_back("lambda");
+  std::string allowed_text = join(allowed);
+  if (f == Family::values) {
+    allowed.push_back("values");
+    allowed_text += ", values, " +
+                    message(Msg::ExpectValuesIndex, {{"COUNT", std::to_string(p.values.size())}});
+  }
+  const std::string context = context_of(p.shape, p.base);
+
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  std::set<std::size_t> value_index;
+  bool all_values = false;
+  for (const Item& element : get_list(doc, item, message(Msg::ExpectTrainable))) {
+    std::string name = get_string(doc, element);
+    const auto fail = [&](Msg id) {
+      doc.fail(element.mark(), element.path, id,
+               {{"NAME", name}, {"CONTEXT", context}, {"ALLOWED", allowed_text}});
+    };
+    bool duplicate = false;
+    constexpr std::string_view prefix = "values[";
+    if (f == Family::values && name.size() > prefix.size() + 1 &&
+        name.compare(0, prefix.size(), prefix) == 0 && name.back() == ']') {
+      const std::string index = name.substr(prefix.size(), name.size() - prefix.size() - 1);
+      const bool number = index.size() <= 9 && std::all_of(index.begin(), index.end(), [](char c) {
+                            return c >= '0' && c <= '9';
+                          });
+      if (!number || (index.size() > 1 && index[0] == '0')) fail(Msg::NotTrainable);
+      const auto k = static_cast<std::size_t>(std::stoul(index));
+      if (k >= p.values.size()) fail(Msg::NotTrainable);
+      duplicate = all_values || !value_index.insert(k).second;
+    } else if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) {
+      duplicate = !seen.insert(name).second || (name == "values" && !value_index.empty());
+      if (name == "values") all_values = true;
+    } else if (std::find(shape_keys.begin(), shape_keys.end(), name) != shape_keys.end()) {
+      fail(Msg::ShapeKeyNotGiven);
+    } else {
+      fail(Msg::NotTrainable);
+    }
+    if (duplicate) doc.fail(element.mark(), element.path, Msg::DuplicateTrainable, {{"NAME", name}});
+    out.push_back(std::move(name));
+  }
+  return out;
+}
+
+PulseSpec read_pulse(Doc& doc, const Item& item) {
+  const MapView m(doc, item);
+  PulseSpec p;
+  p.path = item.path;
+  std::optional<Shape> shape;
+  if (const Item* s = m.find("shape")) shape = get_enum(doc, *s, kShapes);
+  if (shape == Shape::drag)
+    if (const Item* b = m.find("base")) p.base = get_enum(doc, *b, kDragBases);
+  m.check_keys(applicable_keys(shape, p.base), kPulseKeys,
+               shape ? context_of(*shape, p.base) : std::string{});
+  p.qubit = get_name(doc, m.require("qubit", message(Msg::ExpectPulseQubit)));
+  if (!shape)
+    (void)m.require("shape", message(Msg::ExpectOneOf, {{"ALLOWED", join(kShapes.names)}}));
+  p.shape = *shape;
+  const Family f = family(p.shape, p.base);
+  if (const Item* o = m.find("operator")) p.op = std::string(get_enum(doc, *o, kOperators));
+
+  // amplitude (GHz) or auto with angle (rad).
+  if (f != Family::values) {
+    const std::string want = message(Msg::ExpectAmplitude);
+    const Item& a = m.require("amplitude", want);
+    if (a.node.IsScalar() && a.node.Scalar() == "auto")
+      p.amplitude_auto = true;
+    else
+      p.amplitude = get_number(doc, a, Range::any("GHz"), want);
+    p.angle = opt_number(doc, m, "angle", Range::any("rad"));
+    if (p.amplitude_auto && !p.angle) doc.fail(m.mark(), m.path(), Msg::AutoNeedsAngle);
+    if (!p.amplitude_auto && p.angle) {
+      const Item& g = *m.find("angle");
+      doc.fail(g.anchor, g.path, Msg::AngleWithoutAuto);
+    }
+  }
+  if (const Item* fr = m.find("frequency")) {
+    if (fr->node.IsScalar() && fr->node.Scalar() == "auto")
+      p.frequency_mode = FrequencyMode::auto_bare;
+    else if (fr->node.IsScalar() && fr->node.Scalar() == "auto_dressed")
+      p.frequency_mode = FrequencyMode::auto_dressed;
+    else
+      p.frequency = get_number(doc, *fr, Range::ge(0.0, "GHz"), message(Msg::ExpectPulseFrequency));
+  }
+  if (auto v = opt_number(doc, m, "phase", Range::any("rad"))) p.phase = *v;
+  if (auto v = opt_number(doc, m, "delay", Range::ge(0.0, "ns"))) p.delay = *v;
+  p.duration = opt_number(doc, m, "duration", Range::gt(0.0, "ns"));
+  p.ramp = opt_number(doc, m, "ramp", Range::ge(0.0, "ns"));
+  p.plateau = opt_number(doc, m, "plateau", Range::ge(0.0, "ns"));
+  p.sigma = opt_number(doc, m, "sigma", Range::gt(0.0, "ns"));
+  p.c = opt_number(doc, m, "c", Range::gt(0.0));
+  p.lambda = opt_number(doc, m, "lambda", Range::any("ns"));
+
+  if (f == Family::values) {
+    const std::string want = message(Msg::ExpectNumberList, {{"UNIT", " (GHz)"}});
+    const Item& v = m.require("values", want);
+    const std::vector<Item> values = get_list(doc, v, want);
+    if (values.empty()) doc.fail(v.mark(), v.path, Msg::EmptyList, {{"EXPECTED", want}});
+    if (p.shape == Shape::spline && values.size() < kMinSplineValues)
+      doc.fail(v.mark(), v.path, Msg::TooFewValues,
+               {{"COUNT", std::to_string(values.size())},
+                {"MIN", std::to_string(kMinSplineValues)},
+                {"SHAPE", "spline"}});
+    for (const Item& x : values) p.values.push_back(get_number(doc, x, Range::any("GHz")));
+  }
+  if (f == Family::ramp || f == Family::sigma)
+    check_two_of_three(doc, m, p, f);
+  else if (!p.duration)
+    (void)m.require("duration", Range::gt(0.0, "ns").text());
+
+  if (const Item* x = m.find("crosstalk")) {
+    const MapView ct(doc, *x);
+    for (const auto& [name, entry] : ct.entries()) {
+      check_name(doc, name, entry.anchor, entry.path);
+      if (name == p.qubit) doc.fail(entry.anchor, entry.path, Msg::CrosstalkSelf, {{"NAME", name}});
+      p.crosstalk.emplace_back(name, get_number(doc, entry, Range::any()));
+    }
+  }
+  if (const Item* o = m.find("optimize")) p.optimize = read_pulse_trainables(doc, *o, m, p, f);
+  return p;
+}
+
+}  // namespace
+
+void read_pulses(Doc& doc, const Item& item, std::vector<PulseSpec>& pulses) {
+  for (const Item& entry : get_list(doc, item, message(Msg::ExpectList)))
+    pulses.push_back(read_pulse(doc, entry));
+}
+
+}  // namespace qevolve::io::detail

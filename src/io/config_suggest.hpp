@@ -1,0 +1,21 @@
+// "Did you mean" suggestions for misspelt keys and values, and list formatting for messages.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace qevolve::io {
+
+/// Optimal-string-alignment distance (insertions, deletions, substitutions and transpositions
+/// of adjacent characters each cost 1), ignoring ASCII case.
+[[nodiscard]] int edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `word` if it is close enough to be a plausible misspelling
+/// (distance <= max(1, min(3, |word| / 3)); ties: the first listed), else an empty string.
+[[nodiscard]] std::string suggest(std::string_view word, std::span<const std::string_view> candidates);
+
+/// "a, b, c".
+[[nodiscard]] std::string join(std::span<const std::string_view> items);
+
+}  // namespace qevolve::io

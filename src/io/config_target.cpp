@@ -1,0 +1,111 @@
+// The `target`, `optimize` and `output` sections (physics.md "Fidelity", "Gradients").
+#include <algorithm>
+#include <climits>
+#include <set>
+
+#include "config_sections.hpp"
+
+namespace qevolve::io::detail {
+namespace {
+
+constexpr std::string_view kTargetKeys[] = {"gates", "compensation", "compensation_trainable"};
+constexpr std::string_view kGateKeys[] = {"gate", "angle", "matrix_file", "qubits"};
+constexpr std::string_view kRotationKeys[] = {"gate", "angle", "qubits"};
+constexpr std::string_view kFixedGateKeys[] = {"gate", "qubits"};
+constexpr std::string_view kMatrixGateKeys[] = {"matrix_file", "qubits"};
+constexpr std::string_view kGates[] = {"I",  "X",  "Y",  "Z",    "H",  "S",     "T",
+                                       "SX", "RX", "RY", "RZ",   "CNOT", "CZ", "ISWAP",
+                                       "SQRT_ISWAP", "SWAP"};
+constexpr std::string_view kRotations[] = {"RX", "RY", "RZ"};
+constexpr std::string_view kTwoQubitGates[] = {"CNOT", "CZ", "ISWAP", "SQRT_ISWAP", "SWAP"};
+constexpr EnumSpelling<Compensation, 3> kCompensations{
+    {"none", "vz", "single_qubit"}, {Compensation::none, Compensation::vz, Compensation::single_qubit}};
+
+constexpr std::string_view kOptimizeKeys[] = {"method", "max_iterations", "target_infidelity",
+                                              "learning_rate", "checkpoint"};
+constexpr EnumSpelling<OptimizerMethod, 2> kMethods{{"lbfgs", "adam"},
+                                                    {OptimizerMethod::lbfgs, OptimizerMethod::adam}};
+constexpr std::string_view kOutputKeys[] = {"file"};
+
+template <std::size_t N>
+bool contains(const std::string_view (&list)[N], std::string_view s) {
+  return std::find(std::begin(list), std::end(list), s) != std::end(list);
+}
+
+GateSpec read_gate(Doc& doc, const Item& item) {
+  const MapView m(doc, item);
+  m.check_keys(kGateKeys);
+  GateSpec g;
+  g.path = item.path;
+  const Item* name = m.find("gate");
+  const Item* file = m.find("matrix_file");
+  if (name != nullptr && file != nullptr) doc.fail(m.mark(), m.path(), Msg::GateBoth);
+  if (name == nullptr && file == nullptr) doc.fail(m.mark(), m.path(), Msg::GateMissing);
+  std::span<const std::string_view> applicable = kMatrixGateKeys;
+  std::string context = message(Msg::ContextMatrixGate);
+  if (name != nullptr) {
+    g.gate = std::string(kGates[get_choice(doc, *name, kGates)]);
+    const bool rotation = contains(kRotations, g.gate);
+    applicable = rotation ? std::span<const std::string_view>(kRotationKeys) : kFixedGateKeys;
+    context = message(Msg::ContextGate, {{"GATE", g.gate}});
+  } else {
+    g.matrix_file = get_string(doc, *file);
+  }
+  m.check_keys(applicable, kGateKeys, context);
+  if (contains(kRotations, g.gate))
+    g.angle = get_number(doc, m.require("angle", message(Msg::ExpectAngle)), Range::any("rad"));
+
+  const std::string want = message(Msg::ExpectGateQubits);
+  const Item& q = m.require("qubits", want);
+  const std::vector<Item> qubits = get_list(doc, q, want);
+  std::set<std::string> seen;
+  for (const Item& e : qubits) {
+    std::string n = get_name(doc, e);
+    if (!seen.insert(n).second) doc.fail(e.mark(), e.path, Msg::DuplicateGateQubit, {{"NAME", n}});
+    g.qubits.push_back(std::move(n));
+  }
+  if (g.gate.empty()) {
+    if (qubits.empty()) doc.fail(q.mark(), q.path, Msg::EmptyList, {{"EXPECTED", want}});
+  } else {
+    const std::size_t arity = contains(kTwoQubitGates, g.gate) ? 2 : 1;
+    if (qubits.size() != arity)
+      doc.fail(q.mark(), q.path, arity == 2 ? Msg::GateArityTwo : Msg::GateArityOne,
+               {{"GATE", g.gate}, {"COUNT", std::to_string(qubits.size())}});
+  }
+  return g;
+}
+
+}  // namespace
+
+void read_target(Doc& doc, const Item& item, TargetSpec& target) {
+  const MapView m(doc, item);
+  m.check_keys(kTargetKeys);
+  const Item& gates = m.require("gates", message(Msg::ExpectGates));
+  for (const Item& g : get_list(doc, gates, message(Msg::ExpectGates)))
+    target.gates.push_back(read_gate(doc, g));
+  if (const Item* it = m.find("compensation"))
+    target.compensation = get_enum(doc, *it, kCompensations);
+  if (const Item* it = m.find("compensation_trainable"))
+    target.compensation_trainable = get_bool(doc, *it);
+}
+
+void read_optimize(Doc& doc, const Item& item, OptimizeSpec& opt) {
+  const MapView m(doc, item);
+  m.check_keys(kOptimizeKeys);
+  if (const Item* it = m.find("method")) opt.method = get_enum(doc, *it, kMethods);
+  if (const Item* it = m.find("max_iterations"))
+    opt.max_iterations = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
+  if (const Item* it = m.find("target_infidelity"))
+    opt.target_infidelity = get_number(doc, *it, Range::open(0.0, 1.0));
+  if (const Item* it = m.find("learning_rate"))
+    opt.learning_rate = get_number(doc, *it, Range::gt(0.0));
+  if (const Item* it = m.find("checkpoint")) opt.checkpoint = get_string(doc, *it);
+}
+
+void read_output(Doc& doc, const Item& item, OutputSpec& out) {
+  const MapView m(doc, item);
+  m.check_keys(kOutputKeys);
+  if (const Item* it = m.find("file")) out.file = get_string(doc, *it);
+}
+
+}  // namespace qevolve::io::detail

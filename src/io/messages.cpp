@@ -1,0 +1,242 @@
+// The one table of user-facing config-loader texts (see messages.hpp).
+#include "messages.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+namespace qevolve::io {
+namespace {
+
+struct Entry {
+  Msg id;
+  const char* problem;
+  const char* expected;  // nullptr: none
+};
+
+constexpr std::array kTable{
+    // --- reading the file ------------------------------------------------------------------
+    Entry{Msg::FileNotFound, "cannot open the config file: no such file", "an existing YAML file"},
+    Entry{Msg::FileIsDirectory, "cannot read the config file: it is a directory", "a YAML file"},
+    Entry{Msg::FileNotRegular,
+          "cannot read the config file: it is not a regular file (a device, pipe or socket)",
+          "a regular YAML file"},
+    Entry{Msg::FileUnreadable, "cannot read the config file: ${REASON}", "a readable YAML file"},
+    Entry{Msg::FileTooLarge, "the config file is larger than the limit of ${LIMIT} bytes",
+          "a config file of at most ${LIMIT} bytes"},
+    Entry{Msg::FileEmpty, "the config is empty (no YAML document)",
+          "a mapping with at least the key `device`"},
+    Entry{Msg::BinaryByte, "byte 0x${BYTE} is not text (a binary file?)", "a UTF-8 text file"},
+    Entry{Msg::InvalidUtf8, "invalid UTF-8 sequence starting with byte 0x${BYTE}",
+          "a UTF-8 text file"},
+    // --- YAML structure --------------------------------------------------------------------
+    Entry{Msg::YamlSyntax, "YAML syntax error: ${DETAIL}", "valid YAML"},
+    Entry{Msg::TooDeep, "lists and mappings nested deeper than ${LIMIT} levels",
+          "at most ${LIMIT} levels of nesting"},
+    Entry{Msg::TooManyNodes, "more than ${LIMIT} YAML nodes (counting every alias expansion)",
+          "a config of at most ${LIMIT} nodes"},
+    Entry{Msg::RecursiveAlias, "alias `*${ANCHOR}` refers to a node that contains it",
+          "aliases of complete, earlier nodes"},
+    Entry{Msg::MultipleDocuments, "a second YAML document starts here", "a single YAML document"},
+    Entry{Msg::UnsupportedTag, "YAML tag `${TAG}` is not supported",
+          "plain or quoted values without tags"},
+    Entry{Msg::TopNotMap, "the top level is ${FOUND}",
+          "a mapping with the keys device, pulses, evolution, target, optimize, output"},
+    Entry{Msg::KeyNotString, "a key must be a string, but got ${FOUND}", "a plain or quoted key"},
+    Entry{Msg::UnknownKey, "unknown key `${KEY}`", "one of: ${ALLOWED}"},
+    Entry{Msg::UnknownKeySuggest, "unknown key `${KEY}`, did you mean `${SUGGESTION}`?",
+          "one of: ${ALLOWED}"},
+    Entry{Msg::KeyNotApplicable, "key `${KEY}` does not apply to ${CONTEXT}", "one of: ${ALLOWED}"},
+    Entry{Msg::DuplicateKey, "duplicate key `${KEY}` (first given at line ${LINE})",
+          "each key at most once per mapping"},
+    Entry{Msg::MissingKey, "missing required key `${KEY}`", "${EXPECTED}"},
+    // --- values ----------------------------------------------------------------------------
+    Entry{Msg::NullValue, "no value given", "${EXPECTED}"},
+    Entry{Msg::WrongType, "got ${FOUND}", "${EXPECTED}"},
+    Entry{Msg::NotANumber, "`${VALUE}` is not a number", "${EXPECTED}"},
+    Entry{Msg::NotAnInteger, "`${VALUE}` is not an integer", "${EXPECTED}"},
+    Entry{Msg::NotFinite, "`${VALUE}` is not a finite number", "${EXPECTED}"},
+    Entry{Msg::NotABool, "`${VALUE}` is not a boolean (YAML 1.2 has only true and false)",
+          "true or false"},
+    Entry{Msg::OutOfRange, "`${VALUE}` is out of range", "${EXPECTED}"},
+    Entry{Msg::BadEnum, "unknown value `${VALUE}`", "one of: ${ALLOWED}"},
+    Entry{Msg::BadEnumSuggest, "unknown value `${VALUE}`, did you mean `${SUGGESTION}`?",
+          "one of: ${ALLOWED}"},
+    Entry{Msg::EmptyString, "empty string", "${EXPECTED}"},
+    Entry{Msg::BadName, "`${VALUE}` is not a valid mode name",
+          "letters, digits, `_` and `-`, starting with a letter or `_`"},
+    Entry{Msg::EmptyList, "empty list", "${EXPECTED}"},
+    // --- device ----------------------------------------------------------------------------
+    Entry{Msg::NoModes, "the device has no modes", "a `preset` or a non-empty `qubits` list"},
+    Entry{Msg::PresetArgsWithoutPreset, "`preset_args` given without `preset`",
+          "a `preset` next to `preset_args`"},
+    Entry{Msg::DuplicateModeName, "duplicate mode name `${NAME}` (first used at line ${LINE})",
+          "a distinct name for every entry"},
+    Entry{Msg::BasisSmallerThanLevels, "basis_size ${BASIS} is smaller than levels ${LEVELS}",
+          "basis_size >= levels"},
+    Entry{Msg::PairCount, "${COUNT} mode names given", "a list of exactly two mode names"},
+    Entry{Msg::SelfCoupling, "mode `${NAME}` is coupled to itself", "two different modes"},
+    Entry{Msg::NoCouplingTerm, "the coupling has no term",
+          "at least one of: capacitive, inductive, dipole, cross_kerr"},
+    // --- pulses ----------------------------------------------------------------------------
+    Entry{Msg::AutoNeedsAngle, "`amplitude: auto` needs the key `angle`",
+          "the rotation angle in radians"},
+    Entry{Msg::AngleWithoutAuto, "`angle` is only used with `amplitude: auto`",
+          "`amplitude: auto` with `angle`, or a numeric amplitude without `angle`"},
+    Entry{Msg::ShapeKeysMissing, "a `${SHAPE}` pulse needs two of ${KEYS}, but ${GOT} given",
+          "two of ${KEYS}; the third follows from ${RELATION}"},
+    Entry{Msg::ShapeKeysInconsistent,
+          "${KEYS} are inconsistent: ${RELATION} does not hold (${LHS} vs ${RHS})",
+          "only two of them, or values with ${RELATION}"},
+    Entry{Msg::ShapeKeyNegative, "the derived ${KEY} = ${FORMULA} = ${VALUE} is negative",
+          "${CONDITION}"},
+    Entry{Msg::TooFewValues, "${COUNT} control values given",
+          "at least ${MIN} values for a `${SHAPE}` pulse"},
+    Entry{Msg::CrosstalkSelf, "crosstalk onto the pulse's own mode `${NAME}`",
+          "other modes only"},
+    // --- trainable parameters --------------------------------------------------------------
+    Entry{Msg::NotTrainable, "`${NAME}` is not a trainable parameter of ${CONTEXT}",
+          "one of: ${ALLOWED}"},
+    Entry{Msg::DuplicateTrainable, "`${NAME}` repeats a parameter listed before",
+          "each parameter at most once"},
+    Entry{Msg::ShapeKeyNotGiven,
+          "`${NAME}` is derived from the other shape keys, so it cannot be trained",
+          "one of: ${ALLOWED}"},
+    // --- evolution -------------------------------------------------------------------------
+    Entry{Msg::BadLabel, "`${VALUE}` is not a basis-state label",
+          "a string of level digits, one per mode, like \"0110\""},
+    Entry{Msg::LabelLength, "label `${VALUE}` has ${COUNT} digits, but the first label has ${FIRST}",
+          "labels of equal length, one digit per mode"},
+    Entry{Msg::DuplicateLabel, "label `${VALUE}` is listed twice", "distinct labels"},
+    Entry{Msg::NoNoiseRate, "no noise rate given", "t1 and/or tphi in ns"},
+    Entry{Msg::EmptyNoise, "empty noise mapping", "entries like `q0: {t1: 50000, tphi: 80000}`"},
+    // --- target ----------------------------------------------------------------------------
+    Entry{Msg::GateMissing, "missing required key `gate` or `matrix_file`",
+          "a gate name or an HDF5 file holding the gate"},
+    Entry{Msg::GateBoth, "both `gate` and `matrix_file` given", "exactly one of them"},
+    Entry{Msg::GateArityOne, "gate `${GATE}` acts on one qubit, but ${COUNT} given",
+          "a list of one mode name"},
+    Entry{Msg::GateArityTwo, "gate `${GATE}` acts on two qubits, but ${COUNT} given",
+          "a list of two mode names"},
+    Entry{Msg::DuplicateGateQubit, "mode `${NAME}` is listed twice", "distinct modes"},
+    // --- across sections -------------------------------------------------------------------
+    Entry{Msg::AdaptiveTrainable,
+          "solver `adaptive` gives no gradient, but `${PATH}` lists trainable parameters",
+          "solver expm, trotter or magnus4 when parameters are trainable"},
+    Entry{Msg::MagnusOpenSystem,
+          "solver `magnus4` is for closed systems only, but `evolution.noise` is given",
+          "solver expm, trotter or adaptive for an open system"},
+    Entry{Msg::CompensationTrainableNone, "`compensation_trainable: true` without compensation",
+          "target.compensation vz or single_qubit, or compensation_trainable: false"},
+    // --- fragments -------------------------------------------------------------------------
+    Entry{Msg::NounList, "a list", nullptr},
+    Entry{Msg::NounMap, "a mapping", nullptr},
+    Entry{Msg::NounQuoted, "the quoted string \"${VALUE}\"", nullptr},
+    Entry{Msg::NounScalar, "the value `${VALUE}`", nullptr},
+    Entry{Msg::NounNull, "no value", nullptr},
+    Entry{Msg::NounNone, "none", nullptr},
+    Entry{Msg::NounOnly, "only `${KEY}`", nullptr},
+    Entry{Msg::RelationRamp, "duration = plateau + 2*ramp", nullptr},
+    Entry{Msg::RelationSigma, "duration = 2*c*sigma", nullptr},
+    Entry{Msg::FormulaPlateau, "duration - 2*ramp", nullptr},
+    Entry{Msg::FormulaRamp, "(duration - plateau)/2", nullptr},
+    Entry{Msg::ConditionPlateau, "duration >= 2*ramp", nullptr},
+    Entry{Msg::ConditionRamp, "duration >= plateau", nullptr},
+    Entry{Msg::ExpectMap, "a mapping", nullptr},
+    Entry{Msg::ExpectList, "a list", nullptr},
+    Entry{Msg::ExpectString, "a non-empty string", nullptr},
+    Entry{Msg::ExpectName, "a mode name", nullptr},
+    Entry{Msg::ExpectBool, "true or false", nullptr},
+    Entry{Msg::ExpectOneOf, "one of: ${ALLOWED}", nullptr},
+    Entry{Msg::ExpectFinite, "a finite number${UNIT}", nullptr},
+    Entry{Msg::ExpectGt, "a number > ${MIN}${UNIT}", nullptr},
+    Entry{Msg::ExpectGe, "a number >= ${MIN}${UNIT}", nullptr},
+    Entry{Msg::ExpectClosed, "a number in [${MIN}, ${MAX}]${UNIT}", nullptr},
+    Entry{Msg::ExpectOpen, "a number in (${MIN}, ${MAX})${UNIT}", nullptr},
+    Entry{Msg::ExpectInt, "an integer in [${MIN}, ${MAX}]", nullptr},
+    Entry{Msg::ExpectNumberList, "a list of finite numbers${UNIT}", nullptr},
+    Entry{Msg::ExpectAmplitude, "a finite number (GHz), or auto with angle", nullptr},
+    Entry{Msg::ExpectPulseFrequency, "a number >= 0 (GHz), auto or auto_dressed", nullptr},
+    Entry{Msg::ExpectInitialStates, "computational, all, or a list of labels like \"0110\"",
+          nullptr},
+    Entry{Msg::ExpectDevice, "a mapping with a `preset` and/or a `qubits` list", nullptr},
+    Entry{Msg::ExpectGates, "a list of gates like {gate: X, qubits: [q0]}", nullptr},
+    Entry{Msg::ExpectModeType,
+          "one of: fluxonium, transmon, resonator, duffing (without a preset every entry is a "
+          "new mode)",
+          nullptr},
+    Entry{Msg::ExpectTypeKeys, "the keys ${KEYS} of a ${TYPE} mode", nullptr},
+    Entry{Msg::ExpectAngle, "the rotation angle in radians", nullptr},
+    Entry{Msg::ExpectPulseQubit, "the name of the driven mode", nullptr},
+    Entry{Msg::ExpectGateQubits, "a list of the mode names the gate acts on", nullptr},
+    Entry{Msg::ExpectTrainable, "a list of parameter names", nullptr},
+    Entry{Msg::ExpectValuesIndex, "values[k] with 0 <= k < ${COUNT}", nullptr},
+    Entry{Msg::ContextModeType, "a ${TYPE} mode", nullptr},
+    Entry{Msg::ContextPulseShape, "a `${SHAPE}` pulse", nullptr},
+    Entry{Msg::ContextDragBase, "a `drag` pulse with base `${BASE}`", nullptr},
+    Entry{Msg::ContextPreset, "preset `${PRESET}`", nullptr},
+    Entry{Msg::ContextGate, "gate `${GATE}`", nullptr},
+    Entry{Msg::ContextMatrixGate, "a `matrix_file` gate", nullptr},
+    Entry{Msg::ContextMode, "a mode", nullptr},
+    Entry{Msg::ContextCoupling, "a coupling", nullptr},
+};
+
+static_assert(kTable.size() == static_cast<std::size_t>(Msg::kCount),
+              "every Msg needs exactly one entry in kTable");
+
+const Entry& entry(Msg id) {
+  const auto k = static_cast<std::size_t>(id);
+  if (k >= kTable.size() || kTable[k].id != id)
+    throw std::logic_error("qevolve::io::messages: table out of order at message " +
+                           std::to_string(k));
+  return kTable[k];
+}
+
+std::string render(const char* tmpl, MsgArgs args, Msg id) {
+  std::string out;
+  const std::string_view t(tmpl);
+  std::size_t pos = 0;
+  while (pos < t.size()) {
+    const std::size_t open = t.find("${", pos);
+    if (open == std::string_view::npos) {
+      out.append(t.substr(pos));
+      break;
+    }
+    out.append(t.substr(pos, open - pos));
+    const std::size_t close = t.find('}', open + 2);
+    if (close == std::string_view::npos)
+      throw std::logic_error("unterminated placeholder in message " +
+                             std::to_string(static_cast<int>(id)));
+    const std::string_view name = t.substr(open + 2, close - open - 2);
+    const MsgArg* found = nullptr;
+    for (const MsgArg& a : args)
+      if (a.name == name) found = &a;
+    if (found == nullptr)
+      throw std::logic_error("message " + std::to_string(static_cast<int>(id)) +
+                             ": no value for placeholder ${" + std::string(name) + "}");
+    out += found->value;
+    pos = close + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string message(Msg id, MsgArgs args) { return render(entry(id).problem, args, id); }
+
+std::string expected(Msg id, MsgArgs args) {
+  const Entry& e = entry(id);
+  return e.expected == nullptr ? std::string{} : render(e.expected, args, id);
+}
+
+InputError input_error(SourceLocation where, std::string key_path, Msg id, MsgArgs args) {
+  return InputError(std::move(where), std::move(key_path), message(id, args), expected(id, args));
+}
+
+bool message_table_complete() {
+  for (std::size_t k = 0; k < kTable.size(); ++k)
+    if (static_cast<std::size_t>(kTable[k].id) != k) return false;
+  return kTable.size() == static_cast<std::size_t>(Msg::kCount);
+}
+
+}  // namespace qevolve::io

@@ -1,0 +1,29 @@
+// Safe reading and parsing of a YAML config: the byte-level and structural checks that run
+// before any value is looked at (docs/config.md "Limits"). Every failure is an InputError.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+
+namespace qevolve::io {
+
+/// Largest config file accepted, in bytes (16 MiB). Checked before reading.
+inline constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{16} << 20;
+/// Deepest nesting of lists and mappings accepted (a config needs about 5).
+inline constexpr int kMaxNestingDepth = 64;
+/// Most YAML nodes accepted, counting each alias as the size of the node it repeats.
+inline constexpr std::uint64_t kMaxYamlNodes = 200000;
+
+/// Reads the file at `path`: it must exist, be a regular file (not a directory, pipe or device)
+/// of at most kMaxConfigBytes, and be readable. `path` is FILE in messages.
+[[nodiscard]] std::string read_config_file(const std::string& path);
+
+/// Checks that `text` is UTF-8 text without NUL or control bytes, then pre-scans it as a stream
+/// of YAML events (syntax errors, a single document, nesting depth, node count with alias
+/// expansion, no recursive aliases, no explicit tags) and only then builds the node tree.
+/// An empty document (no content, or only comments) is an error. `name` is FILE in messages.
+[[nodiscard]] YAML::Node parse_yaml(const std::string& text, const std::string& name);
+
+}  // namespace qevolve::io
