@@ -122,7 +122,11 @@ def run_peer(script: str, qubits: int, extra: list, tmp: str, timeout: float,
 
 
 def fmt(x, spec):
-    return "-" if x is None else format(x, spec)
+    """format(x, spec), or a dash padded to the spec's width when x is missing."""
+    if x is not None:
+        return format(x, spec)
+    width = re.match(r"\d*", spec).group(0)
+    return "-".rjust(int(width) if width else 1)
 
 
 def main(argv=None) -> int:
