@@ -56,9 +56,14 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
       static_cast<std::size_t>(job.steps)));
   std::vector<Real> buffer(per_step * static_cast<std::size_t>(chunk));
 
+  // Flops of one step on all columns; a chunk smaller than ~1e7 flops (a fraction of a
+  // millisecond) runs on one thread, where waking a team would cost more than it saves.
+  double step_flops = 0.0;
+  for (int k = 0; k < num_gates; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.size(k);
   for (int s0 = 0; s0 < job.steps; s0 += chunk) {
     const int s1 = std::min(job.steps, s0 + chunk);
-#pragma omp parallel num_threads(threads)
+    const bool parallel = threads > 1 && step_flops * (s1 - s0) > 1e7;
+#pragma omp parallel num_threads(threads) if (parallel)
     {
       std::vector<double> coeff;
 #pragma omp for schedule(static)
