@@ -1,0 +1,285 @@
+// The fidelity layer (physics.md "Fidelity", algorithms.md §7): target unitaries from
+// `target.gates`, the leakage-aware average gate fidelity, and VZ / single-qubit compensation
+// with canonical angles.
+//
+// Conventions used throughout (physics.md):
+// - The computational block U is d x d, d = 2^N, N = number of qubits (resonators excluded).
+//   Qubit 0 is the most significant bit of the flat index (np.kron order); row = output,
+//   column = input.
+// - F = (Tr(U^dag U) + |Tr(U_t^dag U)|^2) / (d (d + 1)),  leakage = 1 - Tr(U^dag U) / d.
+// - Compensation: U' = L_post U L_pre with L = (x)_q l_q. `vz`: l_q = diag(e^{i th}, e^{-i th});
+//   `single_qubit`: l_q = RZ(alpha) RY(beta) RZ(gamma). Angle vector layout (interface.md
+//   /compensation/angles): vz: pre-q0 ... pre-q(N-1), post-q0 ...; single_qubit: (alpha, beta,
+//   gamma) per qubit, pre then post. Equivalently: "site" s = 0..2N-1 (pre q0.., post q0..)
+//   owns angles [m s, m s + m), m = 1 (vz) or 3 (single_qubit).
+//
+// The compensation objective is written for sharded columns (algorithms.md §7): a
+// CompensationShard holds some columns of U and produces PartialSums (Tr(U_t^dag U') restricted
+// to its columns plus one 2x2 "environment" per site); PartialSums of all shards add up to the
+// global sums, from which objective() gives F and its exact gradient. The serial path uses a
+// single shard holding every column.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qevolve/config.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::fidelity {
+
+using Mat2 = Eigen::Matrix2cd;
+using Mat4 = Eigen::Matrix4cd;
+
+// ---------------------------------------------------------------------------------------------
+// Gates and targets
+// ---------------------------------------------------------------------------------------------
+
+/// Number of qubits of a named gate (I X Y Z H S T SX RX RY RZ: 1; CNOT CZ ISWAP SQRT_ISWAP
+/// SWAP: 2), or 0 if the name is unknown.
+[[nodiscard]] int gate_arity(const std::string& name);
+
+/// True for RX, RY, RZ (the gates that take an `angle`).
+[[nodiscard]] bool gate_takes_angle(const std::string& name);
+
+/// The matrix of a named gate (2x2 or 4x4; a two-qubit gate's first qubit is the most
+/// significant bit, so CNOT = |0><0| (x) I + |1><1| (x) X with the control first).
+/// RX/RY/RZ(angle) = exp(-i angle sigma / 2); SX = 1/2 [[1+i, 1-i], [1-i, 1+i]];
+/// SQRT_ISWAP is the principal square root of ISWAP. Throws InputError for an unknown name.
+[[nodiscard]] CMatrix standard_gate(const std::string& name, double angle = 0.0);
+
+/// u <- G_embedded u, where `gate` (2^k x 2^k) acts on the listed qubit positions (the first
+/// listed is the gate's most significant bit) of an N-qubit register, identity elsewhere.
+/// Cost O(rows(u) * cols(u) * 2^k); no d x d gate matrix is formed.
+void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits, int num_qubits);
+
+/// The target unitary U_t = G_n ... G_1 of `target.gates` (list order = time order, the first
+/// listed acts first), identity on unlisted qubits. `qubit_names` are the device's qubit modes
+/// in mode order (resonators excluded); d = 2^qubit_names.size().
+/// A `matrix_file` gate reads the dataset /unitary (2^k x 2^k complex, k = number of listed
+/// qubits) with io::read_complex_matrix; a relative path is taken relative to the folder of
+/// config.source_file. It must be unitary to 1e-10 (max |G^dag G - I|).
+/// Errors (InputError, located with config.fail): a gate qubit that is not a qubit of the
+/// device (`<gate path>.qubits`), a repeated qubit, a wrong number of qubits, an unknown gate,
+/// a missing or superfluous `angle`, an unreadable / wrongly sized / non-unitary matrix_file.
+[[nodiscard]] CMatrix target_unitary(const TargetSpec& target,
+                                     const std::vector<std::string>& qubit_names,
+                                     const Config& config);
+
+// ---------------------------------------------------------------------------------------------
+// Fidelity
+// ---------------------------------------------------------------------------------------------
+
+/// F = (Tr(U^dag U) + |Tr(U_t^dag U)|^2) / (d (d + 1)) for a d x d block U (not necessarily
+/// unitary) and a d x d target. Throws qevolve::Error on a size mismatch.
+[[nodiscard]] double average_gate_fidelity(const CMatrix& u, const CMatrix& target);
+
+/// leakage = 1 - Tr(U^dag U) / d.
+[[nodiscard]] double leakage(const CMatrix& u);
+
+// ---------------------------------------------------------------------------------------------
+// Compensation layers
+// ---------------------------------------------------------------------------------------------
+
+/// Angles per qubit and layer: 0 (none), 1 (vz), 3 (single_qubit).
+[[nodiscard]] int angles_per_site(Compensation kind);
+/// Total number of compensation angles for N qubits: 0, 2N or 6N.
+[[nodiscard]] int compensation_angle_count(Compensation kind, int num_qubits);
+
+/// diag(e^{i theta}, e^{-i theta}).
+[[nodiscard]] Mat2 vz_factor(double theta);
+/// RZ(alpha) RY(beta) RZ(gamma).
+[[nodiscard]] Mat2 euler_factor(double alpha, double beta, double gamma);
+
+/// The per-qubit factors l_q of the pre (post = false) or post layer, qubit 0 first.
+[[nodiscard]] std::vector<Mat2> layer_factors(Compensation kind, const RVector& angles,
+                                              int num_qubits, bool post);
+/// The dense 2^N x 2^N matrix (x)_q factors[q] (qubit 0 most significant). O(4^N) memory.
+[[nodiscard]] CMatrix dense_layer(const std::vector<Mat2>& factors);
+/// U' = L_post U L_pre, applied qubit by qubit (O(N d^2), no dense layer formed).
+[[nodiscard]] CMatrix apply_compensation(Compensation kind, const CMatrix& u,
+                                         const RVector& angles);
+
+// ---------------------------------------------------------------------------------------------
+// The sharded objective (algorithms.md §7)
+// ---------------------------------------------------------------------------------------------
+
+/// Sums over a set of columns k of U, at given angles. With A = U_t L_pre^dag and
+/// B = L_post U: tau = sum_{i,k} conj(A_ik) B_ik = Tr(U_t^dag U'). env[s] is the 2x2
+/// environment of site s: replacing its factor l_s by O l_s turns tau into
+/// sum_{x,y} O(x,y) env[s](x,y). For vz only the diagonal of env is filled (that is all the
+/// gradient needs). Sums of all shards add up (operator+=) to the global sums.
+struct PartialSums {
+  cplx tau{0.0, 0.0};
+  double trace_uu = 0.0;  ///< sum over the columns of |U_ik|^2 (angle independent)
+  std::vector<Mat2> env;  ///< 2N environments, site order pre q0.., post q0..
+  PartialSums& operator+=(const PartialSums& other);
+};
+
+/// Second-order sums for the exact Hessian: tau, the 2N one-site environments, and for every
+/// pair of sites s < t a 4x4 two-site environment env2[pair_index(s, t)] with entry
+/// (2 x_s + y_s, 2 x_t + y_t) = coefficient of O_s(x_s, y_s) O_t(x_t, y_t). vz: only the
+/// entries with x = y are filled.
+struct PartialHessianSums {
+  cplx tau{0.0, 0.0};
+  double trace_uu = 0.0;
+  std::vector<Mat2> env;
+  std::vector<Mat4> env2;
+  PartialHessianSums& operator+=(const PartialHessianSums& other);
+  /// Index of the pair (s, t), s < t < sites, in env2.
+  [[nodiscard]] static std::size_t pair_index(int s, int t, int sites);
+};
+
+/// Angle-independent data for the analytic starts, all additive over shards:
+/// - with M_ik = conj(U_t,ik) U_ik: row_sums_i = sum_k M_ik over the shard's columns and
+///   col_sums_k = sum_i M_ik for the shard's columns (zero elsewhere), both length d;
+/// - single_qubit only: the weight-1 Pauli transfer blocks
+///   pauli_u[9 (p N + q) + 3 b + a] = Tr(s_b^(p) U s_a^(q) U^dag) / d (s = X, Y, Z on qubits
+///   p, q) and pauli_t the same for U_t. s_a^(q) on the input side pairs column k with
+///   k(q->y), which for the most significant qubit lies outside any partial column block: a
+///   single_qubit shard must hold all columns of U for start_sums() (a distributed caller
+///   gathers U once for the start); otherwise it throws.
+struct StartSums {
+  CVector row_sums;
+  CVector col_sums;
+  std::vector<double> pauli_u;
+  std::vector<double> pauli_t;
+  StartSums& operator+=(const StartSums& other);
+};
+
+/// The columns [first_column, first_column + columns.cols()) of U, the full target, and the
+/// current angles. Cost per set_angles + sums(): vz O(d b) (b = number of columns);
+/// single_qubit O(N d^2) for the replicated A = U_t L_pre^dag plus O(N d b) for B and the
+/// environments. hessian_sums(): vz O(N d b), single_qubit O(N^2 d b).
+class CompensationShard {
+ public:
+  CompensationShard(Compensation kind, CMatrix target, CMatrix columns, Index first_column);
+
+  [[nodiscard]] Compensation kind() const { return kind_; }
+  [[nodiscard]] int num_qubits() const { return num_qubits_; }
+  [[nodiscard]] Index dim() const { return target_.rows(); }
+  [[nodiscard]] const RVector& angles() const { return angles_; }
+
+  /// Sets all angles (recomputes A and B).
+  void set_angles(const RVector& angles);
+  /// Changes the angles of one site only, updating A or B incrementally (O(d^2) or O(d b)).
+  void set_site(int site, const RVector& site_angles);
+
+  [[nodiscard]] PartialSums sums() const;
+  /// The environment of one site only (the same as sums().env[site], at O(d b)).
+  [[nodiscard]] Mat2 site_environment(int site) const;
+  [[nodiscard]] PartialHessianSums hessian_sums() const;
+  [[nodiscard]] StartSums start_sums() const;
+
+ private:
+  Compensation kind_;
+  int num_qubits_ = 0;
+  CMatrix target_;   // d x d, replicated
+  CMatrix columns_;  // U[:, first .. first + b)
+  Index first_ = 0;
+  RVector angles_;
+  std::vector<Mat2> factors_;  // 2N current site factors
+  CMatrix a_;                  // vz: (U_t L_pre^dag)[:, shard columns]; single_qubit: all d columns
+  CMatrix b_;                  // L_post U[:, shard columns]
+};
+
+/// F and its exact gradient dF/d(angles), from the global sums.
+struct ObjectiveValue {
+  double fidelity = 0.0;
+  RVector gradient;
+};
+[[nodiscard]] ObjectiveValue objective(Compensation kind, Index dim, const RVector& angles,
+                                       const PartialSums& total);
+/// The exact Hessian d^2F / d(angles)^2 from the global second-order sums.
+[[nodiscard]] RMatrix objective_hessian(Compensation kind, Index dim, const RVector& angles,
+                                        const PartialHessianSums& total);
+
+/// What the solver needs from the (possibly distributed) set of shards: every call returns
+/// the global (reduced) quantity. A distributed implementation calls the same method on its
+/// local shard and all-reduces the result; SerialObjective uses one shard with every column.
+class CompensationObjective {
+ public:
+  virtual ~CompensationObjective() = default;
+  [[nodiscard]] virtual Compensation kind() const = 0;
+  [[nodiscard]] virtual int num_qubits() const = 0;
+  [[nodiscard]] virtual Index dim() const = 0;
+  virtual void set_angles(const RVector& angles) = 0;
+  virtual void set_site(int site, const RVector& site_angles) = 0;
+  [[nodiscard]] virtual PartialSums sums() = 0;
+  [[nodiscard]] virtual Mat2 site_environment(int site) = 0;
+  [[nodiscard]] virtual PartialHessianSums hessian_sums() = 0;
+  [[nodiscard]] virtual StartSums start_sums() = 0;
+};
+
+/// The single-process objective: one shard holding all columns of U.
+class SerialObjective final : public CompensationObjective {
+ public:
+  SerialObjective(Compensation kind, const CMatrix& u, const CMatrix& target);
+  [[nodiscard]] Compensation kind() const override { return shard_.kind(); }
+  [[nodiscard]] int num_qubits() const override { return shard_.num_qubits(); }
+  [[nodiscard]] Index dim() const override { return shard_.dim(); }
+  void set_angles(const RVector& angles) override { shard_.set_angles(angles); }
+  void set_site(int site, const RVector& a) override { shard_.set_site(site, a); }
+  [[nodiscard]] PartialSums sums() override { return shard_.sums(); }
+  [[nodiscard]] Mat2 site_environment(int site) override { return shard_.site_environment(site); }
+  [[nodiscard]] PartialHessianSums hessian_sums() override { return shard_.hessian_sums(); }
+  [[nodiscard]] StartSums start_sums() override { return shard_.start_sums(); }
+
+ private:
+  CompensationShard shard_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The solver
+// ---------------------------------------------------------------------------------------------
+
+struct CompensationOptions {
+  /// Random restarts (deterministic: derived from `seed`) on top of the analytic starts.
+  int restarts = 8;
+  std::uint64_t seed = 20240601;
+  /// An extra start tried first (e.g. the previous optimum during an outer optimisation).
+  std::optional<RVector> initial_angles;
+  /// Canonical angles (physics.md): Newton polish, minimum-norm along zero-curvature
+  /// directions, reduced ranges. Costs a few exact Hessians; off: only the reduction.
+  bool canonicalize = true;
+};
+
+/// The optimal angles and the fidelity they give.
+struct CompensationSolution {
+  RVector angles;
+  double fidelity = 0.0;
+  int candidates = 0;  ///< local optima within the tie tolerance of the best
+};
+
+/// Maximises F over the compensation angles: analytic starts (diagonal phases; single_qubit
+/// also Pauli-frame fits), `restarts` random starts, exact site sweeps (single_qubit: 2x2
+/// Procrustes updates), BFGS with exact gradients, then (canonicalize) the canonical
+/// representative: the least-norm canonical point among the optima reached
+/// (docs/fidelity.md, "Gauge and canonical angles", for what is and is not guaranteed).
+[[nodiscard]] CompensationSolution solve_compensation(CompensationObjective& objective,
+                                                      const CompensationOptions& options = {});
+
+/// Everything a run reports about fidelity.
+struct FidelityResult {
+  Compensation compensation = Compensation::none;
+  double fidelity_uncompensated = 0.0;
+  double fidelity = 0.0;  ///< after compensation (= uncompensated for `none`)
+  double leakage = 0.0;
+  RVector angles;                            ///< canonical angles, layout as /compensation/angles
+  CMatrix unitary_compensated;               ///< U' = L_post U L_pre
+  std::vector<Mat2> pre_factors;             ///< per-qubit factors of L_pre (empty for `none`)
+  std::vector<Mat2> post_factors;            ///< per-qubit factors of L_post
+  [[nodiscard]] CMatrix pre_layer() const;   ///< dense L_pre (identity for `none`)
+  [[nodiscard]] CMatrix post_layer() const;  ///< dense L_post
+};
+
+/// Fidelity, leakage and compensation of a computational block `u` against `target` (both
+/// d x d, d a power of two). Throws NumericalError if u contains NaN or inf, qevolve::Error if
+/// the sizes do not match.
+[[nodiscard]] FidelityResult evaluate_fidelity(const CMatrix& u, const CMatrix& target,
+                                               Compensation kind,
+                                               const CompensationOptions& options = {});
+
+}  // namespace qevolve::fidelity

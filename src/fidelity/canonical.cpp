@@ -1,0 +1,197 @@
+// Canonical compensation angles (physics.md "Fidelity"): the optimum is defined only up to
+// gauge -- period shifts (vz: pi, single_qubit: 2 pi, both flip the sign of one factor), the
+// Euler flip (a, b, g) -> (a + pi, -b, g + pi) of a single_qubit factor (its sign again), and
+// continuous directions along which F does not change (zero curvature). The reported angles
+// are polished to the optimum, carry no component along the zero-curvature directions (the
+// minimum-norm choice), and are reduced to (-P/2, P/2]; among the images under the discrete
+// gauge moves the one of least norm is taken.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
+
+#include "solver_internal.hpp"
+
+namespace qevolve::fidelity::detail {
+namespace {
+
+/// A Hessian eigenvalue is "zero curvature" when |lambda| <= kNullRelative * max |lambda|.
+/// Gauge directions give exact zeros (rounding ~1e-15 relative); genuine curvatures of a
+/// compensation problem are O(1) relative to the largest.
+constexpr double kNullRelative = 1e-8;
+
+struct Polished {
+  RVector x;
+  RMatrix null;  // orthonormal basis of the zero-curvature directions at x
+};
+
+Polished newton_polish(CompensationObjective& obj, RVector x) {
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  Polished out;
+  for (int it = 0; it < 10; ++it) {
+    RVector g;
+    const double f = fidelity_at(obj, x, &g);
+    const RMatrix h = objective_hessian(obj.kind(), obj.dim(), x, obj.hessian_sums());
+    const Eigen::SelfAdjointEigenSolver<RMatrix> es(h);
+    const RVector& lam = es.eigenvalues();
+    const RMatrix& q = es.eigenvectors();
+    const double lmax = lam.cwiseAbs().maxCoeff();
+    std::vector<Index> null_cols;
+    RVector delta = RVector::Zero(x.size());
+    for (Index j = 0; j < lam.size(); ++j) {
+      if (std::abs(lam(j)) <= kNullRelative * lmax || lmax == 0.0) {
+        null_cols.push_back(j);
+      } else {
+        // Newton step towards the maximum (a positive curvature would be a saddle: ascend).
+        delta += (q.col(j).dot(g) / std::abs(lam(j))) * q.col(j);
+      }
+    }
+    out.null.resize(x.size(), static_cast<Index>(null_cols.size()));
+    for (std::size_t c = 0; c < null_cols.size(); ++c)
+      out.null.col(static_cast<Index>(c)) = q.col(null_cols[c]);
+    if (delta.lpNorm<Eigen::Infinity>() < 1e-15) break;
+    bool accepted = false;
+    for (double t = 1.0; t > 1e-6; t *= 0.5) {
+      const RVector xn = x + t * delta;
+      if (fidelity_at(obj, xn) >= f - 4.0 * kEps) {
+        x = xn;
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted || delta.lpNorm<Eigen::Infinity>() < 1e-13) break;
+  }
+  out.x = std::move(x);
+  return out;
+}
+
+RVector representative(Compensation kind, const RVector& x, const RMatrix& null) {
+  return reduce_angles(kind, x - null * (null.transpose() * x));
+}
+
+/// Greedy descent in norm over the discrete gauge moves.
+void lower_norm(Compensation kind, RVector& y, RMatrix& null) {
+  const double p = angle_period(kind);
+  const Index n = y.size();
+  const int moves =
+      static_cast<int>(2 * n) + (kind == Compensation::single_qubit ? static_cast<int>(n / 3) : 0);
+  double best = y.squaredNorm();
+  for (int round = 0; round < 8; ++round) {
+    bool improved = false;
+    for (int mv = 0; mv < moves; ++mv) {
+      RVector z = y;
+      RMatrix nz = null;
+      if (mv < 2 * n) {
+        z(mv / 2) += (mv % 2 == 0) ? p : -p;
+      } else {
+        const Index s = mv - 2 * n;
+        z(3 * s) += kPi;
+        z(3 * s + 1) = -z(3 * s + 1);
+        z(3 * s + 2) += kPi;
+        nz.row(3 * s + 1) *= -1.0;
+      }
+      z = representative(kind, z, nz);
+      if (z.squaredNorm() < best - 1e-10) {
+        y = z;
+        null = nz;
+        best = z.squaredNorm();
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+/// Minimises |x|^2 / 2 over the optimal set from the polished point `start`: gradient descent
+/// along the set (the gradient is the null-space component P x of x, P the projector on the
+/// tangent = zero-curvature space), each step re-polished onto the set, with Barzilai-Borwein
+/// step lengths and Armijo backtracking. The first step is the full projection, exact for
+/// linear gauges; curved ones (Euler coordinates) take a few more.
+Polished minimise_norm_on_set(CompensationObjective& obj, const Polished& start, double f_floor) {
+  if (start.null.cols() == 0) return start;
+  auto tangent = [](const Polished& p) -> RVector { return p.null * (p.null.transpose() * p.x); };
+  Polished cur = start;
+  RVector g = tangent(cur);
+  double t = 1.0;
+  for (int it = 0; it < 50; ++it) {
+    if (g.lpNorm<Eigen::Infinity>() < 1e-11) break;
+    const double phi = 0.5 * cur.x.squaredNorm(), g2 = g.squaredNorm();
+    bool accepted = false;
+    for (int trial = 0; trial < 16; ++trial, t *= 0.5) {
+      Polished next = newton_polish(obj, cur.x - t * g);
+      const RVector gn = tangent(next);
+      const double phin = 0.5 * next.x.squaredNorm();
+      // Armijo, or (once the decrease is below the rounding of |x|^2) a smaller gradient.
+      const bool decrease =
+          phin <= phi - 1e-4 * t * g2 || (phin <= phi + 1e-15 * phi && gn.norm() < 0.5 * g.norm());
+      if (decrease && fidelity_at(obj, next.x) >= f_floor) {
+        const RVector dx = next.x - cur.x, dg = gn - g;
+        const double sy = dx.dot(dg);
+        t = sy > 0.0 ? std::clamp(dx.squaredNorm() / sy, 1e-3, 10.0) : 1.0;
+        cur = std::move(next);
+        g = gn;
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) break;
+  }
+  // Near a gimbal lock (beta ~ 0) the set is strongly curved in Euler coordinates and the
+  // descent slows down: finish with Newton steps in the k null coordinates, the k x k Hessian
+  // of |x|^2/2 along the set taken by finite differences (h = 1e-6) of the tangent gradient.
+  const Index k = cur.null.cols();
+  for (int it = 0; it < 8 && g.lpNorm<Eigen::Infinity>() >= 1e-11; ++it) {
+    const RMatrix n0 = cur.null;
+    const RVector g0 = n0.transpose() * g;
+    RMatrix hk(k, k);
+    const double h = 1e-6;
+    for (Index j = 0; j < k; ++j) {
+      const Polished p = newton_polish(obj, cur.x + h * n0.col(j));
+      hk.col(j) = (n0.transpose() * tangent(p) - g0) / h;
+    }
+    hk = 0.5 * (hk + hk.transpose());
+    const RVector step = hk.completeOrthogonalDecomposition().solve(g0);
+    Polished next = newton_polish(obj, cur.x - n0 * step);
+    const RVector gn = tangent(next);
+    if (!(gn.norm() < g.norm()) || fidelity_at(obj, next.x) < f_floor) break;
+    cur = std::move(next);
+    g = gn;
+  }
+  return cur;
+}
+
+}  // namespace
+
+RVector canonical_angles(CompensationObjective& obj, const RVector& x0) {
+  const Compensation kind = obj.kind();
+  const Polished first = newton_polish(obj, x0);
+  const double f_first = fidelity_at(obj, first.x);
+  const double f_floor = f_first - 1e-12;
+  // Minimum norm on the optimal set, then the discrete gauge moves and range reduction; a
+  // discrete move that lowered the norm lands elsewhere on the set: minimise again from there.
+  Polished pol = first;
+  RVector x = first.x;
+  for (int round = 0; round < 20; ++round) {
+    pol = minimise_norm_on_set(obj, pol, f_floor);
+    RVector y = reduce_angles(kind, pol.x);
+    RMatrix null = pol.null;
+    lower_norm(kind, y, null);
+    x = y;
+    if ((y - reduce_angles(kind, pol.x)).lpNorm<Eigen::Infinity>() < 1e-12) break;
+    pol = newton_polish(obj, y);
+    x = pol.x;
+  }
+  x = reduce_angles(kind, x);
+  // The gauge moves never change F; if rounding or a misjudged curvature did, keep the
+  // polished optimum itself.
+  if (fidelity_at(obj, x) < f_floor) return reduce_angles(kind, first.x);
+  return x;
+}
+
+}  // namespace qevolve::fidelity::detail

@@ -1,0 +1,208 @@
+// Target gates (physics.md "Fidelity", interface.md `target.gates`): named gates, matrix_file
+// gates, and their composition into the target unitary.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <numbers>
+
+#include "qevolve/error.hpp"
+#include "qevolve/fidelity.hpp"
+#include "qevolve/hdf5_file.hpp"
+
+namespace qevolve::fidelity {
+namespace {
+
+constexpr const char* kOneQubit[] = {"I", "X", "Y", "Z", "H", "S", "T", "SX", "RX", "RY", "RZ"};
+constexpr const char* kTwoQubit[] = {"CNOT", "CZ", "ISWAP", "SQRT_ISWAP", "SWAP"};
+
+/// Unitarity tolerance of a matrix_file gate: max |G^dag G - I| (interface contract).
+constexpr double kUnitarityTolerance = 1e-10;
+
+std::string known_gates() {
+  std::string s;
+  for (const char* g : kOneQubit) s += std::string(s.empty() ? "" : ", ") + g;
+  for (const char* g : kTwoQubit) s += std::string(", ") + g;
+  return s;
+}
+
+std::string resolve_path(const std::string& file, const Config& config) {
+  namespace fs = std::filesystem;
+  const fs::path p(file);
+  if (p.is_absolute() || config.source_file.empty()) return file;
+  return (fs::path(config.source_file).parent_path() / p).string();
+}
+
+CMatrix matrix_gate(const GateSpec& g, const Config& config) {
+  const std::string key = g.path + ".matrix_file";
+  const std::string file = resolve_path(g.matrix_file, config);
+  CMatrix m;
+  try {
+    m = io::read_complex_matrix(file, "/unitary");
+  } catch (const InputError& e) {
+    config.fail(key, std::string("cannot read the gate matrix: ") + e.what(),
+                "an HDF5 file with a complex dataset /unitary");
+  }
+  const Index want = Index{1} << g.qubits.size();
+  if (m.rows() != want || m.cols() != want)
+    config.fail(key,
+                file + ": /unitary is " + std::to_string(m.rows()) + " x " +
+                    std::to_string(m.cols()) + " but the gate acts on " +
+                    std::to_string(g.qubits.size()) + " qubit(s)",
+                std::to_string(want) + " x " + std::to_string(want));
+  if (!m.allFinite()) config.fail(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
+  const double err = (m.adjoint() * m - CMatrix::Identity(want, want)).cwiseAbs().maxCoeff();
+  if (!(err <= kUnitarityTolerance)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", err);
+    config.fail(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
+                "a unitary matrix, to 1e-10");
+  }
+  return m;
+}
+
+}  // namespace
+
+int gate_arity(const std::string& name) {
+  for (const char* g : kOneQubit)
+    if (name == g) return 1;
+  for (const char* g : kTwoQubit)
+    if (name == g) return 2;
+  return 0;
+}
+
+bool gate_takes_angle(const std::string& name) {
+  return name == "RX" || name == "RY" || name == "RZ";
+}
+
+CMatrix standard_gate(const std::string& name, double angle) {
+  const cplx I(0.0, 1.0);
+  const double r2 = 1.0 / std::numbers::sqrt2;
+  const double c = std::cos(0.5 * angle), s = std::sin(0.5 * angle);
+  CMatrix m;
+  if (gate_arity(name) == 1) {
+    m.resize(2, 2);
+    if (name == "I")
+      m << 1.0, 0.0, 0.0, 1.0;
+    else if (name == "X")
+      m << 0.0, 1.0, 1.0, 0.0;
+    else if (name == "Y")
+      m << 0.0, -I, I, 0.0;
+    else if (name == "Z")
+      m << 1.0, 0.0, 0.0, -1.0;
+    else if (name == "H")
+      m << r2, r2, r2, -r2;
+    else if (name == "S")
+      m << 1.0, 0.0, 0.0, I;
+    else if (name == "T")
+      m << 1.0, 0.0, 0.0, std::polar(1.0, std::numbers::pi / 4.0);
+    else if (name == "SX")
+      m << 0.5 * (1.0 + I), 0.5 * (1.0 - I), 0.5 * (1.0 - I), 0.5 * (1.0 + I);
+    else if (name == "RX")
+      m << c, -I * s, -I * s, c;
+    else if (name == "RY")
+      m << c, -s, s, c;
+    else
+      m << std::polar(1.0, -0.5 * angle), 0.0, 0.0, std::polar(1.0, 0.5 * angle);  // RZ
+    return m;
+  }
+  if (gate_arity(name) == 2) {
+    m = CMatrix::Identity(4, 4);
+    if (name == "CNOT") {
+      m(2, 2) = m(3, 3) = 0.0;
+      m(2, 3) = m(3, 2) = 1.0;
+    } else if (name == "CZ") {
+      m(3, 3) = -1.0;
+    } else if (name == "SWAP") {
+      m(1, 1) = m(2, 2) = 0.0;
+      m(1, 2) = m(2, 1) = 1.0;
+    } else if (name == "ISWAP") {
+      m(1, 1) = m(2, 2) = 0.0;
+      m(1, 2) = m(2, 1) = I;
+    } else {  // SQRT_ISWAP: principal root of the {01, 10} block iX = exp(i pi/2 X)
+      m(1, 1) = m(2, 2) = r2;
+      m(1, 2) = m(2, 1) = I * r2;
+    }
+    return m;
+  }
+  throw InputError("unknown gate `" + name + "` (expected one of " + known_gates() + ")");
+}
+
+void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits, int num_qubits) {
+  const int k = static_cast<int>(qubits.size());
+  const Index g = Index{1} << k;
+  if (gate.rows() != g || gate.cols() != g || (Index{1} << num_qubits) != u.rows())
+    throw Error("apply_gate: size mismatch");
+  // Offsets of the gate's basis states (first listed qubit = most significant gate bit).
+  std::vector<Index> offset(static_cast<std::size_t>(g), 0);
+  Index mask = 0;
+  for (Index j = 0; j < g; ++j)
+    for (int t = 0; t < k; ++t)
+      if ((j >> (k - 1 - t)) & 1)
+        offset[static_cast<std::size_t>(j)] |=
+            Index{1} << (num_qubits - 1 - qubits[static_cast<std::size_t>(t)]);
+  for (int t = 0; t < k; ++t)
+    mask |= Index{1} << (num_qubits - 1 - qubits[static_cast<std::size_t>(t)]);
+  CVector in(g), out(g);
+  for (Index col = 0; col < u.cols(); ++col) {
+    for (Index base = 0; base < u.rows(); ++base) {
+      if (base & mask) continue;
+      for (Index j = 0; j < g; ++j) in(j) = u(base + offset[static_cast<std::size_t>(j)], col);
+      out.noalias() = gate * in;
+      for (Index j = 0; j < g; ++j) u(base + offset[static_cast<std::size_t>(j)], col) = out(j);
+    }
+  }
+}
+
+CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>& qubit_names,
+                       const Config& config) {
+  const int n = static_cast<int>(qubit_names.size());
+  const Index d = Index{1} << n;
+  CMatrix u = CMatrix::Identity(d, d);
+  for (const GateSpec& g : target.gates) {
+    const bool from_file = g.gate.empty();
+    if (from_file && g.matrix_file.empty())
+      config.fail(g.path, "missing required key `gate` or `matrix_file`",
+                  "a gate name or an HDF5 file holding the gate");
+    if (!from_file && !g.matrix_file.empty())
+      config.fail(g.path, "both `gate` and `matrix_file` given", "exactly one of them");
+    if (!from_file && gate_arity(g.gate) == 0)
+      config.fail(g.path + ".gate", "unknown gate `" + g.gate + "`", "one of " + known_gates());
+    if (!from_file && gate_takes_angle(g.gate) && !g.angle)
+      config.fail(g.path, "gate `" + g.gate + "` needs an `angle`", "angle: <radians>");
+    if ((from_file || !gate_takes_angle(g.gate)) && g.angle)
+      config.fail(g.path + ".angle", "`angle` is only used by RX, RY and RZ",
+                  "no angle for this gate");
+
+    const std::string qkey = g.path + ".qubits";
+    const std::size_t arity =
+        from_file ? g.qubits.size() : static_cast<std::size_t>(gate_arity(g.gate));
+    if (g.qubits.empty() || g.qubits.size() != arity)
+      config.fail(
+          qkey,
+          "gate acts on " + std::to_string(arity) + " qubit(s), but " +
+              std::to_string(g.qubits.size()) + " given",
+          "a list of " + std::to_string(std::max<std::size_t>(arity, 1)) + " qubit name(s)");
+    std::vector<int> pos;
+    for (const std::string& name : g.qubits) {
+      const auto it = std::find(qubit_names.begin(), qubit_names.end(), name);
+      if (it == qubit_names.end()) {
+        std::string list;
+        for (const auto& q : qubit_names) list += (list.empty() ? "" : ", ") + q;
+        config.fail(
+            qkey, "`" + name + "` is not a qubit of the device",
+            list.empty() ? std::string("a qubit mode (the device has none)") : "one of " + list);
+      }
+      const int p = static_cast<int>(it - qubit_names.begin());
+      if (std::find(pos.begin(), pos.end(), p) != pos.end())
+        config.fail(qkey, "qubit `" + name + "` listed twice", "distinct qubits");
+      pos.push_back(p);
+    }
+    const CMatrix gate =
+        from_file ? matrix_gate(g, config) : standard_gate(g.gate, g.angle.value_or(0.0));
+    apply_gate(u, gate, pos, n);  // U_t <- G U_t: later gates act after earlier ones
+  }
+  return u;
+}
+
+}  // namespace qevolve::fidelity

@@ -1,0 +1,37 @@
+// Internal pieces of the compensation solver (src/fidelity/solver.cpp, canonical.cpp).
+#pragma once
+
+#include "qevolve/fidelity.hpp"
+
+namespace qevolve::fidelity::detail {
+
+/// F at x (and its gradient if `gradient` is not null); sets the objective's angles to x.
+double fidelity_at(CompensationObjective& obj, const RVector& x, RVector* gradient = nullptr);
+
+/// Gauge period of one angle: pi (vz: l -> -l) or 2 pi (single_qubit: l -> -l).
+[[nodiscard]] double angle_period(Compensation kind);
+/// Every angle reduced to (-P/2, P/2], P the period.
+[[nodiscard]] RVector reduce_angles(Compensation kind, const RVector& x);
+
+/// single_qubit starts from the weight-1 Pauli transfer blocks (StartSums::pauli_u/_t):
+/// conjugation by a local unitary acts on them as a rotation, M_U(p,q) = P_p M_t(p,q) Q_q with
+/// P_p, Q_q in SO(3) the adjoint images of the post / pre errors. The rotations are fitted by
+/// alternating orthogonal Procrustes from several seeded initial Q; the best fits (least
+/// squares residual) are returned as compensation angles (inverse rotations), best first.
+[[nodiscard]] std::vector<RVector> pauli_frame_starts(const StartSums& sums, int num_qubits,
+                                                      std::uint64_t seed, int count);
+
+/// Exact one-site updates in site order (vz: best phase; single_qubit: best SU(2) factor by a
+/// 2x2 Procrustes problem), repeated until |tau| stops growing. Monotone in F.
+[[nodiscard]] RVector site_sweeps(CompensationObjective& obj, RVector x, int max_sweeps);
+
+/// Dense BFGS ascent of F with exact gradients and a backtracking (Armijo) line search.
+[[nodiscard]] RVector bfgs_maximize(CompensationObjective& obj, RVector x, int max_iterations);
+
+/// The canonical representative (physics.md) of the optimum near x: Newton polish with the
+/// exact Hessian, minimum norm along the zero-curvature directions, gauge moves (period shifts,
+/// single_qubit Euler flips (a, b, g) -> (a + pi, -b, g + pi)) that lower the norm, reduced
+/// ranges; repeated to a fixed point. Returns x itself (reduced) if that lost fidelity.
+[[nodiscard]] RVector canonical_angles(CompensationObjective& obj, const RVector& x);
+
+}  // namespace qevolve::fidelity::detail
