@@ -1,0 +1,63 @@
+// The gradient layer (physics.md "Gradients", algorithms.md §6): d(1 - F)/d(theta) for every
+// trainable parameter by the adjoint method with exact reverse stepping (memory independent of
+// the number of steps). GradientProblem owns the cached simulator and rebuilds only what a
+// parameter change invalidates (pulse parameters: nothing; device parameters: the device and
+// the simulator).
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qevolve/config.hpp"
+#include "qevolve/fidelity.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::gradient {
+
+/// One trainable parameter, as the optimiser sees it.
+struct ParameterInfo {
+  std::string name;  ///< "pulses[2].amplitude", "device.qubits[q0].el", "device.couplings[0].capacitive",
+                     ///< "compensation.angles[3]" (compensation_trainable only)
+  double lower = -std::numeric_limits<double>::infinity();  ///< domain bounds (e.g. sigma > 0)
+  double upper = std::numeric_limits<double>::infinity();
+};
+
+struct Evaluation {
+  double infidelity = 0.0;  ///< 1 - F after compensation
+  RVector gradient;         ///< d(1 - F)/d(theta), empty unless requested
+  fidelity::FidelityResult fidelity;  ///< F before/after compensation, leakage, angles
+  CMatrix columns;          ///< the evolved columns (basis and frame of the config)
+};
+
+class GradientProblem {
+ public:
+  /// Builds the device and the cached simulator from `config` (auto values frozen at build).
+  /// InputError if nothing is trainable, if the solver is `adaptive`, if initial_states is not
+  /// `computational` or the config has no target.
+  GradientProblem(const Config& config, int threads = 0);
+  ~GradientProblem();
+  GradientProblem(const GradientProblem&) = delete;
+  GradientProblem& operator=(const GradientProblem&) = delete;
+
+  [[nodiscard]] const std::vector<ParameterInfo>& parameters() const;
+  [[nodiscard]] std::vector<std::string> names() const;
+  [[nodiscard]] RVector values() const;
+  /// Sets every parameter; NumericalError (nothing changed) if a value leaves its domain.
+  void set_values(const RVector& values);
+
+  /// Forward run (and adjoint pass if `with_gradient`). With compensation the angles are
+  /// re-optimised (warm-started from the previous optimum) unless compensation_trainable.
+  [[nodiscard]] Evaluation evaluate(bool with_gradient);
+
+  /// The config with the current parameter values written back (for YAML output).
+  [[nodiscard]] Config current_config() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace qevolve::gradient

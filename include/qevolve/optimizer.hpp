@@ -1,0 +1,68 @@
+// The optimisation layer (`qevolve optimize`): L-BFGS-B with bounds (LBFGSpp) and Adam over an
+// abstract objective, with an atomic per-iteration checkpoint that makes a resumed run follow
+// exactly the iterates of an uninterrupted one (the checkpoint records every objective
+// evaluation; a resumed run replays them instead of recomputing, so the optimiser's internal
+// state is rebuilt bit for bit).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "qevolve/config.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::optimize {
+
+/// What the optimiser minimises. evaluate() may be expensive; it is called once per point.
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  [[nodiscard]] virtual std::vector<std::string> names() const = 0;
+  [[nodiscard]] virtual RVector lower() const = 0;  ///< per-parameter bounds (+-inf: none)
+  [[nodiscard]] virtual RVector upper() const = 0;
+  /// f(x) and its gradient at x. `aux` is opaque per-evaluation state the objective wants back
+  /// on replay (e.g. the optimal compensation angles used to warm-start the next solve);
+  /// restore(aux) is called for each replayed evaluation in order.
+  virtual double evaluate(const RVector& x, RVector& gradient, RVector& aux) = 0;
+  virtual void restore(const RVector& aux) = 0;
+};
+
+struct Settings {
+  OptimizerMethod method = OptimizerMethod::lbfgs;
+  int max_iterations = 200;
+  double target_infidelity = 1e-4;  ///< stop when f < this
+  double learning_rate = 1e-3;      ///< adam
+  /// Stalled objective: stop when the relative decrease of f over the last `stall_window`
+  /// iterations is below `stall_tolerance`.
+  int stall_window = 10;
+  double stall_tolerance = 1e-10;
+  std::string checkpoint;  ///< empty: none
+  std::string resume;      ///< checkpoint file to resume from (empty: fresh start)
+};
+
+struct IterationRecord {
+  int iteration = 0;
+  double infidelity = 0.0;
+  double gradient_norm = 0.0;
+  double step = 0.0;  ///< |x_k - x_{k-1}|
+  double wall_time_s = 0.0;
+};
+
+struct Result {
+  RVector x;
+  double infidelity = 0.0;
+  std::vector<IterationRecord> history;
+  int evaluations = 0;
+  std::string stop_reason;  ///< "target reached", "max_iterations", "stalled", ...
+};
+
+/// Called after every iteration (progress lines on a terminal).
+using IterationCallback = std::function<void(const IterationRecord&)>;
+
+/// Runs the optimisation from x0. With settings.resume, x0 must equal the checkpoint's start
+/// point (InputError otherwise, naming the file) and the recorded evaluations are replayed.
+[[nodiscard]] Result minimize(Objective& objective, const RVector& x0, const Settings& settings,
+                              const IterationCallback& on_iteration = {});
+
+}  // namespace qevolve::optimize
