@@ -15,6 +15,10 @@
 #include "qevolve/fidelity.hpp"
 #include "qevolve/types.hpp"
 
+namespace qevolve::solver {
+class Simulator;
+}
+
 namespace qevolve::gradient {
 
 /// One trainable parameter, as the optimiser sees it.
@@ -52,8 +56,15 @@ class GradientProblem {
   /// re-optimised (warm-started from the previous optimum) unless compensation_trainable.
   [[nodiscard]] Evaluation evaluate(bool with_gradient);
 
-  /// The config with the current parameter values written back (for YAML output).
-  [[nodiscard]] Config current_config() const;
+  /// The compensation angles the next evaluation starts its solve from (the previous optimum);
+  /// part of the optimiser's checkpoint so a resumed run repeats the same solves.
+  [[nodiscard]] RVector warm_angles() const;
+  void set_warm_angles(const RVector& angles);
+
+  /// The frozen config (auto values replaced by the numbers the build resolved, evolution
+  /// duration fixed) and the simulator's current state, for output.
+  [[nodiscard]] const Config& config() const;
+  [[nodiscard]] const solver::Simulator& simulator() const;
 
  private:
   struct Impl;

@@ -19,6 +19,16 @@ void refine_unitary(CMatrix& U);
 /// with refine_unitary, so the result is unitary to rounding).
 [[nodiscard]] CMatrix expm_hermitian(const CMatrix& H, double scale);
 
+/// First divided differences of f(x) = exp(-i scale x) on the eigenvalues w:
+/// G(k, l) = (f(w_k) - f(w_l)) / (w_k - w_l), and f'(w_k) = -i scale f(w_k) on (near-)ties
+/// (evaluated stably for close eigenvalues). The Frechet derivative of exp(-i scale H) in the
+/// direction dH is then V (G o (V^dag dH V)) V^dag (Daleckii-Krein), H = V diag(w) V^dag.
+[[nodiscard]] CMatrix exp_divided_differences(const RVector& w, double scale);
+
+/// d/de exp(-i scale (H + e dH)) at e = 0, given the eigen-decomposition (w, V) of H.
+[[nodiscard]] CMatrix expm_hermitian_frechet(const RVector& w, const CMatrix& V, double scale,
+                                             const CMatrix& dH);
+
 /// exp(A) for a general complex square matrix: scaling and squaring with the
 /// [13/13] Pade approximant (Higham 2005).
 [[nodiscard]] CMatrix expm(const CMatrix& A);

@@ -41,6 +41,26 @@ struct Options {
   int threads = 0;  ///< 0: all cores
 };
 
+/// One device parameter as the solver sees it: d/dtheta of every static local term
+/// (Device::static_terms() order) and of every drive channel's operator O_j (the channel
+/// factor stays in c_j). An empty matrix means zero.
+struct HamiltonianTangent {
+  std::vector<CMatrix> static_terms;
+  std::vector<CMatrix> channels;
+};
+
+/// Receives, for every step s (descending), the time t_s at which the step evaluates the drive
+/// coefficients and d(objective)/dc_j(t_s) for every channel j.
+using StepCotangent = std::function<void(int step, double t, const std::vector<double>& dc)>;
+
+struct AdjointResult {
+  /// Per tangent: d(objective)/dtheta through the propagator, sum over steps of
+  /// 2 Re Tr(lambda_{s+1}^dag dG_s/dtheta psi_s).
+  std::vector<double> tangents;
+  CMatrix lambda0;  ///< the cotangent carried back to t = 0 (product basis, lab frame)
+  CMatrix psi0;     ///< the initial columns reconstructed by reverse stepping
+};
+
 /// Called from the evolving thread with the fraction of work done, in [0, 1].
 using Progress = std::function<void(double)>;
 
@@ -99,6 +119,26 @@ class Simulator {
   /// the configured solver and returns the product-basis lab-frame result (no basis change,
   /// no frame). Used by evolve() and by tests.
   [[nodiscard]] CMatrix evolve_product(const CMatrix& psi0, const Progress& progress = {}) const;
+
+  /// The product-basis columns evolve() starts from (basis vectors, or dressed eigenvectors).
+  [[nodiscard]] CMatrix initial_columns() const;
+  /// The map evolve() applies to the product-basis lab-frame result: out = Phi W^dag psi
+  /// (W: dressed transform for basis: dressed; Phi: the rotating-frame phases), and its
+  /// adjoint (used to carry a cotangent of the output back to psi).
+  [[nodiscard]] CMatrix to_output(const CMatrix& product_lab) const;
+  [[nodiscard]] CMatrix output_adjoint(const CMatrix& cotangent) const;
+  /// The energies E_i that define the rotating frame (bare sums or dressed), by flat index.
+  [[nodiscard]] RVector frame_energies() const;
+
+  /// Adjoint pass (physics.md "Gradients"; algorithms.md §6) for expm and trotter: starting
+  /// from the final columns psiN (evolve_product's result) and the cotangent lambdaN =
+  /// d(objective)/d(psiN^*) (so d(objective) = 2 Re Tr(lambdaN^dag dpsiN)), steps back with the
+  /// exact inverse of every step, calling on_step with d(objective)/dc_j per step and summing
+  /// the contributions of every tangent. Memory: O(columns x D) plus per-step gate data, not
+  /// growing with the number of steps. Double precision. std::logic_error for `adaptive`.
+  [[nodiscard]] AdjointResult adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
+                                      const std::vector<HamiltonianTangent>& tangents,
+                                      const StepCotangent& on_step) const;
 
   /// The full time-dependent Hamiltonian at time t as a dense D x D matrix (tests and the
   /// dense reference path; small D only).

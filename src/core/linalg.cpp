@@ -51,6 +51,33 @@ CMatrix expm_hermitian(const CMatrix& H, double scale) {
   return V * phases.asDiagonal() * V.adjoint();
 }
 
+CMatrix exp_divided_differences(const RVector& w, double scale) {
+  const Index n = w.size();
+  CMatrix G(n, n);
+  const cplx minus_i_s(0.0, -scale);
+  for (Index l = 0; l < n; ++l) {
+    const cplx fl = std::polar(1.0, -scale * w(l));
+    for (Index k = 0; k < n; ++k) {
+      // (f_k - f_l) / (w_k - w_l) = f_l (-i s) phi(z), z = -i s (w_k - w_l), phi(z) = (e^z - 1)/z.
+      const cplx z = minus_i_s * (w(k) - w(l));
+      cplx phi;
+      if (std::abs(z) < 1e-3)
+        phi = 1.0 + z * (0.5 + z * (1.0 / 6.0 + z * (1.0 / 24.0 + z / 120.0)));
+      else
+        phi = (std::exp(z) - 1.0) / z;
+      G(k, l) = fl * minus_i_s * phi;
+    }
+  }
+  return G;
+}
+
+CMatrix expm_hermitian_frechet(const RVector& w, const CMatrix& V, double scale,
+                               const CMatrix& dH) {
+  const CMatrix G = exp_divided_differences(w, scale);
+  const CMatrix M = (V.adjoint() * dH * V).cwiseProduct(G);
+  return V * M * V.adjoint();
+}
+
 CMatrix expm(const CMatrix& A) {
   // Higham (2005), "The scaling and squaring method for the matrix exponential revisited".
   static constexpr double b[14] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0,

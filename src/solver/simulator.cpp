@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "adaptive.hpp"
 #include "block_evolution.hpp"
 #include "qevolve/linalg.hpp"
+#include "adjoint.hpp"
 #include "trotter_gates.hpp"
 
 namespace qevolve::solver {
@@ -279,7 +281,7 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress)
   return state;
 }
 
-EvolveResult Simulator::evolve(const Progress& progress) const {
+CMatrix Simulator::initial_columns() const {
   const Index D = device_.dim();
   const auto n = static_cast<Index>(initial_.size());
   CMatrix psi0 = CMatrix::Zero(D, n);
@@ -290,6 +292,49 @@ EvolveResult Simulator::evolve(const Progress& progress) const {
     else
       psi0(i, c) = 1.0;
   }
+  return psi0;
+}
+
+RVector Simulator::frame_energies() const {
+  const Index D = device_.dim();
+  RVector E(D);
+  for (Index i = 0; i < D; ++i) {
+    if (options_.basis == Basis::dressed) {
+      E(i) = dressed_->energy_of_bare(i);
+    } else {
+      E(i) = 0.0;
+      const auto lv = device_.levels_of(i);
+      for (std::size_t q = 0; q < lv.size(); ++q) E(i) += device_.modes()[q].energies(lv[q]);
+    }
+  }
+  return E;
+}
+
+CMatrix Simulator::to_output(const CMatrix& product_lab) const {
+  CMatrix out = options_.basis == Basis::dressed ? CMatrix(dressed_->transform.adjoint() * product_lab)
+                                                 : product_lab;
+  if (options_.frame == Frame::rotating) {
+    // exp(+i 2 pi diag(E) T) on the left, E the bare or dressed energies of each basis state.
+    const RVector E = frame_energies();
+    for (Index i = 0; i < out.rows(); ++i) out.row(i) *= std::polar(1.0, kTwoPi * E(i) * options_.duration);
+  }
+  return out;
+}
+
+CMatrix Simulator::output_adjoint(const CMatrix& cotangent) const {
+  CMatrix x = cotangent;
+  if (options_.frame == Frame::rotating) {
+    const RVector E = frame_energies();
+    for (Index i = 0; i < x.rows(); ++i) x.row(i) *= std::polar(1.0, -kTwoPi * E(i) * options_.duration);
+  }
+  if (options_.basis == Basis::dressed) x = dressed_->transform * x;
+  return x;
+}
+
+EvolveResult Simulator::evolve(const Progress& progress) const {
+  const Index D = device_.dim();
+  const auto n = static_cast<Index>(initial_.size());
+  const CMatrix psi0 = initial_columns();
   EvolveResult result;
   result.columns = evolve_product(psi0, progress);
   result.single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
@@ -303,21 +348,30 @@ EvolveResult Simulator::evolve(const Progress& progress) const {
     evolve_blocks<double>(job, first, {});
     result.single_precision_deviation = (first - result.columns.leftCols(w)).cwiseAbs().maxCoeff();
   }
-  if (options_.basis == Basis::dressed) result.columns = dressed_->transform.adjoint() * result.columns;
-  if (options_.frame == Frame::rotating) {
-    // exp(+i 2 pi diag(E) T) on the left, E the bare or dressed energies of each basis state.
-    for (Index i = 0; i < D; ++i) {
-      double E = 0.0;
-      if (options_.basis == Basis::dressed) {
-        E = dressed_->energy_of_bare(i);
-      } else {
-        const auto lv = device_.levels_of(i);
-        for (std::size_t q = 0; q < lv.size(); ++q) E += device_.modes()[q].energies(lv[q]);
-      }
-      result.columns.row(i) *= std::polar(1.0, kTwoPi * E * options_.duration);
-    }
-  }
+  result.columns = to_output(result.columns);
   return result;
+}
+
+AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
+                                 const std::vector<HamiltonianTangent>& tangents,
+                                 const StepCotangent& on_step) const {
+  AdjointResult r;
+  r.psi0 = psiN;
+  r.lambda0 = lambdaN;
+  r.tangents.assign(tangents.size(), 0.0);
+  auto coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
+  if (uses_trotter_gates(options_)) {
+    BlockEvolution job{&device_, &cache_->gates, coefficients, options_.steps, dt(),
+                       options_.threads, 0};
+    adjoint_blocks(job, cache_->terms, r.psi0, r.lambda0, tangents, on_step, r.tangents);
+  } else if (uses_dense(options_)) {
+    DenseAdjointJob job{[this](double t) { return dense_hamiltonian(t); }, &cache_->dense_ops,
+                        coefficients, options_.steps, dt()};
+    adjoint_dense(job, device_, channels_, r.psi0, r.lambda0, tangents, on_step, r.tangents);
+  } else {
+    throw std::logic_error("Simulator::adjoint: the adaptive solver has no adjoint");
+  }
+  return r;
 }
 
 }  // namespace qevolve::solver

@@ -5,9 +5,6 @@
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
-namespace {
-
-/// Embeds a one-mode matrix on position `pos` of a gate on modes of dimensions (d0, d1).
 CMatrix embed_in_gate(const CMatrix& m, int pos, int d0, int d1) {
   if (d1 == 1) return m;
   CMatrix out = CMatrix::Zero(d0 * d1, d0 * d1);
@@ -20,8 +17,6 @@ CMatrix embed_in_gate(const CMatrix& m, int pos, int d0, int d1) {
   }
   return out;
 }
-
-}  // namespace
 
 TermList make_term_list(const device::Device& device, const std::vector<DriveEigen>& drives) {
   TermList t;
@@ -55,6 +50,7 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
       if (terms.channel[ti] >= 0) {
         Segment s;
         s.is_static = false;
+        s.matrix = CMatrix();
         s.channel = terms.channel[ti];
         s.frac = f.frac;
         s.position = tm[0] == plan.modes[0] ? 0 : 1;
@@ -63,11 +59,13 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
       }
       // Static factor exp(-i 2 pi dt frac H_term), embedded into the gate's space.
       CMatrix e = linalg::expm_hermitian(terms.static_matrix[ti], kTwoPi * dt * f.frac);
+      int position = -1;
+      if (tm.size() == 1 && plan.modes.size() == 2) position = tm[0] == plan.modes[0] ? 0 : 1;
       if (tm.size() == 1) e = embed_in_gate(e, tm[0] == plan.modes[0] ? 0 : 1, gate.d0, gate.d1);
-      if (!gate.segments.empty() && gate.segments.back().is_static)
-        gate.segments.back().matrix = e * gate.segments.back().matrix;
-      else
-        gate.segments.push_back({true, e, -1, 0.0, 0});
+      if (gate.segments.empty() || !gate.segments.back().is_static)
+        gate.segments.push_back({true, CMatrix::Identity(gate.g, gate.g), -1, 0.0, 0, {}});
+      gate.segments.back().matrix = e * gate.segments.back().matrix;
+      gate.segments.back().factors.push_back({f.term, f.frac, position});
     }
     gates_.push_back(std::move(gate));
   }
@@ -177,6 +175,17 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
   // The product of a few factors is unitary to ~g eps; remove that defect so it does not
   // accumulate over thousands of steps.
   refine(m, g, work);
+}
+
+CMatrix TrotterGates::segment_matrix(const Gate& gate, const Segment& s,
+                                     const std::vector<double>& c) const {
+  if (s.is_static) return s.matrix;
+  const DriveEigen& de = (*drives_)[static_cast<std::size_t>(s.channel)];
+  const double scale = kTwoPi * dt_ * s.frac * c[static_cast<std::size_t>(s.channel)];
+  CVector ph(de.lambda.size());
+  for (Index k = 0; k < de.lambda.size(); ++k) ph(k) = std::polar(1.0, -scale * de.lambda(k));
+  const CMatrix f = de.V * ph.asDiagonal() * de.V.adjoint();
+  return gate.d1 == 1 ? f : embed_in_gate(f, s.position, gate.d0, gate.d1);
 }
 
 std::vector<CMatrix> TrotterGates::matrices(const std::vector<double>& coefficients) const {

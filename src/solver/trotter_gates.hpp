@@ -31,6 +31,10 @@ struct TermList {
   [[nodiscard]] int size() const { return static_cast<int>(modes.size()); }
 };
 
+/// Embeds a one-mode matrix at position `pos` (0: first mode, kron(m, I_d1); 1: second mode,
+/// kron(I_d0, m)) of a gate on modes of dimensions (d0, d1); d1 = 1 returns m.
+[[nodiscard]] CMatrix embed_in_gate(const CMatrix& m, int pos, int d0, int d1);
+
 [[nodiscard]] TermList make_term_list(const device::Device& device,
                                       const std::vector<DriveEigen>& drives);
 
@@ -58,20 +62,37 @@ class TrotterGates {
   /// The same gates as dense complex matrices (tests).
   [[nodiscard]] std::vector<CMatrix> matrices(const std::vector<double>& coefficients) const;
 
- private:
+  /// One factor of a static segment before merging: exp(-i 2 pi dt frac H_term) of static term
+  /// `term` (TermList index), embedded at gate position `position` (-1: the term acts on all
+  /// of the gate's modes).
+  struct StaticFactor {
+    int term = 0;
+    double frac = 0.0;
+    int position = -1;
+  };
   struct Segment {
     bool is_static = true;
     CMatrix matrix;      ///< static: the pre-multiplied product, g x g
     int channel = -1;    ///< drive: channel index
     double frac = 0.0;   ///< drive: fraction of dt
     int position = 0;    ///< drive: 0 = first (or only) mode of the gate, 1 = second
+    std::vector<StaticFactor> factors;  ///< static: the merged factors, first applied first
   };
   struct Gate {
     std::vector<int> modes;
     int g = 1;
     int d0 = 1, d1 = 1;
-    std::vector<Segment> segments;
+    std::vector<Segment> segments;  ///< first applied first
   };
+  /// The gates of one step, first applied first (adjoint and tests).
+  [[nodiscard]] const Gate& gate(int k) const { return gates_[static_cast<std::size_t>(k)]; }
+  [[nodiscard]] double dt() const { return dt_; }
+  [[nodiscard]] const std::vector<DriveEigen>& drives() const { return *drives_; }
+  /// The matrix of one segment for coefficients c (g x g, column-major Eigen).
+  [[nodiscard]] CMatrix segment_matrix(const Gate& gate, const Segment& s,
+                                       const std::vector<double>& c) const;
+
+ private:
   /// Writes gate `gate` for coefficients c into m (g x g, row-major), using `work` (at least
   /// 2 g^2 entries) as scratch. No allocation.
   void gate_matrix(const Gate& gate, const std::vector<double>& c, cplx* m, cplx* work) const;

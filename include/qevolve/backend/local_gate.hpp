@@ -85,4 +85,12 @@ template <typename Real>
 void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
                      const GateGeometry& geo, const Real* gate, Real alpha_re, Real alpha_im);
 
+/// The gate environment of the adjoint pass: env(b, a) += sum over every slice (l, m, n) of
+/// psi_b conj(lambda_a), where psi_b / lambda_a are the amplitudes of gate basis states b / a
+/// in two blocks of the same shape. env holds g*g real parts then g*g imaginary parts,
+/// row-major in (b, a). Then Tr(dG env) = sum_{a,b} dG(a, b) env(b, a) = <lambda| dG |psi>.
+template <typename Real>
+void accumulate_environment(const Real* psi_re, const Real* psi_im, const Real* lam_re,
+                            const Real* lam_im, const GateGeometry& geo, double* env);
+
 }  // namespace qevolve::backend

@@ -106,6 +106,32 @@ void run_accumulate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 }  // namespace
 
 template <typename Real>
+void accumulate_environment(const Real* psi_re, const Real* psi_im, const Real* lam_re,
+                            const Real* lam_im, const GateGeometry& geo, double* env) {
+  const int g = geo.size();
+  for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
+    for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
+      const std::ptrdiff_t base = geo.base(l, m);
+      for (int b = 0; b < g; ++b) {
+        const Real* pr = psi_re + base + geo.offset[b];
+        const Real* pi = psi_im + base + geo.offset[b];
+        for (int a = 0; a < g; ++a) {
+          const Real* lr = lam_re + base + geo.offset[a];
+          const Real* li = lam_im + base + geo.offset[a];
+          double sr = 0.0, si = 0.0;
+#pragma omp simd reduction(+ : sr, si)
+          for (std::ptrdiff_t n = 0; n < geo.inner; ++n) {
+            sr += static_cast<double>(pr[n] * lr[n] + pi[n] * li[n]);
+            si += static_cast<double>(pi[n] * lr[n] - pr[n] * li[n]);
+          }
+          env[b * g + a] += sr;
+          env[g * g + b * g + a] += si;
+        }
+      }
+    }
+}
+
+template <typename Real>
 void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate) {
   switch (geo.size()) {
     case 1: return run_apply<Real, 1>(re, im, geo, gate);
@@ -131,6 +157,10 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 
 template void apply_gate<double>(double*, double*, const GateGeometry&, const double*);
 template void apply_gate<float>(float*, float*, const GateGeometry&, const float*);
+template void accumulate_environment<double>(const double*, const double*, const double*,
+                                             const double*, const GateGeometry&, double*);
+template void accumulate_environment<float>(const float*, const float*, const float*,
+                                            const float*, const GateGeometry&, double*);
 template void accumulate_gate<double>(const double*, const double*, double*, double*,
                                       const GateGeometry&, const double*, double, double);
 template void accumulate_gate<float>(const float*, const float*, float*, float*,

@@ -1,0 +1,339 @@
+// GradientProblem: the trainable parameters of a config, the cached simulator, and
+// d(1 - F)/d(theta) by the adjoint method (physics.md "Gradients", docs/gradients.md).
+//
+// Objective pipeline and its cotangents:
+//   psi_0 = initial_columns()            (dressed: columns of W, which move with the device)
+//   psi_N = G_{S-1} ... G_0 psi_0        (Simulator::evolve_product)
+//   out   = Phi W^dag psi_N              (Simulator::to_output; Phi = rotating-frame phases)
+//   U     = rows of `out` in the computational subspace
+//   F     = (Tr(U^dag U) + |tau|^2) / (d (d + 1)),  tau = Tr(T_eff^dag U),
+//           T_eff = L_post^dag U_t L_pre^dag (compensation layers at their optimum)
+// With Lambda = dF/dU^* = (U + tau T_eff) / (d (d + 1)), the cotangent of psi_N for 1 - F is
+// lambda_N = -(Phi W^dag)^dag Lambda_out, and the adjoint pass carries it back.
+#include "qevolve/gradient.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "device_gradient.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/device_derivative.hpp"
+#include "qevolve/error.hpp"
+#include "qevolve/pulse.hpp"
+#include "qevolve/simulator.hpp"
+
+namespace qevolve::gradient {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class Kind { pulse, device, angle };
+
+struct Param {
+  Kind kind = Kind::pulse;
+  int pulse = 0;              // Kind::pulse
+  pulse::ParamRef ref;        // Kind::pulse
+  int device = 0;             // Kind::device: index into Impl::device_params
+  int angle = 0;              // Kind::angle
+};
+
+std::pair<double, double> pulse_bounds(pulse::Param p) {
+  switch (p) {
+    case pulse::Param::delay:
+    case pulse::Param::ramp:
+    case pulse::Param::plateau: return {0.0, kInf};
+    case pulse::Param::duration:
+    case pulse::Param::sigma:
+    case pulse::Param::c: return {1e-9, kInf};
+    default: return {-kInf, kInf};
+  }
+}
+
+std::pair<double, double> device_bounds(const std::string& key) {
+  if (key == "ec" || key == "ej" || key == "el" || key == "frequency") return {1e-9, kInf};
+  if (key == "asymmetry") return {0.0, 1.0};
+  return {-kInf, kInf};
+}
+
+device::Device build_from(const device::ResolvedDevice& r) {
+  std::vector<device::Mode> modes;
+  modes.reserve(r.modes.size());
+  for (const auto& p : r.modes) modes.push_back(device::diagonalise(p));
+  return {std::move(modes), r.couplings};
+}
+
+}  // namespace
+
+struct GradientProblem::Impl {
+  Config config;  // frozen
+  int threads = 0;
+  device::ResolvedDevice resolved;
+  std::unique_ptr<solver::Simulator> sim;
+  std::vector<device::DeviceParam> device_params;
+  std::vector<Param> params;
+  std::vector<ParameterInfo> info;
+  RVector values;
+  Compensation compensation = Compensation::none;
+  bool angles_trainable = false;
+  CMatrix target;
+  std::vector<Index> comp;  // computational indices
+  std::optional<RVector> warm;
+
+  void rebuild_simulator() {
+    std::vector<pulse::Pulse> pulses;
+    if (sim) pulses = sim->pulses();
+    sim = std::make_unique<solver::Simulator>(config, build_from(resolved), threads);
+    if (!pulses.empty()) sim->pulses() = std::move(pulses);
+  }
+};
+
+GradientProblem::GradientProblem(const Config& config, int threads)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.config = config;
+  m.threads = threads;
+  if (!config.target) config.fail("target", "gradients need a `target`", "a target section");
+  if (config.evolution.solver == Solver::adaptive)
+    config.fail("evolution.solver", "the adaptive solver has no gradient",
+                "solver: expm | trotter");
+  if (config.evolution.precision == Precision::single)
+    config.fail("evolution.precision", "gradients are computed in double precision only",
+                "precision: double");
+  if (config.evolution.initial_states.kind != InitialStates::Kind::computational)
+    config.fail("evolution.initial_states", "gradients need the computational initial states",
+                "initial_states: computational");
+  m.resolved = device::resolve_device(config);
+  m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved), threads);
+
+  // Freeze what the build resolved: `auto` amplitudes and frequencies, and the total time.
+  for (std::size_t p = 0; p < m.config.pulses.size(); ++p) {
+    PulseSpec& spec = m.config.pulses[p];
+    const pulse::Pulse& pulse = m.sim->pulses()[p];
+    if (spec.amplitude_auto) {
+      spec.amplitude_auto = false;
+      spec.amplitude = pulse.amplitude();
+      spec.angle.reset();
+    }
+    if (spec.frequency_mode != FrequencyMode::value) {
+      spec.frequency_mode = FrequencyMode::value;
+      spec.frequency = pulse.frequency();
+    }
+  }
+  m.config.evolution.duration = m.sim->options().duration;
+
+  // Parameters: pulses (config order), device, compensation angles.
+  for (std::size_t p = 0; p < config.pulses.size(); ++p) {
+    const pulse::Pulse& pulse = m.sim->pulses()[p];
+    for (const auto& ref : pulse.trainable(config.pulses[p], config)) {
+      Param q;
+      q.kind = Kind::pulse;
+      q.pulse = static_cast<int>(p);
+      q.ref = ref;
+      m.params.push_back(q);
+      const auto [lo, hi] = pulse_bounds(ref.kind);
+      m.info.push_back({config.pulses[p].path + "." + ref.name(), lo, hi});
+    }
+  }
+  m.device_params = device::trainable_device_params(config, m.sim->device());
+  for (std::size_t i = 0; i < m.device_params.size(); ++i) {
+    Param q;
+    q.kind = Kind::device;
+    q.device = static_cast<int>(i);
+    m.params.push_back(q);
+    const auto [lo, hi] = device_bounds(m.device_params[i].key);
+    m.info.push_back({m.device_params[i].name, lo, hi});
+  }
+  m.compensation = config.target->compensation;
+  m.angles_trainable = config.target->compensation_trainable && m.compensation != Compensation::none;
+  const auto& dev = m.sim->device();
+  const int num_qubits = static_cast<int>(dev.qubit_modes().size());
+  if (m.angles_trainable) {
+    const int na = fidelity::compensation_angle_count(m.compensation, num_qubits);
+    for (int a = 0; a < na; ++a) {
+      Param q;
+      q.kind = Kind::angle;
+      q.angle = a;
+      m.params.push_back(q);
+      m.info.push_back({"compensation.angles[" + std::to_string(a) + "]", -kInf, kInf});
+    }
+  }
+  if (m.params.empty())
+    config.fail("pulses", "nothing is trainable: no `optimize:` list names a parameter",
+                "an `optimize: [...]` list on a pulse, qubit or coupling");
+
+  std::vector<std::string> qubit_names;
+  for (int q : dev.qubit_modes()) qubit_names.push_back(dev.modes()[static_cast<std::size_t>(q)].name());
+  m.target = fidelity::target_unitary(*config.target, qubit_names, config);
+  m.comp = dev.computational_indices();
+
+  m.values.resize(static_cast<Index>(m.params.size()));
+  for (std::size_t i = 0; i < m.params.size(); ++i) {
+    const Param& q = m.params[i];
+    double v = 0.0;
+    if (q.kind == Kind::pulse) v = m.sim->pulses()[static_cast<std::size_t>(q.pulse)].get(q.ref);
+    if (q.kind == Kind::device) v = device::get_param(dev, m.device_params[static_cast<std::size_t>(q.device)]);
+    m.values(static_cast<Index>(i)) = v;  // angles start at 0
+  }
+}
+
+GradientProblem::~GradientProblem() = default;
+
+const std::vector<ParameterInfo>& GradientProblem::parameters() const { return impl_->info; }
+
+std::vector<std::string> GradientProblem::names() const {
+  std::vector<std::string> out;
+  for (const auto& p : impl_->info) out.push_back(p.name);
+  return out;
+}
+
+RVector GradientProblem::values() const { return impl_->values; }
+RVector GradientProblem::warm_angles() const { return impl_->warm ? *impl_->warm : RVector(); }
+void GradientProblem::set_warm_angles(const RVector& angles) {
+  if (angles.size() == 0)
+    impl_->warm.reset();
+  else
+    impl_->warm = angles;
+}
+const Config& GradientProblem::config() const { return impl_->config; }
+const solver::Simulator& GradientProblem::simulator() const { return *impl_->sim; }
+
+void GradientProblem::set_values(const RVector& values) {
+  Impl& m = *impl_;
+  if (values.size() != m.values.size())
+    throw std::invalid_argument("GradientProblem::set_values: wrong number of values");
+  for (Index i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values(i)))
+      throw NumericalError("parameter " + m.info[static_cast<std::size_t>(i)].name + " is not finite");
+  // Pulses: on a copy, so that a value outside a shape's domain changes nothing.
+  std::vector<pulse::Pulse> pulses = m.sim->pulses();
+  device::ResolvedDevice resolved = m.resolved;
+  bool device_changed = false;
+  for (std::size_t i = 0; i < m.params.size(); ++i) {
+    const Param& q = m.params[i];
+    const double v = values(static_cast<Index>(i));
+    if (q.kind == Kind::pulse) {
+      auto& pulse = pulses[static_cast<std::size_t>(q.pulse)];
+      if (pulse.get(q.ref) != v) pulse.set(q.ref, v);
+    } else if (q.kind == Kind::device && v != m.values(static_cast<Index>(i))) {
+      device::set_param(resolved, m.device_params[static_cast<std::size_t>(q.device)], v);
+      device_changed = true;
+    }
+  }
+  const double T = m.sim->options().duration;
+  for (const auto& p : pulses)
+    if (p.end() > T * (1.0 + 1e-12))
+      throw NumericalError(p.path() + " would end at " + std::to_string(p.end()) +
+                           " ns, after the evolution's fixed duration " + std::to_string(T) + " ns");
+  if (device_changed) {
+    std::swap(m.resolved, resolved);
+    try {
+      m.rebuild_simulator();
+    } catch (...) {
+      std::swap(m.resolved, resolved);
+      throw;
+    }
+  }
+  m.sim->pulses() = std::move(pulses);
+  m.values = values;
+}
+
+Evaluation GradientProblem::evaluate(bool with_gradient) {
+  Impl& m = *impl_;
+  const solver::Simulator& sim = *m.sim;
+  const auto& dev = sim.device();
+  const CMatrix psi0 = sim.initial_columns();
+  const CMatrix psiN = sim.evolve_product(psi0);
+  Evaluation ev;
+  ev.columns = sim.to_output(psiN);
+  const auto d = static_cast<Index>(m.comp.size());
+  CMatrix U(d, d);
+  for (Index r = 0; r < d; ++r) U.row(r) = ev.columns.row(m.comp[static_cast<std::size_t>(r)]);
+
+  // Fidelity (compensation re-optimised, or at the trainable angles).
+  const Index na = m.angles_trainable ? fidelity::compensation_angle_count(
+                                            m.compensation, static_cast<int>(dev.qubit_modes().size()))
+                                      : 0;
+  RVector angle_gradient;
+  if (m.angles_trainable) {
+    const RVector angles = m.values.tail(na);
+    fidelity::FidelityResult& f = ev.fidelity;
+    const int nq = static_cast<int>(dev.qubit_modes().size());
+    f.compensation = m.compensation;
+    f.fidelity_uncompensated = fidelity::average_gate_fidelity(U, m.target);
+    f.leakage = fidelity::leakage(U);
+    f.angles = angles;
+    f.pre_factors = fidelity::layer_factors(m.compensation, angles, nq, false);
+    f.post_factors = fidelity::layer_factors(m.compensation, angles, nq, true);
+    f.unitary_compensated = fidelity::apply_compensation(m.compensation, U, angles);
+    f.fidelity = fidelity::average_gate_fidelity(f.unitary_compensated, m.target);
+    if (with_gradient) {
+      fidelity::SerialObjective obj(m.compensation, U, m.target);
+      obj.set_angles(angles);
+      angle_gradient = -fidelity::objective(m.compensation, d, angles, obj.sums()).gradient;
+    }
+  } else {
+    fidelity::CompensationOptions options;
+    if (m.warm && m.warm->size() > 0) options.initial_angles = *m.warm;
+    ev.fidelity = fidelity::evaluate_fidelity(U, m.target, m.compensation, options);
+    if (m.compensation != Compensation::none) m.warm = ev.fidelity.angles;
+  }
+  ev.infidelity = 1.0 - ev.fidelity.fidelity;
+  if (!with_gradient) return ev;
+
+  // Cotangent of the output columns for F, then of psi_N for 1 - F.
+  const CMatrix T_eff = ev.fidelity.post_layer().adjoint() * m.target * ev.fidelity.pre_layer().adjoint();
+  const cplx tau = T_eff.conjugate().cwiseProduct(U).sum();
+  const CMatrix Lambda = (U + tau * T_eff) / static_cast<double>(d * (d + 1));
+  CMatrix Lambda_out = CMatrix::Zero(ev.columns.rows(), ev.columns.cols());
+  for (Index r = 0; r < d; ++r) Lambda_out.row(m.comp[static_cast<std::size_t>(r)]) = Lambda.row(r);
+  const CMatrix lambdaN = -sim.output_adjoint(Lambda_out);
+
+  ev.gradient = RVector::Zero(m.values.size());
+  // Pulse parameters through the per-step drive cotangents.
+  std::vector<std::vector<pulse::ParamRef>> refs(sim.pulses().size());
+  std::vector<std::vector<Index>> slots(sim.pulses().size());
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (m.params[i].kind == Kind::pulse) {
+      refs[static_cast<std::size_t>(m.params[i].pulse)].push_back(m.params[i].ref);
+      slots[static_cast<std::size_t>(m.params[i].pulse)].push_back(static_cast<Index>(i));
+    }
+  const auto& channels = sim.channels();
+  std::vector<double> df;
+  auto on_step = [&](int, double t, const std::vector<double>& dc) {
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+      if (refs[p].empty()) continue;
+      double g = 0.0;  // d(1 - F)/d f_p(t)
+      for (std::size_t j = 0; j < channels.size(); ++j)
+        if (channels[j].pulse == static_cast<int>(p)) g += dc[j] * channels[j].factor;
+      if (g == 0.0) continue;
+      df.resize(refs[p].size());
+      sim.pulses()[p].derivatives(t, refs[p], df);
+      for (std::size_t r = 0; r < refs[p].size(); ++r) ev.gradient(slots[p][r]) += g * df[r];
+    }
+  };
+  // Device parameters: tangents of the Hamiltonian pieces, plus the basis/frame terms.
+  std::vector<DeviceTerms> device_terms;
+  std::vector<solver::HamiltonianTangent> tangents;
+  for (const auto& dp : m.device_params) {
+    device_terms.push_back(device_terms_for(sim, dp));
+    tangents.push_back(device_terms.back().tangent);
+  }
+  const solver::AdjointResult adj = sim.adjoint(psiN, lambdaN, tangents, on_step);
+  for (std::size_t i = 0; i < m.params.size(); ++i) {
+    const Param& q = m.params[i];
+    if (q.kind == Kind::device) {
+      const auto k = static_cast<std::size_t>(q.device);
+      ev.gradient(static_cast<Index>(i)) =
+          adj.tangents[k] + basis_and_frame_term(sim, device_terms[k], psiN, adj.lambda0, Lambda_out);
+    } else if (q.kind == Kind::angle) {
+      ev.gradient(static_cast<Index>(i)) = angle_gradient(q.angle);
+    }
+  }
+  return ev;
+}
+
+}  // namespace qevolve::gradient

@@ -1,0 +1,347 @@
+// Adjoint pass of the Trotter path. Chunk-major like the forward pass (block_evolution.cpp):
+// for each chunk of steps, walked backwards, the gate matrices are recomputed once and every
+// column block is stepped back through the chunk by one thread with the fused sequence
+//   psi <- g^dag psi,  env += psi lambda^dag (gate-local),  lambda <- g^dag lambda
+// per gate. The per-(step, gate) environments of all blocks are then added and contracted with
+// the gate's parameter derivatives (tiny g x g matrices): d/dc_j for each drive segment and,
+// for device tangents, the Frechet derivatives of the static and drive factors.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "adjoint.hpp"
+#include "qevolve/backend/local_gate.hpp"
+#include "qevolve/linalg.hpp"
+
+namespace qevolve::solver {
+namespace {
+
+using Gate = TrotterGates::Gate;
+using Segment = TrotterGates::Segment;
+
+/// Partial trace of a g x g gate-space matrix onto the mode at `position` (d x d):
+/// Tr((f (x) I) X) = Tr(f reduce(X, 0)), Tr((I (x) f) X) = Tr(f reduce(X, 1)).
+CMatrix reduce_to_mode(const CMatrix& X, int position, int d0, int d1) {
+  if (d1 == 1) return X;
+  if (position == 0) {
+    CMatrix r = CMatrix::Zero(d0, d0);
+    for (int x = 0; x < d0; ++x)
+      for (int a = 0; a < d0; ++a)
+        for (int b = 0; b < d1; ++b) r(x, a) += X(x * d1 + b, a * d1 + b);
+    return r;
+  }
+  CMatrix r = CMatrix::Zero(d1, d1);
+  for (int x = 0; x < d1; ++x)
+    for (int a = 0; a < d1; ++a)
+      for (int b = 0; b < d0; ++b) r(x, a) += X(b * d1 + x, b * d1 + a);
+  return r;
+}
+
+/// Tr(A B) for square matrices of the same size.
+cplx trace_product(const CMatrix& A, const CMatrix& B) { return A.cwiseProduct(B.transpose()).sum(); }
+
+/// Everything the contraction needs that does not change from step to step.
+struct Prepared {
+  /// [gate][segment]: drive segments: the embedded operator O_emb (g x g); static: empty.
+  std::vector<std::vector<CMatrix>> drive_op;
+  /// [tangent][channel]: V^dag dO_j V in the eigenbasis of O_j (empty: the tangent does not
+  /// move O_j).
+  std::vector<std::vector<CMatrix>> tangent_drive;
+  bool any_tangent_drive = false;
+};
+
+/// Per-thread accumulators of the contraction.
+struct Accumulators {
+  std::vector<double> tangents;                    ///< [tangent]
+  std::vector<std::vector<CMatrix>> static_env;    ///< [gate][segment], summed over steps
+};
+
+/// Contracts the environments of one step (env: step buffer, gate k at gates.offset(k)).
+void contract_step(const TrotterGates& gates, const Prepared& prep,
+                   const std::vector<double>& c, const double* env, bool want_static,
+                   std::vector<double>& dc, Accumulators& acc) {
+  const double dt = gates.dt();
+  std::fill(dc.begin(), dc.end(), 0.0);
+  for (int k = 0; k < gates.num_gates(); ++k) {
+    const Gate& gate = gates.gate(k);
+    const int g = gate.g;
+    const auto m = static_cast<int>(gate.segments.size());
+    const double* e = env + gates.offset(k);
+    CMatrix E(g, g);
+    for (int b = 0; b < g; ++b)
+      for (int a = 0; a < g; ++a) E(b, a) = cplx(e[b * g + a], e[g * g + b * g + a]);
+    std::vector<CMatrix> F(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i)
+      F[static_cast<std::size_t>(i)] = gates.segment_matrix(gate, gate.segments[static_cast<std::size_t>(i)], c);
+    // pre[i] = F_{i-1} ... F_0, suf[i] = F_{m-1} ... F_{i+1}; segment environment
+    // Ebar_i = pre[i] E suf[i], so that Tr(dG E) = sum_i Tr(dF_i Ebar_i).
+    std::vector<CMatrix> pre(static_cast<std::size_t>(m)), suf(static_cast<std::size_t>(m));
+    pre[0] = CMatrix::Identity(g, g);
+    for (int i = 1; i < m; ++i)
+      pre[static_cast<std::size_t>(i)] = F[static_cast<std::size_t>(i - 1)] * pre[static_cast<std::size_t>(i - 1)];
+    suf[static_cast<std::size_t>(m - 1)] = CMatrix::Identity(g, g);
+    for (int i = m - 2; i >= 0; --i)
+      suf[static_cast<std::size_t>(i)] = suf[static_cast<std::size_t>(i + 1)] * F[static_cast<std::size_t>(i + 1)];
+    for (int i = 0; i < m; ++i) {
+      const auto si = static_cast<std::size_t>(i);
+      const Segment& seg = gate.segments[si];
+      if (seg.is_static && !want_static) continue;
+      const CMatrix Ebar = pre[si] * E * suf[si];
+      if (seg.is_static) {
+        acc.static_env[static_cast<std::size_t>(k)][si] += Ebar;
+        continue;
+      }
+      const auto j = static_cast<std::size_t>(seg.channel);
+      const double kappa = kTwoPi * dt * seg.frac;
+      // dF/dc = -i kappa O F.
+      const cplx t = trace_product(prep.drive_op[static_cast<std::size_t>(k)][si] * F[si], Ebar);
+      dc[j] += 2.0 * (cplx(0.0, -kappa) * t).real();
+      if (!prep.any_tangent_drive) continue;
+      // Device tangents moving O_j: dF = V (G o (V^dag dO V)) V^dag with G the divided
+      // differences of exp(-i kappa c x) (Daleckii-Krein).
+      const DriveEigen& de = gates.drives()[j];
+      CMatrix B;  // V^dag Ebar_red V, built on first use
+      CMatrix G;
+      for (std::size_t tg = 0; tg < prep.tangent_drive.size(); ++tg) {
+        const CMatrix& M = prep.tangent_drive[tg][j];
+        if (M.size() == 0) continue;
+        if (B.size() == 0) {
+          B = de.V.adjoint() * reduce_to_mode(Ebar, seg.position, gate.d0, gate.d1) * de.V;
+          G = linalg::exp_divided_differences(de.lambda, kappa * c[j]);
+        }
+        acc.tangents[tg] += 2.0 * trace_product(G.cwiseProduct(M), B).real();
+      }
+    }
+  }
+}
+
+/// 2 Re Tr(dS Sbar) for one static segment S = e_p ... e_1 and one tangent.
+double static_segment_term(const TrotterGates& gates, const TermList& terms, const Gate& gate,
+                           const Segment& seg, const CMatrix& Sbar,
+                           const HamiltonianTangent& tangent) {
+  const auto nf = seg.factors.size();
+  std::vector<CMatrix> e(nf), de(nf);
+  bool any = false;
+  for (std::size_t p = 0; p < nf; ++p) {
+    const auto& f = seg.factors[p];
+    const CMatrix& H = terms.static_matrix[static_cast<std::size_t>(f.term)];
+    const double scale = kTwoPi * gates.dt() * f.frac;
+    RVector w;
+    CMatrix V;
+    linalg::hermitian_eigen(H, w, V);
+    linalg::refine_unitary(V);
+    CVector ph(w.size());
+    for (Index k = 0; k < w.size(); ++k) ph(k) = std::polar(1.0, -scale * w(k));
+    CMatrix ef = V * ph.asDiagonal() * V.adjoint();
+    const CMatrix& dH = tangent.static_terms[static_cast<std::size_t>(f.term)];
+    CMatrix def = dH.size() == 0 ? CMatrix::Zero(H.rows(), H.cols())
+                                 : linalg::expm_hermitian_frechet(w, V, scale, dH);
+    any = any || dH.size() != 0;
+    if (f.position >= 0) {
+      ef = embed_in_gate(ef, f.position, gate.d0, gate.d1);
+      def = embed_in_gate(def, f.position, gate.d0, gate.d1);
+    }
+    e[p] = std::move(ef);
+    de[p] = std::move(def);
+  }
+  if (!any) return 0.0;
+  // dS = sum_p e_{n-1} .. e_{p+1} de_p e_{p-1} .. e_0.
+  const int g = gate.g;
+  CMatrix dS = CMatrix::Zero(g, g);
+  CMatrix right = CMatrix::Identity(g, g);  // e_{p-1} .. e_0
+  for (std::size_t p = 0; p < nf; ++p) {
+    CMatrix term = de[p] * right;
+    for (std::size_t q = p + 1; q < nf; ++q) term = e[q] * term;
+    dS += term;
+    right = e[p] * right;
+  }
+  return 2.0 * trace_product(dS, Sbar).real();
+}
+
+}  // namespace
+
+void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& psi,
+                    CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
+                    const StepCotangent& on_step, std::vector<double>& tangent_sums) {
+  const device::Device& dev = *job.device;
+  const TrotterGates& gates = *job.gates;
+  const Index D = dev.dim();
+  const Index n = psi.cols();
+  if (n == 0 || job.steps == 0) return;
+  const int threads = std::max(1, job.threads);
+  const Index width = job.block_width > 0 ? std::min(job.block_width, n)
+                                          : choose_block_width(D, n, threads);
+  const Index num_blocks = (n + width - 1) / width;
+  const int num_gates = gates.num_gates();
+  const auto& dims = dev.dims();
+  const auto num_channels = gates.drives().size();
+
+  auto geometries = [&](Index w) {
+    std::vector<backend::GateGeometry> geo;
+    for (int k = 0; k < num_gates; ++k) {
+      const auto& md = gates.modes(k);
+      geo.push_back(backend::make_geometry(dims.data(), dev.num_modes(), md[0],
+                                           md.size() == 2 ? md[1] : -1, w));
+    }
+    return geo;
+  };
+  const auto geo_full = geometries(width);
+  const Index last_width = n - (num_blocks - 1) * width;
+  const auto geo_last = geometries(last_width);
+
+  // Step-independent data of the contraction.
+  Prepared prep;
+  for (int k = 0; k < num_gates; ++k) {
+    const Gate& gate = gates.gate(k);
+    std::vector<CMatrix> ops;
+    for (const Segment& s : gate.segments) {
+      if (s.is_static) {
+        ops.emplace_back();
+        continue;
+      }
+      const DriveEigen& de = gates.drives()[static_cast<std::size_t>(s.channel)];
+      const CMatrix O = de.V * de.lambda.cast<cplx>().asDiagonal() * de.V.adjoint();
+      ops.push_back(embed_in_gate(O, s.position, gate.d0, gate.d1));
+    }
+    prep.drive_op.push_back(std::move(ops));
+  }
+  bool want_static = false;
+  for (const auto& t : tangents) {
+    std::vector<CMatrix> per_channel(num_channels);
+    for (std::size_t j = 0; j < num_channels && j < t.channels.size(); ++j) {
+      if (t.channels[j].size() == 0) continue;
+      const DriveEigen& de = gates.drives()[j];
+      per_channel[j] = de.V.adjoint() * t.channels[j] * de.V;
+      prep.any_tangent_drive = true;
+    }
+    prep.tangent_drive.push_back(std::move(per_channel));
+    for (const auto& m : t.static_terms) want_static = want_static || m.size() != 0;
+  }
+  auto make_acc = [&]() {
+    Accumulators a;
+    a.tangents.assign(tangents.size(), 0.0);
+    if (want_static)
+      for (int k = 0; k < num_gates; ++k) {
+        const Gate& gate = gates.gate(k);
+        a.static_env.emplace_back(gate.segments.size(), CMatrix::Zero(gate.g, gate.g));
+      }
+    return a;
+  };
+  Accumulators total = make_acc();
+
+  // Chunks of steps, as in the forward pass (gate data of a chunk <= ~8 MiB).
+  const std::size_t per_step = gates.step_size();
+  const int chunk = static_cast<int>(std::clamp<std::size_t>(
+      (8u << 20) / std::max<std::size_t>(1, per_step * sizeof(double)), 1,
+      static_cast<std::size_t>(job.steps)));
+  std::vector<double> adj_gates(per_step * static_cast<std::size_t>(chunk));
+  std::vector<double> env(per_step * static_cast<std::size_t>(chunk));
+  std::vector<std::vector<double>> coeffs(static_cast<std::size_t>(chunk));
+  std::vector<std::vector<double>> dcs(static_cast<std::size_t>(chunk),
+                                       std::vector<double>(num_channels, 0.0));
+  double step_flops = 0.0;
+  for (int k = 0; k < num_gates; ++k) step_flops += 24.0 * static_cast<double>(D * n) * gates.size(k);
+
+  const int num_chunks = (job.steps + chunk - 1) / chunk;
+  for (int ci = num_chunks - 1; ci >= 0; --ci) {
+    const int s0 = ci * chunk;
+    const int s1 = std::min(job.steps, s0 + chunk);
+    const bool parallel = threads > 1 && step_flops * (s1 - s0) > 1e7;
+    std::fill(env.begin(), env.end(), 0.0);
+#pragma omp parallel num_threads(threads) if (parallel)
+    {
+#pragma omp for schedule(static)
+      for (int s = s0; s < s1; ++s) {
+        auto& c = coeffs[static_cast<std::size_t>(s - s0)];
+        job.coefficients((s + 0.5) * job.dt, c);
+        double* dst = adj_gates.data() + per_step * static_cast<std::size_t>(s - s0);
+        gates.compute(c, dst);
+        // In place: g -> g^dag (split re/im, row-major).
+        for (int k = 0; k < num_gates; ++k) {
+          const int g = gates.size(k);
+          double* re = dst + gates.offset(k);
+          double* im = re + g * g;
+          for (int i = 0; i < g; ++i) {
+            im[i * g + i] = -im[i * g + i];
+            for (int j = i + 1; j < g; ++j) {
+              std::swap(re[i * g + j], re[j * g + i]);
+              const double a = im[i * g + j], b = im[j * g + i];
+              im[i * g + j] = -b;
+              im[j * g + i] = -a;
+            }
+          }
+        }
+      }
+      std::vector<double> local_env(env.size(), 0.0);
+      std::vector<double> pr(static_cast<std::size_t>(D * width)), pi(pr.size()), lr(pr.size()),
+          li(pr.size());
+#pragma omp for schedule(dynamic, 1)
+      for (Index b = 0; b < num_blocks; ++b) {
+        const Index c0 = b * width;
+        const Index w = b + 1 == num_blocks ? last_width : width;
+        const auto& geo = b + 1 == num_blocks ? geo_last : geo_full;
+        for (Index c = 0; c < w; ++c)
+          for (Index i = 0; i < D; ++i) {
+            const auto at = static_cast<std::size_t>(i * w + c);
+            pr[at] = psi(i, c0 + c).real();
+            pi[at] = psi(i, c0 + c).imag();
+            lr[at] = lambda(i, c0 + c).real();
+            li[at] = lambda(i, c0 + c).imag();
+          }
+        for (int s = s1 - 1; s >= s0; --s) {
+          const std::size_t base = per_step * static_cast<std::size_t>(s - s0);
+          for (int k = num_gates - 1; k >= 0; --k) {
+            const double* gd = adj_gates.data() + base + gates.offset(k);
+            const auto& gk = geo[static_cast<std::size_t>(k)];
+            backend::apply_gate(pr.data(), pi.data(), gk, gd);
+            backend::accumulate_environment(pr.data(), pi.data(), lr.data(), li.data(), gk,
+                                            local_env.data() + base + gates.offset(k));
+            backend::apply_gate(lr.data(), li.data(), gk, gd);
+          }
+        }
+        for (Index c = 0; c < w; ++c)
+          for (Index i = 0; i < D; ++i) {
+            const auto at = static_cast<std::size_t>(i * w + c);
+            psi(i, c0 + c) = cplx(pr[at], pi[at]);
+            lambda(i, c0 + c) = cplx(lr[at], li[at]);
+          }
+      }
+#pragma omp critical(qevolve_adjoint_env)
+      for (std::size_t i = 0; i < env.size(); ++i) env[i] += local_env[i];
+#pragma omp barrier
+      Accumulators acc = make_acc();
+#pragma omp for schedule(static)
+      for (int s = s0; s < s1; ++s) {
+        const auto at = static_cast<std::size_t>(s - s0);
+        contract_step(gates, prep, coeffs[at], env.data() + per_step * at, want_static, dcs[at], acc);
+      }
+#pragma omp critical(qevolve_adjoint_acc)
+      {
+        for (std::size_t t = 0; t < acc.tangents.size(); ++t) total.tangents[t] += acc.tangents[t];
+        for (std::size_t k = 0; k < acc.static_env.size(); ++k)
+          for (std::size_t i = 0; i < acc.static_env[k].size(); ++i)
+            total.static_env[k][i] += acc.static_env[k][i];
+      }
+    }
+    if (on_step)
+      for (int s = s1 - 1; s >= s0; --s)
+        on_step(s, (s + 0.5) * job.dt, dcs[static_cast<std::size_t>(s - s0)]);
+  }
+
+  for (std::size_t t = 0; t < tangents.size(); ++t) {
+    double sum = total.tangents[t];
+    if (want_static)
+      for (int k = 0; k < num_gates; ++k) {
+        const Gate& gate = gates.gate(k);
+        for (std::size_t i = 0; i < gate.segments.size(); ++i)
+          if (gate.segments[i].is_static)
+            sum += static_segment_term(gates, terms, gate, gate.segments[i],
+                                       total.static_env[static_cast<std::size_t>(k)][i], tangents[t]);
+      }
+    tangent_sums[t] += sum;
+  }
+}
+
+}  // namespace qevolve::solver
