@@ -34,7 +34,12 @@ struct Evaluation {
   RVector gradient;         ///< d(1 - F)/d(theta), empty unless requested
   fidelity::FidelityResult fidelity;  ///< F before/after compensation, leakage, angles
   CMatrix columns;          ///< the evolved columns (basis and frame of the config)
+  double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
 };
+
+/// True when the config marks anything trainable (an `optimize:` list on a pulse, qubit or
+/// coupling, or target.compensation_trainable with compensation).
+[[nodiscard]] bool has_trainable(const Config& config);
 
 class GradientProblem {
  public:

@@ -13,6 +13,7 @@
 #include "qevolve/gradient.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -241,7 +242,23 @@ void GradientProblem::set_values(const RVector& values) {
   m.values = values;
 }
 
+bool has_trainable(const Config& config) {
+  for (const auto& p : config.pulses)
+    if (!p.optimize.empty()) return true;
+  for (const auto& q : config.device.qubits)
+    if (!q.optimize.empty()) return true;
+  for (const auto& c : config.device.couplings)
+    if (!c.optimize.empty()) return true;
+  return config.target && config.target->compensation_trainable &&
+         config.target->compensation != Compensation::none;
+}
+
 Evaluation GradientProblem::evaluate(bool with_gradient) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  auto t0 = Clock::now();
   Impl& m = *impl_;
   const solver::Simulator& sim = *m.sim;
   const auto& dev = sim.device();
@@ -249,6 +266,8 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   const CMatrix psiN = sim.evolve_product(psi0);
   Evaluation ev;
   ev.columns = sim.to_output(psiN);
+  ev.evolve_s = since(t0);
+  t0 = Clock::now();
   const auto d = static_cast<Index>(m.comp.size());
   CMatrix U(d, d);
   for (Index r = 0; r < d; ++r) U.row(r) = ev.columns.row(m.comp[static_cast<std::size_t>(r)]);
@@ -282,7 +301,9 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
     if (m.compensation != Compensation::none) m.warm = ev.fidelity.angles;
   }
   ev.infidelity = 1.0 - ev.fidelity.fidelity;
+  ev.fidelity_s = since(t0);
   if (!with_gradient) return ev;
+  t0 = Clock::now();
 
   // Cotangent of the output columns for F, then of psi_N for 1 - F.
   const CMatrix T_eff = ev.fidelity.post_layer().adjoint() * m.target * ev.fidelity.pre_layer().adjoint();
@@ -333,6 +354,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
       ev.gradient(static_cast<Index>(i)) = angle_gradient(q.angle);
     }
   }
+  ev.gradient_s = since(t0);
   return ev;
 }
 

@@ -85,6 +85,25 @@ std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view ke
   return std::nullopt;
 }
 
+/// tanh and erf: duration, sigma and c are independent; all three are needed and the rise
+/// (centred at c sigma) must come before the fall (centred at duration - c sigma).
+void check_edge_keys(Doc& doc, const MapView& m, const PulseSpec& p) {
+  std::string got;
+  for (const auto& [key, v] : {std::pair{"duration", p.duration.has_value()},
+                               std::pair{"sigma", p.sigma.has_value()}, std::pair{"c", p.c.has_value()}})
+    if (v) got += (got.empty() ? "" : ", ") + std::string(key);
+  if (!p.duration || !p.sigma || !p.c)
+    doc.fail(m.mark(), m.path(), Msg::EdgeKeysMissing,
+             {{"SHAPE", std::string(shape_name(p.shape))},
+              {"GOT", got.empty() ? message(Msg::NounNone) : "only " + got}});
+  const double overlap = 2.0 * *p.c * *p.sigma;
+  if (!(*p.duration > overlap)) {
+    const Item& d = *m.find("duration");
+    doc.fail(d.mark(), d.path, Msg::EdgesOverlap,
+             {{"L", format_number(*p.duration)}, {"P", format_number(overlap)}});
+  }
+}
+
 /// Two of {duration, a, b} determine the third through `relation`; three must agree.
 void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, Family f) {
   const bool ramp = f == Family::ramp;
@@ -253,7 +272,9 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
                 {"SHAPE", "spline"}});
     for (const Item& x : values) p.values.push_back(get_number(doc, x, Range::any("GHz")));
   }
-  if (f == Family::ramp || f == Family::sigma)
+  if (p.shape == Shape::tanh || p.shape == Shape::erf)
+    check_edge_keys(doc, m, p);
+  else if (f == Family::ramp || f == Family::sigma)
     check_two_of_three(doc, m, p, f);
   else if (!p.duration)
     (void)m.require("duration", Range::gt(0.0, "ns").text());

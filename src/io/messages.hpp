@@ -66,6 +66,8 @@ enum class Msg {
   AngleWithoutAuto,
   ShapeKeysMissing,
   ShapeKeysInconsistent,
+  EdgeKeysMissing,
+  EdgesOverlap,
   ShapeKeyNegative,
   TooFewValues,
   CrosstalkSelf,

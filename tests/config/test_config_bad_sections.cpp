@@ -119,6 +119,27 @@ const BadCase kCases[] = {
      "    sigma: 10\n",
      "bad.yaml:3:5: pulses[0]: a `gaussian` pulse needs two of duration, sigma, c, but only `sigma` given"
      " (expected two of duration, sigma, c; the third follows from duration = 2*c*sigma)"},
+    {"EdgeKeysMissing",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - qubit: q0\n"
+     "    shape: tanh\n"
+     "    amplitude: 0.1\n"
+     "    duration: 30\n"
+     "    sigma: 3\n",
+     "bad.yaml:3:5: pulses[0]: a `tanh` pulse needs all three of duration, sigma, c, but only duration, sigma given"
+     " (expected duration, sigma and c (rise centred at c*sigma, fall at duration - c*sigma, width sigma))"},
+    {"EdgesOverlap",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - qubit: q0\n"
+     "    shape: erf\n"
+     "    amplitude: 0.1\n"
+     "    duration: 12\n"
+     "    sigma: 3\n"
+     "    c: 2\n",
+     "bad.yaml:6:15: pulses[0].duration: duration 12 <= 2*c*sigma = 12: the rise and the fall overlap"
+     " (expected duration > 2*c*sigma)"},
     {"ShapeKeysInconsistent",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
