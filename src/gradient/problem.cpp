@@ -54,6 +54,26 @@ std::pair<double, double> pulse_bounds(pulse::Param p) {
   }
 }
 
+/// Typical meaningful change of a pulse parameter with current value v (ParameterInfo::scale).
+double pulse_scale(pulse::Param p, double v) {
+  switch (p) {
+    case pulse::Param::amplitude:
+    case pulse::Param::value: return std::max(0.01 * std::abs(v), 1e-4);
+    case pulse::Param::frequency: return 1e-3;
+    case pulse::Param::phase: return 0.01;
+    case pulse::Param::lambda: return std::max(0.01 * std::abs(v), 1e-3);
+    case pulse::Param::c: return 0.01;
+    default: return 0.1;  // times (ns): delay, duration, ramp, plateau, sigma
+  }
+}
+
+double device_scale(const std::string& key, double v) {
+  if (key == "flux" || key == "ng" || key == "asymmetry") return 1e-3;
+  if (key == "capacitive" || key == "inductive" || key == "dipole" || key == "cross_kerr")
+    return std::max(0.01 * std::abs(v), 1e-5);
+  return std::max(1e-3 * std::abs(v), 1e-5);  // ec ej el frequency anharmonicity (GHz)
+}
+
 std::pair<double, double> device_bounds(const std::string& key) {
   if (key == "ec" || key == "ej" || key == "el" || key == "frequency") return {1e-9, kInf};
   if (key == "asymmetry") return {0.0, 1.0};
@@ -136,7 +156,8 @@ GradientProblem::GradientProblem(const Config& config, int threads)
       q.ref = ref;
       m.params.push_back(q);
       const auto [lo, hi] = pulse_bounds(ref.kind);
-      m.info.push_back({config.pulses[p].path + "." + ref.name(), lo, hi});
+      m.info.push_back({config.pulses[p].path + "." + ref.name(), lo, hi,
+                        pulse_scale(ref.kind, pulse.get(ref))});
     }
   }
   m.device_params = device::trainable_device_params(config, m.sim->device());
@@ -146,7 +167,9 @@ GradientProblem::GradientProblem(const Config& config, int threads)
     q.device = static_cast<int>(i);
     m.params.push_back(q);
     const auto [lo, hi] = device_bounds(m.device_params[i].key);
-    m.info.push_back({m.device_params[i].name, lo, hi});
+    m.info.push_back({m.device_params[i].name, lo, hi,
+                      device_scale(m.device_params[i].key,
+                                   device::get_param(m.sim->device(), m.device_params[i]))});
   }
   m.compensation = config.target->compensation;
   m.angles_trainable = config.target->compensation_trainable && m.compensation != Compensation::none;
@@ -159,7 +182,7 @@ GradientProblem::GradientProblem(const Config& config, int threads)
       q.kind = Kind::angle;
       q.angle = a;
       m.params.push_back(q);
-      m.info.push_back({"compensation.angles[" + std::to_string(a) + "]", -kInf, kInf});
+      m.info.push_back({"compensation.angles[" + std::to_string(a) + "]", -kInf, kInf, 0.01});
     }
   }
   if (m.params.empty())
