@@ -231,11 +231,9 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
   };
   Accumulators total = make_acc();
 
-  // Chunks of steps, as in the forward pass (gate data of a chunk <= ~8 MiB).
+  // Chunks of steps, as in the forward pass (independent of the number of steps).
   const std::size_t per_step = gates.step_size();
-  const int chunk = static_cast<int>(std::clamp<std::size_t>(
-      (8u << 20) / std::max<std::size_t>(1, per_step * sizeof(double)), 1,
-      static_cast<std::size_t>(job.steps)));
+  const int chunk = step_chunk(per_step * sizeof(double), job.steps);
   std::vector<double> adj_gates(per_step * static_cast<std::size_t>(chunk));
   std::vector<double> env(per_step * static_cast<std::size_t>(chunk));
   std::vector<std::vector<double>> coeffs(static_cast<std::size_t>(chunk));

@@ -20,6 +20,12 @@ Index choose_block_width(Index D, Index n, int threads) {
   return std::max<Index>(1, std::min(w, n));
 }
 
+int step_chunk(std::size_t bytes_per_step, int steps) {
+  constexpr std::size_t kBytes = 2u << 20, kMaxSteps = 256;
+  const std::size_t fit = std::clamp<std::size_t>(kBytes / std::max<std::size_t>(1, bytes_per_step), 1, kMaxSteps);
+  return static_cast<int>(std::min<std::size_t>(fit, static_cast<std::size_t>(std::max(1, steps))));
+}
+
 template <typename Real>
 void evolve_blocks(const BlockEvolution& job, CMatrix& state,
                    const std::function<void(double)>& progress) {
@@ -49,11 +55,9 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   const Index last_width = n - (num_blocks - 1) * width;
   const auto geo_last = geometries(last_width);
 
-  // Chunks of steps whose gates are computed together (<= ~8 MiB of gate data).
+  // Chunks of steps whose gates are computed together (step_chunk: <= ~2 MiB, <= 256 steps).
   const std::size_t per_step = gates.step_size();
-  const int chunk = static_cast<int>(std::clamp<std::size_t>(
-      (8u << 20) / std::max<std::size_t>(1, per_step * sizeof(Real)), 1,
-      static_cast<std::size_t>(job.steps)));
+  const int chunk = step_chunk(per_step * sizeof(Real), job.steps);
   std::vector<Real> buffer(per_step * static_cast<std::size_t>(chunk));
 
   // Flops of one step on all columns; a chunk smaller than ~1e7 flops (a fraction of a

@@ -29,6 +29,11 @@ template <typename Real>
 void evolve_blocks(const BlockEvolution& job, CMatrix& state,
                    const std::function<void(double)>& progress);
 
+/// Steps per chunk (gates computed together): as many as fit in ~2 MiB of gate data, at most
+/// 256, never more than `steps`. It does not depend on `steps` otherwise, so the memory of a
+/// run (forward and adjoint) is the same for 1000 and 8000 steps.
+[[nodiscard]] int step_chunk(std::size_t bytes_per_step, int steps);
+
 /// The automatic block width for dimension D, n columns and `threads` threads.
 [[nodiscard]] Index choose_block_width(Index D, Index n, int threads);
 
