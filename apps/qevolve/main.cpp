@@ -89,6 +89,17 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 4096));
   run->add_option("--steps", run_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
 
+  qevolve::commands::OptimizeOptions opt_opts;
+  std::optional<int> opt_steps;
+  auto* optimize = app.add_subcommand(
+      "optimize", "Optimise the trainable parameters (L-BFGS-B or Adam) to minimise 1 - F");
+  optimize->add_option("CONFIG", opt_opts.config_path, "YAML config file")->required();
+  optimize->add_option("-o,--output", opt_opts.output, "HDF5 output file (default: output.file)");
+  optimize->add_option("--resume", opt_opts.resume, "Resume from this checkpoint file");
+  optimize->add_option("--threads", opt_opts.threads, "Threads (default: all cores)")
+      ->check(CLI::Range(1, 4096));
+  optimize->add_option("--steps", opt_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
+
   auto* bench = app.add_subcommand("bench", "Benchmarks");
   bench->require_subcommand(1);
   qevolve::commands::BenchScalingOptions bench_opts;
@@ -103,7 +114,7 @@ int main(int argc, char** argv) {
   scaling->add_option("--csv", bench_opts.csv, "Write the table as CSV");
   scaling->add_option("--plot", bench_opts.plot, "Draw a PNG plot (needs --csv)");
 
-  for (auto* sub : {check, spectrum, run, scaling})
+  for (auto* sub : {check, spectrum, run, optimize, scaling})
     sub->add_flag("--quiet", quiet, "No progress or warnings");
 
   try {
@@ -125,6 +136,10 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       run_opts.steps = run_steps;
       return qevolve::commands::run(run_opts, io);
+    }
+    if (optimize->parsed()) {
+      opt_opts.steps = opt_steps;
+      return qevolve::commands::optimize(opt_opts, io);
     }
     if (scaling->parsed()) {
       const auto range = parse_range(qubit_range, "--qubits");

@@ -39,6 +39,17 @@ struct RunOptions {
 /// `qevolve run`: evolve, fidelity with compensation, HDF5 output, summary.
 int run(const RunOptions& options, Streams io);
 
+struct OptimizeOptions {
+  std::string config_path;
+  std::string output;          ///< -o FILE.h5 (empty: output.file of the config, or none)
+  std::string resume;          ///< --resume CHECKPOINT.h5
+  int threads = 0;
+  std::optional<int> steps;
+};
+/// `qevolve optimize`: minimise 1 - F over the trainable parameters (L-BFGS-B or Adam), with a
+/// per-iteration checkpoint, /history and the optimised config written back as YAML.
+int optimize(const OptimizeOptions& options, Streams io);
+
 struct BenchScalingOptions {
   int min_qubits = 2, max_qubits = 12;
   int steps = 500;

@@ -26,6 +26,16 @@ struct ModeParams {
   int basis_size = 0;                   // internal basis size; 0 = automatic (converged)
 };
 
+/// The internal basis a mode was diagonalised in. Derivatives are taken in it, and a gradient
+/// problem rebuilds modes on it (diagonalise_on), so the discretisation does not jump with the
+/// parameters (the automatic basis rules depend on them).
+struct InternalBasis {
+  double grid_center = 0.0, grid_half_width = 0.0;  ///< fluxonium phase grid
+  int grid_points = 0;
+  double charge_centre = 0.0;  ///< transmon: n0 of the charge basis n0 - cutoff .. n0 + cutoff
+  int charge_cutoff = 0;
+};
+
 /// A diagonalised, truncated mode. Operators are levels x levels in the kept eigenbasis.
 struct Mode {
   ModeParams params;
@@ -35,6 +45,7 @@ struct Mode {
   CMatrix lowering;   ///< sum_k sqrt(k)|k-1><k| in the kept basis (a for oscillators)
   CMatrix number;     ///< sum_k k|k><k|
   int internal_dim = 0;  ///< size of the internal basis actually used
+  InternalBasis basis;   ///< the internal basis itself (fluxonium, transmon)
 
   [[nodiscard]] int levels() const { return params.levels; }
   [[nodiscard]] const std::string& name() const { return params.name; }
@@ -54,6 +65,10 @@ struct Mode {
 /// Diagonalises one mode (dispatch on params.type). Throws NumericalError if the internal basis
 /// cannot be converged.
 [[nodiscard]] Mode diagonalise(const ModeParams& params);
+
+/// Diagonalises a mode in a given internal basis (from an earlier Mode::basis) instead of the
+/// automatic one; oscillators ignore it.
+[[nodiscard]] Mode diagonalise_on(const ModeParams& params, const InternalBasis& basis);
 
 /// Model-specific entry points (also used directly by tests).
 [[nodiscard]] Mode diagonalise_fluxonium(const ModeParams& params);

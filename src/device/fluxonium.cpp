@@ -167,6 +167,9 @@ Mode diagonalise_fluxonium_on(const ModeParams& p, const PhaseGrid& grid) {
   Mode mode;
   mode.params = p;
   mode.internal_dim = n;
+  mode.basis.grid_center = grid.center;
+  mode.basis.grid_half_width = grid.half_width;
+  mode.basis.grid_points = grid.points;
   RMatrix vectors;
   lowest_eigenpairs(h, p.levels, mode.energies, vectors);
 

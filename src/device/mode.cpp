@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mode_internal.hpp"
+#include "phase_grid.hpp"
 #include "qevolve/error.hpp"
 
 namespace qevolve::device {
@@ -192,6 +193,19 @@ Mode diagonalise(const ModeParams& params) {
   mode = compute(params);  // outside the lock: modes are independent
   cache().insert(key, mode);
   return mode;
+}
+
+Mode diagonalise_on(const ModeParams& params, const InternalBasis& basis) {
+  if (params.type == ModeType::fluxonium && basis.grid_points > 0) {
+    detail::PhaseGrid grid;
+    grid.center = basis.grid_center;
+    grid.half_width = basis.grid_half_width;
+    grid.points = basis.grid_points;
+    return detail::diagonalise_fluxonium_on(params, grid);
+  }
+  if (params.type == ModeType::transmon && basis.charge_cutoff > 0)
+    return detail::diagonalise_transmon_on(params, basis.charge_centre, basis.charge_cutoff);
+  return diagonalise(params);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,4 +54,7 @@ void validate_transmon(const ModeParams& params);
 /// Charge cutoff ncut of the automatic transmon basis n0 - ncut .. n0 + ncut, n0 = floor(ng + 1/2).
 [[nodiscard]] int transmon_auto_cutoff(const ModeParams& params);
 
+/// Diagonalises a transmon in the charge basis centre - ncut .. centre + ncut.
+[[nodiscard]] Mode diagonalise_transmon_on(const ModeParams& params, double centre, int ncut);
+
 }  // namespace qevolve::device::detail

@@ -75,13 +75,19 @@ Mode diagonalise_transmon(const ModeParams& p) {
   if (p.type != ModeType::transmon) detail::fail(p, "not a transmon");
   detail::validate_transmon(p);
   const int ncut = p.basis_size > 0 ? p.basis_size : detail::transmon_auto_cutoff(p);
+  return detail::diagonalise_transmon_on(p, detail::charge_centre(p.ng), ncut);
+}
+
+namespace detail {
+
+Mode diagonalise_transmon_on(const ModeParams& p, double centre, int ncut) {
+  validate_transmon(p);
   const int dim = 2 * ncut + 1;
   if (p.levels > dim) {
     detail::fail(p, "levels (" + std::to_string(p.levels) + ") exceed the charge basis size (" +
                         std::to_string(dim) + ", cutoff " + std::to_string(ncut) + ")");
   }
   const double ej_eff = detail::transmon_ej_eff(p);
-  const double centre = detail::charge_centre(p.ng);
   RVector charge_diag(dim);  // n - ng on each basis state
   RMatrix h = RMatrix::Zero(dim, dim);
   for (int j = 0; j < dim; ++j) {
@@ -96,6 +102,8 @@ Mode diagonalise_transmon(const ModeParams& p) {
   Mode mode;
   mode.params = p;
   mode.internal_dim = dim;
+  mode.basis.charge_centre = centre;
+  mode.basis.charge_cutoff = ncut;
   RMatrix vectors;
   detail::lowest_eigenpairs(h, p.levels, mode.energies, vectors);
   const RMatrix charge = vectors.transpose() * (charge_diag.asDiagonal() * vectors);
@@ -106,5 +114,7 @@ Mode diagonalise_transmon(const ModeParams& p) {
   detail::fill_ladder_operators(mode);
   return mode;
 }
+
+}  // namespace detail
 
 }  // namespace qevolve::device

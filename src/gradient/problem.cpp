@@ -80,10 +80,16 @@ std::pair<double, double> device_bounds(const std::string& key) {
   return {-kInf, kInf};
 }
 
-device::Device build_from(const device::ResolvedDevice& r) {
+/// Builds the device; with `bases`, every mode is diagonalised in the internal basis of the
+/// first build, so the discretisation does not jump as device parameters change (the
+/// automatic basis rules depend on them) and finite differences see a smooth function.
+device::Device build_from(const device::ResolvedDevice& r,
+                          const std::vector<device::InternalBasis>& bases) {
   std::vector<device::Mode> modes;
   modes.reserve(r.modes.size());
-  for (const auto& p : r.modes) modes.push_back(device::diagonalise(p));
+  for (std::size_t q = 0; q < r.modes.size(); ++q)
+    modes.push_back(bases.empty() ? device::diagonalise(r.modes[q])
+                                  : device::diagonalise_on(r.modes[q], bases[q]));
   return {std::move(modes), r.couplings};
 }
 
@@ -102,12 +108,13 @@ struct GradientProblem::Impl {
   bool angles_trainable = false;
   CMatrix target;
   std::vector<Index> comp;  // computational indices
+  std::vector<device::InternalBasis> bases;  // of the first build
   std::optional<RVector> warm;
 
   void rebuild_simulator() {
     std::vector<pulse::Pulse> pulses;
     if (sim) pulses = sim->pulses();
-    sim = std::make_unique<solver::Simulator>(config, build_from(resolved), threads);
+    sim = std::make_unique<solver::Simulator>(config, build_from(resolved, bases), threads);
     if (!pulses.empty()) sim->pulses() = std::move(pulses);
   }
 };
@@ -128,7 +135,8 @@ GradientProblem::GradientProblem(const Config& config, int threads)
     config.fail("evolution.initial_states", "gradients need the computational initial states",
                 "initial_states: computational");
   m.resolved = device::resolve_device(config);
-  m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved), threads);
+  m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved, {}), threads);
+  for (const auto& mode : m.sim->device().modes()) m.bases.push_back(mode.basis);
 
   // Freeze what the build resolved: `auto` amplitudes and frequencies, and the total time.
   for (std::size_t p = 0; p < m.config.pulses.size(); ++p) {

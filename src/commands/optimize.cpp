@@ -1,0 +1,155 @@
+// `qevolve optimize`: config -> GradientProblem (cached simulator) -> optimize::minimize
+// (L-BFGS-B / Adam, checkpoint every iteration, resume by replay) -> final evaluation ->
+// HDF5 (/gradient, /history) + the optimised config as YAML + summary.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <string>
+
+#include "qevolve/commands.hpp"
+#include "qevolve/config_loader.hpp"
+#include "qevolve/config_writer.hpp"
+#include "qevolve/error.hpp"
+#include "qevolve/gradient.hpp"
+#include "qevolve/optimizer.hpp"
+#include "run_output.hpp"
+
+namespace qevolve::commands {
+namespace {
+
+/// The gradient problem as the optimiser's objective, in scaled variables u = theta / scale
+/// (ParameterInfo::scale: a typical meaningful change of each parameter), which gives the
+/// quasi-Newton method sensible first steps whatever the units. aux = the compensation angles
+/// the evaluation ended with (they warm-start the next solve), so replay restores them.
+class ProblemObjective final : public optimize::Objective {
+ public:
+  explicit ProblemObjective(gradient::GradientProblem& p) : p_(p) {
+    const auto& info = p_.parameters();
+    scale_.resize(static_cast<Index>(info.size()));
+    for (std::size_t i = 0; i < info.size(); ++i) scale_(static_cast<Index>(i)) = info[i].scale;
+  }
+  [[nodiscard]] std::vector<std::string> names() const override { return p_.names(); }
+  [[nodiscard]] RVector lower() const override { return bound(true); }
+  [[nodiscard]] RVector upper() const override { return bound(false); }
+  double evaluate(const RVector& u, RVector& gradient, RVector& aux) override {
+    p_.set_values(to_theta(u));
+    gradient::Evaluation ev = p_.evaluate(true);
+    gradient = ev.gradient.cwiseProduct(scale_);
+    aux = p_.warm_angles();
+    return ev.infidelity;
+  }
+  void restore(const RVector& aux) override { p_.set_warm_angles(aux); }
+  [[nodiscard]] RVector to_theta(const RVector& u) const { return u.cwiseProduct(scale_); }
+  [[nodiscard]] RVector to_u(const RVector& theta) const { return theta.cwiseQuotient(scale_); }
+
+ private:
+  [[nodiscard]] RVector bound(bool lower) const {
+    const auto& info = p_.parameters();
+    RVector v(static_cast<Index>(info.size()));
+    for (std::size_t i = 0; i < info.size(); ++i)
+      v(static_cast<Index>(i)) = (lower ? info[i].lower : info[i].upper) / info[i].scale;
+    return v;
+  }
+  gradient::GradientProblem& p_;
+  RVector scale_;
+};
+
+/// OUT.h5 -> OUT.optimized.yaml; no output -> CONFIG.optimized.yaml.
+std::string yaml_path(const std::string& output, const std::string& config_path) {
+  std::filesystem::path p = output.empty() ? std::filesystem::path(config_path) : std::filesystem::path(output);
+  p.replace_extension(".optimized.yaml");
+  return p.string();
+}
+
+}  // namespace
+
+int optimize(const OptimizeOptions& options, Streams io) {
+  const auto t_start = Clock::now();
+  Config config = io::load_config(options.config_path);
+  if (options.steps) config.evolution.steps = *options.steps;
+  const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
+  gradient::GradientProblem problem(config, options.threads);
+  RunReport report;
+  report.config = &config;
+  report.sim = &problem.simulator();
+  report.t_build = since(t_start);
+
+  optimize::Settings settings;
+  settings.method = spec.method;
+  settings.max_iterations = spec.max_iterations;
+  settings.target_infidelity = spec.target_infidelity;
+  settings.learning_rate = spec.learning_rate;
+  settings.checkpoint = spec.checkpoint;
+  settings.resume = options.resume;
+  if (!settings.checkpoint.empty() && std::filesystem::path(settings.checkpoint).is_relative() &&
+      !config.source_file.empty()) {
+    // A relative checkpoint path in the config is relative to the config file's folder.
+    settings.checkpoint =
+        (std::filesystem::path(config.source_file).parent_path() / settings.checkpoint).string();
+  }
+
+  ProblemObjective objective(problem);
+  const bool show = io.progress && !io.quiet;
+  auto on_iteration = [&](const optimize::IterationRecord& r) {
+    if (!show) return;
+    char line[200];
+    std::snprintf(line, sizeof line, "iter %4d  1-F %.6e  |grad| %.3e  step %.3e  %8.2f s\n",
+                  r.iteration, r.infidelity, r.gradient_norm, r.step, r.wall_time_s);
+    io.err << line << std::flush;
+  };
+  const auto t_opt = Clock::now();
+  const RVector x0 = problem.values();
+  optimize::Result result = optimize::minimize(objective, objective.to_u(x0), settings, on_iteration);
+  result.x = objective.to_theta(result.x);
+  report.t_optimize = since(t_opt);
+  report.history = result.history;
+
+  // Final evaluation at the best point, for the outputs.
+  problem.set_values(result.x);
+  gradient::Evaluation ev = problem.evaluate(true);
+  report.columns = std::move(ev.columns);
+  const auto comp = report.sim->device().computational_indices();
+  report.unitary.resize(static_cast<Index>(comp.size()), static_cast<Index>(comp.size()));
+  for (std::size_t r = 0; r < comp.size(); ++r)
+    report.unitary.row(static_cast<Index>(r)) = report.columns.row(comp[r]);
+  report.fidelity = std::move(ev.fidelity);
+  report.gradient_names = problem.names();
+  report.gradient = std::move(ev.gradient);
+  report.t_evolve = ev.evolve_s;
+  report.t_fidelity = ev.fidelity_s;
+  report.t_gradient = ev.gradient_s;
+
+  const auto t3 = Clock::now();
+  const std::string output = options.output.empty() ? config.output.file : options.output;
+  if (!output.empty()) (void)write_run_output(output, report, since(t_start));
+  const std::string yaml = yaml_path(output, options.config_path);
+  {
+    const std::string text = write_back_yaml(config, problem.config(), problem.names(), result.x);
+    const std::string tmp = yaml + ".tmp";
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw InputError(yaml + ": cannot write the optimised config");
+    f << text;
+    f.close();
+    if (!f) throw InputError(yaml + ": cannot write the optimised config");
+    std::filesystem::rename(tmp, yaml);
+  }
+  const double t_out = since(t3);
+
+  print_summary(io.out, report, "qevolve optimize: " + options.config_path, t_out, since(t_start));
+  char line[300];
+  std::snprintf(line, sizeof line, "optimize: %s, %zu iterations, %d evaluations, stop: %s\n",
+                spec.method == OptimizerMethod::lbfgs ? "lbfgs" : "adam", result.history.size(),
+                result.evaluations, result.stop_reason.c_str());
+  io.out << line;
+  for (std::size_t i = 0; i < report.gradient_names.size(); ++i) {
+    std::snprintf(line, sizeof line, "  %-40s %.12g -> %.12g\n", report.gradient_names[i].c_str(),
+                  x0(static_cast<Index>(i)), result.x(static_cast<Index>(i)));
+    io.out << line;
+  }
+  if (!output.empty()) io.out << "wrote " << output << "\n";
+  io.out << "wrote " << yaml << " (the optimised config)\n";
+  return 0;
+}
+
+}  // namespace qevolve::commands

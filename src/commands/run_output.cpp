@@ -1,0 +1,190 @@
+// Shared output of `run` and `optimize`: HDF5 result file and summary (interface.md).
+#include "run_output.hpp"
+
+#include <cstdio>
+
+#include "qevolve/device.hpp"
+#include "qevolve/hdf5_file.hpp"
+#include "qevolve/version.hpp"
+
+namespace qevolve::commands {
+namespace {
+/// Largest D for which `run` diagonalises H0 densely to write /energies.
+constexpr Index kMaxDenseEnergies = 4096;
+
+}  // namespace
+
+const char* solver_name(Solver s) {
+  switch (s) {
+    case Solver::expm: return "expm";
+    case Solver::trotter: return "trotter";
+    case Solver::magnus4: return "magnus4";
+    case Solver::adaptive: return "adaptive";
+  }
+  return "?";
+}
+
+const char* compensation_name(Compensation c) {
+  switch (c) {
+    case Compensation::none: return "none";
+    case Compensation::vz: return "vz";
+    case Compensation::single_qubit: return "single_qubit";
+  }
+  return "?";
+}
+
+/// Closed-system evolution keeps every column normalised; a larger deviation than the solver's
+/// own accuracy means a numerical failure (exit 3).
+void check_norms(const CMatrix& columns, const solver::Options& o) {
+  double tol = o.precision == Precision::single ? 1e-4 : 1e-9;
+  if (o.solver == Solver::adaptive) tol = std::max(1e-8, 1e3 * o.rtol);
+  double worst = 0.0;
+  for (Index c = 0; c < columns.cols(); ++c)
+    worst = std::max(worst, std::abs(columns.col(c).squaredNorm() - 1.0));
+  if (!(worst <= tol))
+    throw NumericalError("lost unitarity: a column's squared norm deviates from 1 by " +
+                         std::to_string(worst) + " (tolerance " + std::to_string(tol) + ")");
+}
+
+
+void compute_fidelity(RunReport& r) {
+  const auto& device = r.sim->device();
+  const Config& config = *r.config;
+  if (!config.target || !r.sim->initial_states_are_computational()) return;
+  std::vector<std::string> qubit_names;
+  for (int q : device.qubit_modes()) qubit_names.push_back(device.modes()[static_cast<std::size_t>(q)].name());
+  const CMatrix target = fidelity::target_unitary(*config.target, qubit_names, config);
+  const auto comp = device.computational_indices();
+  const auto d = static_cast<Index>(comp.size());
+  r.unitary.resize(d, d);
+  for (Index i = 0; i < d; ++i) r.unitary.row(i) = r.columns.row(comp[static_cast<std::size_t>(i)]);
+  r.fidelity = fidelity::evaluate_fidelity(r.unitary, target, config.target->compensation);
+}
+
+bool write_run_output(const std::string& path, const RunReport& r, double wall_time) {
+  const auto& sim = *r.sim;
+  const auto& dev = sim.device();
+  std::optional<device::DressedBasis> dressed = sim.dressed();
+  if (!dressed && dev.dim() <= kMaxDenseEnergies) dressed = device::dress(dev);
+  io::Hdf5Writer w(path);
+  if (r.fidelity) {
+    w.write("/unitary", r.unitary);
+    w.write("/unitary_compensated", r.fidelity->unitary_compensated);
+    w.write("/compensation/angles", r.fidelity->angles);
+    w.attribute("compensation", std::string(compensation_name(r.fidelity->compensation)));
+    w.attribute("fidelity", r.fidelity->fidelity);
+    w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
+    w.attribute("leakage", r.fidelity->leakage);
+  }
+  w.write("/propagator", r.columns);
+  w.write("/initial_states", sim.initial_labels());
+  if (dressed) {
+    w.write("/energies", dressed->energies);
+    std::vector<std::string> labels;
+    for (Index l : dressed->labels) labels.push_back(dev.label(l));
+    w.write("/labels", labels);
+  }
+  if (!r.gradient_names.empty()) {
+    w.write("/gradient", r.gradient);
+    w.write("/gradient_names", r.gradient_names);
+  }
+  if (!r.history.empty()) {
+    const auto n = static_cast<Index>(r.history.size());
+    RVector infidelity(n), gnorm(n), wall(n), step(n);
+    std::vector<long long> iteration;
+    for (Index k = 0; k < n; ++k) {
+      const auto& h = r.history[static_cast<std::size_t>(k)];
+      iteration.push_back(h.iteration);
+      infidelity(k) = h.infidelity;
+      gnorm(k) = h.gradient_norm;
+      wall(k) = h.wall_time_s;
+      step(k) = h.step;
+    }
+    w.write("/history/iteration", iteration);
+    w.write("/history/infidelity", infidelity);
+    w.write("/history/gradient_norm", gnorm);
+    w.write("/history/wall_time_s", wall);
+    w.write("/history/step", step);
+  }
+  const auto& o = sim.options();
+  w.attribute("dims", std::vector<long long>(dev.dims().begin(), dev.dims().end()));
+  w.attribute("steps", static_cast<long long>(o.steps));
+  w.attribute("solver", std::string(solver_name(o.solver)));
+  w.attribute("order", static_cast<long long>(o.order));
+  w.attribute("duration_ns", o.duration);
+  w.attribute("wall_time_s", wall_time);
+  w.attribute("qevolve_version", std::string(kVersion));
+  w.attribute("config", r.config->yaml_text);
+  if (!std::isnan(r.single_precision_deviation))
+    w.attribute("single_precision_deviation", r.single_precision_deviation);
+  w.commit();
+  return !dressed;
+}
+
+void print_summary(std::ostream& out, const RunReport& r, const std::string& title,
+                   double t_output, double t_total) {
+  const auto& sim = *r.sim;
+  const auto& device = sim.device();
+  const auto& o = sim.options();
+  char line[400];
+  out << title << "\n";
+  out << "device: " << device.num_modes() << " modes (" << device.qubit_modes().size()
+      << " qubits), D = " << device.dim() << ", levels";
+  for (int d : device.dims()) out << ' ' << d;
+  out << "\n";
+  std::snprintf(line, sizeof line,
+                "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d threads%s\n",
+                solver_name(o.solver),
+                o.solver == Solver::trotter
+                    ? (" order " + std::to_string(o.order) + " (" + std::to_string(sim.gates_per_step()) +
+                       " local gates per step)").c_str()
+                    : "",
+                o.steps, sim.dt(), o.duration, sim.initial_indices().size(), o.threads,
+                o.precision == Precision::single ? ", single precision" : "");
+  out << line;
+  if (!std::isnan(r.single_precision_deviation)) {
+    std::snprintf(line, sizeof line, "single precision: first block differs from double by %.3e\n",
+                  r.single_precision_deviation);
+    out << line;
+  }
+  if (r.fidelity) {
+    const auto& f = *r.fidelity;
+    std::snprintf(line, sizeof line, "fidelity: F = %.12f (1 - F = %.4e), uncompensated F = %.12f "
+                  "(1 - F = %.4e), compensation %s\n",
+                  f.fidelity, 1.0 - f.fidelity, f.fidelity_uncompensated,
+                  1.0 - f.fidelity_uncompensated, compensation_name(f.compensation));
+    out << line;
+    std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
+    out << line;
+  } else if (!r.config->target) {
+    out << "fidelity: not computed (no target)\n";
+  } else {
+    out << "fidelity: not computed (initial_states is not the computational subspace)\n";
+  }
+  if (!r.gradient_names.empty()) {
+    std::snprintf(line, sizeof line, "gradient: %zu parameters, |d(1-F)/dtheta| = %.4e\n",
+                  r.gradient_names.size(), r.gradient.norm());
+    out << line;
+    for (std::size_t i = 0; i < r.gradient_names.size() && i < 12; ++i) {
+      std::snprintf(line, sizeof line, "  %-40s % .6e\n", r.gradient_names[i].c_str(),
+                    r.gradient(static_cast<Index>(i)));
+      out << line;
+    }
+    if (r.gradient_names.size() > 12) out << "  ... (all in /gradient)\n";
+  }
+  std::snprintf(line, sizeof line, "wall time: build %.3f s | evolve %.3f s | fidelity %.3f s",
+                r.t_build, r.t_evolve, r.t_fidelity);
+  out << line;
+  if (!r.gradient_names.empty()) {
+    std::snprintf(line, sizeof line, " | gradient %.3f s", r.t_gradient);
+    out << line;
+  }
+  if (r.t_optimize > 0.0) {
+    std::snprintf(line, sizeof line, " | optimize %.3f s", r.t_optimize);
+    out << line;
+  }
+  std::snprintf(line, sizeof line, " | output %.3f s | total %.3f s\n", t_output, t_total);
+  out << line;
+}
+
+}  // namespace qevolve::commands

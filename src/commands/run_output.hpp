@@ -1,0 +1,56 @@
+// What `run` and `optimize` share: the norm check, the HDF5 result file and the summary.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "qevolve/config.hpp"
+#include "qevolve/fidelity.hpp"
+#include "qevolve/optimizer.hpp"
+#include "qevolve/simulator.hpp"
+
+namespace qevolve::commands {
+
+using Clock = std::chrono::steady_clock;
+inline double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Everything a run (or the final evaluation of an optimisation) reports.
+struct RunReport {
+  const Config* config = nullptr;
+  const solver::Simulator* sim = nullptr;
+  CMatrix columns;  ///< evolved columns in the configured basis and frame
+  double single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
+  std::optional<fidelity::FidelityResult> fidelity;
+  CMatrix unitary;  ///< computational block (with a fidelity)
+  std::vector<std::string> gradient_names;  ///< empty: no /gradient
+  RVector gradient;
+  std::vector<optimize::IterationRecord> history;  ///< empty: no /history
+  double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;
+};
+
+[[nodiscard]] const char* solver_name(Solver s);
+[[nodiscard]] const char* compensation_name(Compensation c);
+
+/// Closed-system evolution keeps every column normalised; a larger deviation than the solver's
+/// own accuracy is a numerical failure (NumericalError, exit 3).
+void check_norms(const CMatrix& columns, const solver::Options& o);
+
+/// The computational block of `columns` and its fidelity (when the config has a target and
+/// the initial states are computational).
+void compute_fidelity(RunReport& report);
+
+/// Writes the HDF5 result (atomically). Returns true if /energies had to be skipped.
+bool write_run_output(const std::string& path, const RunReport& report, double wall_time);
+
+/// The summary lines of interface.md (dimensions, solver, fidelity, leakage, wall times).
+void print_summary(std::ostream& out, const RunReport& report, const std::string& title,
+                   double t_output, double t_total);
+
+}  // namespace qevolve::commands
