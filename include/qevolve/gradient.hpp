@@ -27,9 +27,10 @@ struct ParameterInfo {
                      ///< "compensation.angles[3]" (compensation_trainable only)
   double lower = -std::numeric_limits<double>::infinity();  ///< domain bounds (e.g. sigma > 0)
   double upper = std::numeric_limits<double>::infinity();
-  /// A typical meaningful change of the parameter (1 MHz of frequency, 0.01 rad of phase, 1 %
-  /// of an amplitude, ...). The optimiser works in the scaled variables theta / scale, which
-  /// makes its first steps sensible whatever the units (docs/optimize.md).
+  /// A typical meaningful change of the parameter (1 MHz of frequency or amplitude, 0.01 rad of
+  /// phase, 0.1 ns of a time, ...; fixed per kind, so theta / scale identifies a start point).
+  /// The optimiser works in the scaled variables theta / scale, which makes its first steps
+  /// sensible whatever the units (docs/optimize.md).
   double scale = 1.0;
 };
 

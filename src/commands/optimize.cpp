@@ -82,12 +82,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   settings.learning_rate = spec.learning_rate;
   settings.checkpoint = spec.checkpoint;
   settings.resume = options.resume;
-  if (!settings.checkpoint.empty() && std::filesystem::path(settings.checkpoint).is_relative() &&
-      !config.source_file.empty()) {
-    // A relative checkpoint path in the config is relative to the config file's folder.
-    settings.checkpoint =
-        (std::filesystem::path(config.source_file).parent_path() / settings.checkpoint).string();
-  }
+  // A relative checkpoint path is taken relative to the working directory, like output.file.
 
   ProblemObjective objective(problem);
   const bool show = io.progress && !io.quiet;

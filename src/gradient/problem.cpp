@@ -54,24 +54,25 @@ std::pair<double, double> pulse_bounds(pulse::Param p) {
   }
 }
 
-/// Typical meaningful change of a pulse parameter with current value v (ParameterInfo::scale).
-double pulse_scale(pulse::Param p, double v) {
+/// Typical meaningful change of a pulse parameter (ParameterInfo::scale). Fixed per kind (not
+/// relative to the current value), so that theta / scale identifies the start point: a
+/// checkpoint is matched against it on resume.
+double pulse_scale(pulse::Param p) {
   switch (p) {
     case pulse::Param::amplitude:
-    case pulse::Param::value: return std::max(0.01 * std::abs(v), 1e-4);
-    case pulse::Param::frequency: return 1e-3;
-    case pulse::Param::phase: return 0.01;
-    case pulse::Param::lambda: return std::max(0.01 * std::abs(v), 1e-3);
+    case pulse::Param::value:
+    case pulse::Param::frequency: return 1e-3;  // GHz
+    case pulse::Param::phase: return 0.01;      // rad
+    case pulse::Param::lambda: return 0.01;     // ns
     case pulse::Param::c: return 0.01;
     default: return 0.1;  // times (ns): delay, duration, ramp, plateau, sigma
   }
 }
 
-double device_scale(const std::string& key, double v) {
+double device_scale(const std::string& key) {
   if (key == "flux" || key == "ng" || key == "asymmetry") return 1e-3;
-  if (key == "capacitive" || key == "inductive" || key == "dipole" || key == "cross_kerr")
-    return std::max(0.01 * std::abs(v), 1e-5);
-  return std::max(1e-3 * std::abs(v), 1e-5);  // ec ej el frequency anharmonicity (GHz)
+  if (key == "capacitive" || key == "inductive" || key == "dipole" || key == "cross_kerr") return 1e-4;
+  return 1e-3;  // ec ej el frequency anharmonicity (GHz)
 }
 
 std::pair<double, double> device_bounds(const std::string& key) {
@@ -164,8 +165,7 @@ GradientProblem::GradientProblem(const Config& config, int threads)
       q.ref = ref;
       m.params.push_back(q);
       const auto [lo, hi] = pulse_bounds(ref.kind);
-      m.info.push_back({config.pulses[p].path + "." + ref.name(), lo, hi,
-                        pulse_scale(ref.kind, pulse.get(ref))});
+      m.info.push_back({config.pulses[p].path + "." + ref.name(), lo, hi, pulse_scale(ref.kind)});
     }
   }
   m.device_params = device::trainable_device_params(config, m.sim->device());
@@ -175,9 +175,7 @@ GradientProblem::GradientProblem(const Config& config, int threads)
     q.device = static_cast<int>(i);
     m.params.push_back(q);
     const auto [lo, hi] = device_bounds(m.device_params[i].key);
-    m.info.push_back({m.device_params[i].name, lo, hi,
-                      device_scale(m.device_params[i].key,
-                                   device::get_param(m.sim->device(), m.device_params[i]))});
+    m.info.push_back({m.device_params[i].name, lo, hi, device_scale(m.device_params[i].key)});
   }
   m.compensation = config.target->compensation;
   m.angles_trainable = config.target->compensation_trainable && m.compensation != Compensation::none;

@@ -170,6 +170,8 @@ Result run_lbfgs(Recorder& rec, Objective& objective, const RVector& x0, const S
   param.max_iterations = s.max_iterations;
   param.epsilon = 1e-12;  // the gradient test rarely decides: target / stall / max_iterations do
   param.epsilon_rel = 0.0;
+  param.past = 0;  // LBFGSpp's absolute f-decrease test (1e-10) would stop at small 1 - F; the
+                   // relative stall test of Settings does that job
   param.max_linesearch = 40;
   LBFGSpp::LBFGSBSolver<double> solver(param);
   RVector x = x0;

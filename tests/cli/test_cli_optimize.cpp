@@ -1,0 +1,114 @@
+// `qevolve optimize` and `qevolve run` with trainable parameters, end to end (issue 4):
+// the X-gate example reaches its target, /gradient and /history are written, the optimised
+// YAML runs to the same fidelity, and a resumed run reaches exactly the final parameters of an
+// uninterrupted one.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "cli_util.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+const std::string kSource = QEVOLVE_SOURCE_DIR;
+
+/// 1 - F printed in the `fidelity:` line.
+double infidelity_of(const std::string& out) {
+  std::smatch m;
+  const std::regex re(R"(fidelity: F = [0-9.]+ \(1 - F = ([0-9.e+-]+)\))");
+  if (!std::regex_search(out, m, re)) return -1.0;
+  return std::stod(m[1]);
+}
+
+TEST(CliOptimize, XGateReachesTargetAndWritesOutputs) {
+  TempDir dir;
+  const auto h5 = dir / "x.h5";
+  const auto r = run_qevolve("optimize '" + kSource + "/examples/fluxonium_x_optimize.yaml' -o '" +
+                                 h5.string() + "'",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const double f = infidelity_of(r.out);
+  EXPECT_GT(f, 0.0);
+  EXPECT_LT(f, 1e-5) << r.out;
+  EXPECT_NE(r.out.find("stop: target reached"), std::string::npos) << r.out;
+  const auto yaml = dir / "x.optimized.yaml";
+  ASSERT_TRUE(std::filesystem::exists(yaml));
+  const auto again = run_qevolve("run '" + yaml.string() + "'", dir);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(infidelity_of(again.out), f);  // same printed digits: the YAML round-trips exactly
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py\n"
+      "f = h5py.File('" + h5.string() + "', 'r')\n"
+      "names = [x.decode() if isinstance(x, bytes) else x for x in f['gradient_names'][()]]\n"
+      "assert names == ['pulses[0].amplitude', 'pulses[0].frequency', 'pulses[0].phase'], names\n"
+      "assert f['gradient'].shape == (3,)\n"
+      "h = f['history']\n"
+      "n = h['iteration'].shape[0]\n"
+      "assert n >= 2 and all(h[k].shape == (n,) for k in ['infidelity', 'gradient_norm', 'wall_time_s'])\n"
+      "assert h['infidelity'][-1] < 1e-5 < h['infidelity'][0]\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+TEST(CliOptimize, ResumeReachesTheUninterruptedResult) {
+  TempDir dir;
+  // The CNOT example, shortened (1000 steps, 6 iterations) to keep the test quick.
+  std::string cfg = read_file(kSource + "/examples/cnot_cr_pair.yaml");
+  cfg = std::regex_replace(cfg, std::regex("steps: 4000"), "steps: 1000");
+  cfg = std::regex_replace(cfg, std::regex("max_iterations: 100"), "max_iterations: 6");
+  const auto full = dir.write("full.yaml", cfg);
+  const auto part = dir.write("part.yaml", std::regex_replace(cfg, std::regex("max_iterations: 6"),
+                                                              "max_iterations: 2"));
+  // Uninterrupted run.
+  auto r = run_command("cd '" + dir.path().string() + "' && '" + QEVOLVE_EXE + "' optimize '" +
+                           full.string() + "' -o a.h5",
+                       dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::filesystem::rename(dir / "cnot_ckpt.h5", dir / "a_ckpt.h5");
+  // Interrupted after 2 iterations, then resumed with the full budget.
+  r = run_command("cd '" + dir.path().string() + "' && '" + QEVOLVE_EXE + "' optimize '" +
+                      part.string() + "' -o b.h5",
+                  dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_command("cd '" + dir.path().string() + "' && '" + QEVOLVE_EXE + "' optimize '" +
+                      full.string() + "' -o c.h5 --resume cnot_ckpt.h5",
+                  dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string a = read_file(dir / "a.optimized.yaml"), c = read_file(dir / "c.optimized.yaml");
+  // Same parameters to the last of 17 digits (the first line names the source file).
+  EXPECT_EQ(a.substr(a.find('\n')), c.substr(c.find('\n')));
+  // A checkpoint of another configuration is refused.
+  const auto other = dir.write("other.yaml", std::regex_replace(cfg, std::regex("amplitude: 0.05"),
+                                                                "amplitude: 0.06"));
+  r = run_command("cd '" + dir.path().string() + "' && '" + QEVOLVE_EXE + "' optimize '" +
+                      other.string() + "' -o d.h5 --resume a_ckpt.h5",
+                  dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("checkpoint does not match this configuration"), std::string::npos) << r.err;
+  // A missing checkpoint is an input error naming the file.
+  r = run_command("cd '" + dir.path().string() + "' && '" + QEVOLVE_EXE + "' optimize '" +
+                      full.string() + "' --resume nope.h5",
+                  dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nope.h5"), std::string::npos) << r.err;
+}
+
+TEST(CliOptimize, RunWritesGradientAndRefusesAdaptive) {
+  TempDir dir;
+  std::string cfg = read_file(kSource + "/examples/fluxonium_x_optimize.yaml");
+  const auto ok = dir.write("x.yaml", cfg);
+  auto r = run_qevolve("run '" + ok.string() + "' --steps 300", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("gradient: 3 parameters"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| gradient "), std::string::npos) << r.out;
+  const auto bad = dir.write("a.yaml", std::regex_replace(cfg, std::regex("solver: expm"), "solver: adaptive"));
+  r = run_qevolve("run '" + bad.string() + "'", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("evolution.solver: solver `adaptive` gives no gradient"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace qevolve::testing
