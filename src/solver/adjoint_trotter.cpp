@@ -171,25 +171,10 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
   const Index n = psi.cols();
   if (n == 0 || job.steps == 0) return;
   const int threads = std::max(1, job.threads);
-  const Index width = job.block_width > 0 ? std::min(job.block_width, n)
-                                          : choose_block_width(D, n, threads);
-  const Index num_blocks = (n + width - 1) / width;
+  const BlockLayout layout = make_block_layout(job, n);
+  const Index width = layout.width, num_blocks = layout.num_blocks;
   const int num_gates = gates.num_gates();
-  const auto& dims = dev.dims();
   const auto num_channels = gates.drives().size();
-
-  auto geometries = [&](Index w) {
-    std::vector<backend::GateGeometry> geo;
-    for (int k = 0; k < num_gates; ++k) {
-      const auto& md = gates.modes(k);
-      geo.push_back(backend::make_geometry(dims.data(), dev.num_modes(), md[0],
-                                           md.size() == 2 ? md[1] : -1, w));
-    }
-    return geo;
-  };
-  const auto geo_full = geometries(width);
-  const Index last_width = n - (num_blocks - 1) * width;
-  const auto geo_last = geometries(last_width);
 
   // Step-independent data of the contraction.
   Prepared prep;
@@ -277,17 +262,10 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
           li(pr.size());
 #pragma omp for schedule(dynamic, 1)
       for (Index b = 0; b < num_blocks; ++b) {
-        const Index c0 = b * width;
-        const Index w = b + 1 == num_blocks ? last_width : width;
-        const auto& geo = b + 1 == num_blocks ? geo_last : geo_full;
-        for (Index c = 0; c < w; ++c)
-          for (Index i = 0; i < D; ++i) {
-            const auto at = static_cast<std::size_t>(i * w + c);
-            pr[at] = psi(i, c0 + c).real();
-            pi[at] = psi(i, c0 + c).imag();
-            lr[at] = lambda(i, c0 + c).real();
-            li[at] = lambda(i, c0 + c).imag();
-          }
+        const Index c0 = layout.first_column(b), w = layout.columns(b);
+        const auto& geo = layout.geometry(b);
+        load_block(psi, c0, w, pr.data(), pi.data());
+        load_block(lambda, c0, w, lr.data(), li.data());
         for (int s = s1 - 1; s >= s0; --s) {
           const std::size_t base = per_step * static_cast<std::size_t>(s - s0);
           for (int k = num_gates - 1; k >= 0; --k) {
@@ -299,12 +277,8 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
             backend::apply_gate(lr.data(), li.data(), gk, gd);
           }
         }
-        for (Index c = 0; c < w; ++c)
-          for (Index i = 0; i < D; ++i) {
-            const auto at = static_cast<std::size_t>(i * w + c);
-            psi(i, c0 + c) = cplx(pr[at], pi[at]);
-            lambda(i, c0 + c) = cplx(lr[at], li[at]);
-          }
+        store_block(psi, c0, w, pr.data(), pi.data());
+        store_block(lambda, c0, w, lr.data(), li.data());
       }
 #pragma omp critical(qevolve_adjoint_env)
       for (std::size_t i = 0; i < env.size(); ++i) env[i] += local_env[i];

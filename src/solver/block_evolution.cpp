@@ -26,6 +26,28 @@ int step_chunk(std::size_t bytes_per_step, int steps) {
   return static_cast<int>(std::min<std::size_t>(fit, static_cast<std::size_t>(std::max(1, steps))));
 }
 
+BlockLayout make_block_layout(const BlockEvolution& job, Index n) {
+  const device::Device& dev = *job.device;
+  const TrotterGates& gates = *job.gates;
+  BlockLayout l;
+  l.width = job.block_width > 0 ? std::min(job.block_width, n)
+                                : choose_block_width(dev.dim(), n, std::max(1, job.threads));
+  l.num_blocks = (n + l.width - 1) / l.width;
+  l.last_width = n - (l.num_blocks - 1) * l.width;
+  auto geometries = [&](Index w) {
+    std::vector<backend::GateGeometry> geo;
+    for (int k = 0; k < gates.num_gates(); ++k) {
+      const auto& m = gates.modes(k);
+      geo.push_back(backend::make_geometry(dev.dims().data(), dev.num_modes(), m[0],
+                                           m.size() == 2 ? m[1] : -1, w));
+    }
+    return geo;
+  };
+  l.geo_full = geometries(l.width);
+  l.geo_last = geometries(l.last_width);
+  return l;
+}
+
 template <typename Real>
 void evolve_blocks(const BlockEvolution& job, CMatrix& state,
                    const std::function<void(double)>& progress) {
@@ -35,25 +57,9 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   const Index n = state.cols();
   if (n == 0 || job.steps == 0) return;
   const int threads = std::max(1, job.threads);
-  const Index width = job.block_width > 0 ? std::min(job.block_width, n)
-                                          : choose_block_width(D, n, threads);
-  const Index num_blocks = (n + width - 1) / width;
+  const BlockLayout layout = make_block_layout(job, n);
+  const Index width = layout.width, num_blocks = layout.num_blocks;
   const int num_gates = gates.num_gates();
-  const auto& dims = dev.dims();
-
-  // Geometries for the full width and for the (narrower) last block.
-  auto geometries = [&](Index w) {
-    std::vector<backend::GateGeometry> geo;
-    for (int k = 0; k < num_gates; ++k) {
-      const auto& m = gates.modes(k);
-      geo.push_back(backend::make_geometry(dims.data(), dev.num_modes(), m[0],
-                                           m.size() == 2 ? m[1] : -1, w));
-    }
-    return geo;
-  };
-  const auto geo_full = geometries(width);
-  const Index last_width = n - (num_blocks - 1) * width;
-  const auto geo_last = geometries(last_width);
 
   // Chunks of steps whose gates are computed together (step_chunk: <= ~2 MiB, <= 256 steps).
   const std::size_t per_step = gates.step_size();
@@ -78,25 +84,16 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
       std::vector<Real> re(static_cast<std::size_t>(D * width)), im(re.size());
 #pragma omp for schedule(dynamic, 1)
       for (Index b = 0; b < num_blocks; ++b) {
-        const Index c0 = b * width;
-        const Index w = b + 1 == num_blocks ? last_width : width;
-        const auto& geo = b + 1 == num_blocks ? geo_last : geo_full;
-        for (Index c = 0; c < w; ++c)
-          for (Index i = 0; i < D; ++i) {
-            const cplx v = state(i, c0 + c);
-            re[static_cast<std::size_t>(i * w + c)] = static_cast<Real>(v.real());
-            im[static_cast<std::size_t>(i * w + c)] = static_cast<Real>(v.imag());
-          }
+        const Index c0 = layout.first_column(b), w = layout.columns(b);
+        const auto& geo = layout.geometry(b);
+        load_block(state, c0, w, re.data(), im.data());
         for (int s = s0; s < s1; ++s) {
           const Real* step_gates = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
           for (int k = 0; k < num_gates; ++k)
             backend::apply_gate(re.data(), im.data(), geo[static_cast<std::size_t>(k)],
                                 step_gates + gates.offset(k));
         }
-        for (Index c = 0; c < w; ++c)
-          for (Index i = 0; i < D; ++i)
-            state(i, c0 + c) = cplx(static_cast<double>(re[static_cast<std::size_t>(i * w + c)]),
-                                    static_cast<double>(im[static_cast<std::size_t>(i * w + c)]));
+        store_block(state, c0, w, re.data(), im.data());
       }
     }
     if (progress) progress(static_cast<double>(s1) / job.steps);
