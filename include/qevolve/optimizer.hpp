@@ -34,9 +34,12 @@ struct Settings {
   double target_infidelity = 1e-4;  ///< stop when f < this
   double learning_rate = 1e-3;      ///< adam
   /// Stalled objective: stop when the relative decrease of f over the last `stall_window`
-  /// iterations is below `stall_tolerance`.
+  /// iterations is below `stall_tolerance` (at most, in fact; window 0: no such test). The best
+  /// f so far is compared: for L-BFGS-B that is the current f, Adam's f is not monotone.
   int stall_window = 10;
   double stall_tolerance = 1e-10;
+  /// Converged: the projected gradient ||P(x - g) - x||_inf is at most this (both methods).
+  double gradient_tolerance = 1e-12;
   std::string checkpoint;  ///< empty: none
   std::string resume;      ///< checkpoint file to resume from (empty: fresh start)
 };
@@ -53,8 +56,12 @@ struct Result {
   RVector x;
   double infidelity = 0.0;
   std::vector<IterationRecord> history;
-  int evaluations = 0;
-  std::string stop_reason;  ///< "target reached", "max_iterations", "stalled", ...
+  int evaluations = 0;  ///< objective evaluations, the replayed ones included
+  /// "target reached", "max_iterations", "stalled", "converged (projected gradient)", or
+  /// "line search failed: <LBFGSpp's message>" (L-BFGS-B could not decrease f along its
+  /// direction, usually at the limit of floating-point resolution).
+  std::string stop_reason;
+  int replayed = 0;  ///< evaluations answered from the resumed checkpoint (0: fresh start)
 };
 
 /// Called after every iteration (progress lines on a terminal).
@@ -62,6 +69,14 @@ using IterationCallback = std::function<void(const IterationRecord&)>;
 
 /// Runs the optimisation from x0. With settings.resume, x0 must equal the checkpoint's start
 /// point (InputError otherwise, naming the file) and the recorded evaluations are replayed.
+///
+/// history[0] is the start point; every further record is an accepted iterate (L-BFGS-B: the
+/// point its line search accepted; Adam: the point after the step). Result::x is the best point
+/// evaluated (all evaluated points lie within the bounds). With settings.checkpoint, the record
+/// is rewritten atomically after every live evaluation and iteration and once at the end.
+/// Exceptions thrown by the objective propagate unchanged (the checkpoint keeps everything
+/// evaluated before); a missing, unreadable or mismatched resume file is an InputError naming
+/// it; a non-finite f or gradient is a NumericalError.
 [[nodiscard]] Result minimize(Objective& objective, const RVector& x0, const Settings& settings,
                               const IterationCallback& on_iteration = {});
 

@@ -1,22 +1,29 @@
 // optimize::minimize: L-BFGS-B (LBFGSpp) or Adam behind one recording objective.
 //
-// Every evaluation goes through Recorder: it answers from the checkpoint's record while
-// replaying (resume), otherwise evaluates the objective, appends to the record and rewrites the
-// checkpoint atomically. Because the optimisers are deterministic functions of the values they
-// are given, a resumed run follows the uninterrupted run's iterates exactly.
+// Every evaluation goes through Run::evaluate: while a resumed checkpoint still has recorded
+// evaluations it answers from them (checking that the optimiser asks for the recorded point),
+// otherwise it evaluates the objective, appends to the record and rewrites the checkpoint
+// atomically. The optimisers are deterministic functions of the values they are given, so a
+// resumed run follows the uninterrupted run's iterates exactly.
 //
-// Iterations: LBFGSpp has no per-iteration callback. Its line search evaluates trial points
-// x_k + t d_k on one ray; an evaluation that leaves the current ray starts a new iteration, so
-// the previous evaluation was the accepted point x_{k+1}. Recorder detects that and emits the
-// iteration record (progress line, /history, stall test).
+// Iterations: LBFGSpp has no per-iteration callback, but it takes its line search as a template
+// parameter. AcceptingLineSearch runs LBFGSpp's Moré-Thuente search and then reports the point
+// it accepted (always its last evaluation) to the Run: that is the end of an iteration
+// (history, progress callback, stopping rules). The stopping rules throw Stop, which unwinds
+// through LBFGSpp (it holds no state that needs cleaning up); LBFGSpp's own tests are disabled
+// so that both methods stop by the same rules.
 #include <LBFGSB.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "qevolve/error.hpp"
@@ -28,195 +35,310 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Thrown through LBFGSpp to stop it (target reached, stalled).
+/// Thrown by the stopping rules; unwinds through the optimiser. Not a std::exception, so that
+/// nothing in between mistakes it for an error.
 struct Stop {
   std::string reason;
 };
 
-class Recorder {
+/// |a - b| <= 1e-12 relative (absolute below 1): the replay check.
+bool same_point(const RVector& a, const RVector& b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() == 0) return true;
+  return (a - b).norm() <= 1e-12 * std::max(1.0, b.norm());
+}
+
+std::string method_name(OptimizerMethod m) {
+  return m == OptimizerMethod::adam ? "adam" : "lbfgs";
+}
+
+[[noreturn]] void mismatch(const std::string& file, const std::string& why) {
+  throw InputError(SourceLocation{file, 0, 0}, {},
+                   "checkpoint does not match this configuration (" + why + ")");
+}
+
+/// One optimisation: replay, live evaluations, history, stopping rules and the checkpoint.
+class Run {
  public:
-  Recorder(Objective& objective, const RVector& x0, const Settings& settings,
-           const IterationCallback& callback)
-      : objective_(objective), settings_(settings), callback_(callback), start_(Clock::now()) {
+  Run(Objective& objective, const RVector& x0, const Settings& settings,
+      const IterationCallback& callback)
+      : objective_(objective),
+        settings_(settings),
+        callback_(callback),
+        lower_(objective.lower()),
+        upper_(objective.upper()),
+        start_(Clock::now()) {
+    const Index n = x0.size();
+    if (lower_.size() != n || upper_.size() != n)
+      throw Error("optimize: the objective's bounds do not have " + std::to_string(n) + " entries");
+    if ((lower_.array() > upper_.array()).any())
+      throw Error("optimize: a lower bound is above its upper bound");
+    if (!x0.allFinite()) throw InputError("optimize: the start point is not finite");
     record_.x0 = x0;
-    if (!settings.resume.empty()) {
-      replay_ = read_record(settings.resume);
-      if (replay_->x0.size() != x0.size() ||
-          (replay_->x0 - x0).cwiseAbs().maxCoeff() > 1e-12 * std::max(1.0, x0.cwiseAbs().maxCoeff()))
-        throw InputError(settings.resume +
-                         ": checkpoint does not match this configuration (different start point)");
-    }
+    record_.names = objective.names();
+    record_.settings = settings;
+    record_.settings.checkpoint.clear();
+    record_.settings.resume.clear();
+    if (!settings.resume.empty()) open_replay();
   }
 
-  /// One evaluation (replayed or live). Returns f and fills g.
-  double operator()(const RVector& x, RVector& g) {
-    double f = 0.0;
+  [[nodiscard]] const RVector& lower() const { return lower_; }
+  [[nodiscard]] const RVector& upper() const { return upper_; }
+  [[nodiscard]] RVector clamp(const RVector& x) const {
+    return x.cwiseMax(lower_).cwiseMin(upper_);
+  }
+
+  /// One evaluation at clamp(x) (replayed or live): f, and the gradient in g. The first one is
+  /// iteration 0. Throws Stop when f is below the target.
+  double evaluate(const RVector& x_in, RVector& g) {
+    const RVector x = clamp(x_in);
     const std::size_t k = record_.evaluations.size();
+    const EvaluationRecord* e = nullptr;
     if (replay_ && k < replay_->evaluations.size()) {
-      const EvaluationRecord& e = replay_->evaluations[k];
-      if (e.x.size() != x.size() ||
-          (e.x - x).cwiseAbs().maxCoeff() > 1e-12 * std::max(1.0, x.cwiseAbs().maxCoeff()))
-        throw InputError(settings_.resume +
-                         ": checkpoint does not match this configuration (evaluation " +
-                         std::to_string(k) + " is at a different point)");
-      objective_.restore(e.aux);
-      record_.evaluations.push_back(e);
-      f = e.f;
-      g = e.gradient;
+      e = &replay_->evaluations[k];
+      if (!same_point(x, e->x))
+        mismatch(settings_.resume, "evaluation " + std::to_string(k) + " is at another point");
+      if (e->gradient.size() != x.size()) mismatch(settings_.resume, "gradient length");
+      objective_.restore(e->aux);
+      record_.evaluations.push_back(*e);
+      ++replayed_;
     } else {
-      EvaluationRecord e;
-      e.x = x;
-      e.f = objective_.evaluate(x, e.gradient, e.aux);
-      if (!std::isfinite(e.f) || !e.gradient.allFinite())
-        throw NumericalError("the objective or its gradient is not finite at evaluation " +
-                             std::to_string(k));
-      f = e.f;
-      g = e.gradient;
-      record_.evaluations.push_back(std::move(e));
-      if (!settings_.checkpoint.empty()) write_record(settings_.checkpoint, record_);
+      go_live();
+      EvaluationRecord live;
+      live.x = x;
+      live.f = objective_.evaluate(x, live.gradient, live.aux);
+      if (live.gradient.size() != x.size())
+        throw Error("optimize: the objective returned a gradient of length " +
+                    std::to_string(live.gradient.size()) + " for " + std::to_string(x.size()) +
+                    " parameters");
+      if (!std::isfinite(live.f) || !live.gradient.allFinite())
+        throw NumericalError(
+            "optimize: the objective or its gradient is not finite at evaluation " +
+            std::to_string(k));
+      record_.evaluations.push_back(std::move(live));
+      save();
     }
-    if (f < best_f_) {
-      best_f_ = f;
-      best_x_ = x;
+    const EvaluationRecord& last = record_.evaluations.back();
+    if (last.f < best_f_) {
+      best_f_ = last.f;
+      best_x_ = last.x;
     }
-    track(x, f, g);
-    if (f < settings_.target_infidelity) {
-      if (!detect_iterations) emit(x, f, g, false);
-      throw Stop{"target reached"};
+    g = last.gradient;
+    if (k == 0) {
+      iteration();  // the start point
+    } else if (last.f < settings_.target_infidelity) {
+      iteration();  // the final iterate, wherever the optimiser was
     }
-    return f;
+    return last.f;
   }
 
-  /// Adam (and other explicit-iteration methods) mark iteration ends themselves.
-  void end_iteration(const RVector& x, double f, const RVector& g) { emit(x, f, g, true); }
+  /// Ends an iteration at the last evaluated point: history, progress, checkpoint, stopping
+  /// rules (which throw Stop).
+  void iteration() {
+    const EvaluationRecord& e = record_.evaluations.back();
+    IterationRecord it;
+    it.iteration = static_cast<int>(history_.size());
+    it.infidelity = e.f;
+    it.gradient_norm = e.gradient.norm();
+    it.step = history_.empty() ? 0.0 : (e.x - prev_x_).norm();
+    it.wall_time_s = elapsed(static_cast<std::size_t>(it.iteration));
+    prev_x_ = e.x;
+    history_.push_back(it);
+    best_history_.push_back(history_.size() > 1 ? std::min(best_history_.back(), e.f) : e.f);
+    record_.history = history_;
+    if (live_) save();
+    if (callback_) callback_(it);
 
-  /// The accepted point of the last (unfinished) L-BFGS iteration, at the end of the run.
-  void flush() {
-    if (pending_) emit(last_x_, last_f_, last_g_, false);
-    pending_ = false;
+    if (e.f < settings_.target_infidelity) throw Stop{"target reached"};
+    const double pg = (clamp(e.x - e.gradient) - e.x).cwiseAbs().maxCoeff();
+    if (pg <= settings_.gradient_tolerance) throw Stop{"converged (projected gradient)"};
+    if (it.iteration >= settings_.max_iterations) throw Stop{"max_iterations"};
+    const auto w = static_cast<std::size_t>(std::max(settings_.stall_window, 0));
+    if (w > 0 && best_history_.size() > w) {
+      const double old = best_history_[best_history_.size() - 1 - w];
+      const double now = best_history_.back();
+      if (old - now <= settings_.stall_tolerance * std::abs(old)) throw Stop{"stalled"};
+    }
   }
 
-  [[nodiscard]] Result result(std::string reason) {
+  /// Marks an exception from the objective, the replay or the checkpoint: the LBFGSpp driver
+  /// must let it through instead of reporting it as a failed line search.
+  void mark_failed() { failed_ = true; }
+  [[nodiscard]] bool failed() const { return failed_; }
+
+  [[nodiscard]] Result finish(std::string reason) {
+    record_.stop_reason = reason;
+    // The final record. A run that ended inside the replay has nothing new: it leaves the
+    // resumed file alone, but still writes a separate checkpoint file.
+    if (!settings_.checkpoint.empty() &&
+        (live_ || !same_file(settings_.checkpoint, settings_.resume)))
+      write_record(settings_.checkpoint, record_);
     Result r;
     r.x = best_x_;
     r.infidelity = best_f_;
     r.history = history_;
     r.evaluations = static_cast<int>(record_.evaluations.size());
     r.stop_reason = std::move(reason);
+    r.replayed = replayed_;
     return r;
   }
-  [[nodiscard]] int iterations() const { return static_cast<int>(history_.size()) - 1; }
-  bool detect_iterations = true;
 
  private:
-  /// Ray bookkeeping for L-BFGS iteration detection.
-  void track(const RVector& x, double f, const RVector& g) {
-    if (!detect_iterations) return;
-    if (history_.empty()) {  // the start point is iteration 0
-      base_ = x;
-      emit(x, f, g, true);
-      return;
-    }
-    if (pending_) {
-      const RVector a = last_x_ - base_, b = x - base_;
-      const double na = a.norm(), nb = b.norm();
-      const bool same_ray = na > 0.0 && nb > 0.0 && a.dot(b) >= (1.0 - 1e-9) * na * nb;
-      if (!same_ray) {
-        base_ = last_x_;
-        pending_ = false;
-        emit(last_x_, last_f_, last_g_, true);
-      }
-    }
-    pending_ = true;
-    last_x_ = x;
-    last_f_ = f;
-    last_g_ = g;
+  void open_replay() {
+    const std::string& file = settings_.resume;
+    replay_ = read_record(file);
+    const Record& r = *replay_;
+    if (r.x0.size() != record_.x0.size())
+      mismatch(file, std::to_string(r.x0.size()) + " parameters recorded, " +
+                         std::to_string(record_.x0.size()) + " now");
+    if (!same_point(record_.x0, r.x0)) mismatch(file, "another start point");
+    if (r.settings.method != settings_.method)
+      mismatch(file, "method " + method_name(r.settings.method) + " recorded, " +
+                         method_name(settings_.method) + " now");
+    if (settings_.method == OptimizerMethod::adam &&
+        r.settings.learning_rate != settings_.learning_rate)
+      mismatch(file, "another learning_rate");
   }
 
-  void emit(const RVector& x, double f, const RVector& g, bool check_stall) {
-    IterationRecord it;
-    it.iteration = static_cast<int>(history_.size());
-    it.infidelity = f;
-    it.gradient_norm = g.norm();
-    it.step = history_.empty() ? 0.0 : (x - prev_x_).norm();
-    it.wall_time_s = std::chrono::duration<double>(Clock::now() - start_).count();
-    prev_x_ = x;
-    history_.push_back(it);
-    if (callback_) callback_(it);
-    // Stalled: relative decrease over the last stall_window iterations below tolerance.
-    const auto w = static_cast<std::size_t>(settings_.stall_window);
-    if (check_stall && w > 0 && history_.size() > w) {
-      const double old = history_[history_.size() - 1 - w].infidelity;
-      if (old - f <= settings_.stall_tolerance * std::max(std::abs(old), 1e-300)) throw Stop{"stalled"};
+  /// Called before the first live evaluation: the clock continues from the replayed history.
+  void go_live() {
+    if (live_) return;
+    live_ = true;
+    if (replay_ && !history_.empty()) {
+      clock_offset_ = history_.back().wall_time_s;
+      start_ = Clock::now();
     }
+  }
+
+  /// Elapsed time of iteration i: the recorded one while replaying, else live.
+  [[nodiscard]] double elapsed(std::size_t i) const {
+    if (!live_ && replay_ && i < replay_->history.size()) return replay_->history[i].wall_time_s;
+    return clock_offset_ + std::chrono::duration<double>(Clock::now() - start_).count();
+  }
+
+  void save() const {
+    if (!settings_.checkpoint.empty()) write_record(settings_.checkpoint, record_);
+  }
+
+  static bool same_file(const std::string& a, const std::string& b) {
+    if (b.empty()) return false;
+    std::error_code ec;
+    return a == b || std::filesystem::equivalent(a, b, ec);
   }
 
   Objective& objective_;
   const Settings& settings_;
   const IterationCallback& callback_;
+  RVector lower_, upper_;
   Clock::time_point start_;
+  double clock_offset_ = 0.0;
   Record record_;
   std::optional<Record> replay_;
+  bool live_ = false;
+  bool failed_ = false;
+  int replayed_ = 0;
   double best_f_ = std::numeric_limits<double>::infinity();
   RVector best_x_;
+  RVector prev_x_;
   std::vector<IterationRecord> history_;
-  RVector prev_x_, base_, last_x_, last_g_;
-  double last_f_ = 0.0;
-  bool pending_ = false;
+  std::vector<double> best_history_;  ///< best f up to each iteration (stall test)
 };
 
-Result run_lbfgs(Recorder& rec, Objective& objective, const RVector& x0, const Settings& s) {
-  LBFGSpp::LBFGSBParam<double> param;
-  param.max_iterations = s.max_iterations;
-  param.epsilon = 1e-12;  // the gradient test rarely decides: target / stall / max_iterations do
-  param.epsilon_rel = 0.0;
-  param.past = 0;  // LBFGSpp's absolute f-decrease test (1e-10) would stop at small 1 - F; the
-                   // relative stall test of Settings does that job
-  param.max_linesearch = 40;
-  LBFGSpp::LBFGSBSolver<double> solver(param);
-  RVector x = x0;
-  const RVector lb = objective.lower(), ub = objective.upper();
-  double fx = 0.0;
-  std::string reason = "converged (projected gradient)";
-  try {
-    const int k = solver.minimize(rec, x, fx, lb, ub);
-    if (k >= s.max_iterations) reason = "max_iterations";
-  } catch (const Stop& stop) {
-    reason = stop.reason;
-  } catch (const std::runtime_error& e) {
-    // LBFGSpp reports a failed line search (no decrease along the direction, usually at the
-    // limit of floating-point resolution) as runtime_error: the best point so far is the answer.
-    reason = std::string("line search ended: ") + e.what();
+/// The function object LBFGSpp calls: f(x, grad). Exceptions other than Stop are marked, so
+/// that the driver can tell them from LBFGSpp's own line-search errors.
+class LbfgsFunction {
+ public:
+  explicit LbfgsFunction(Run& run) : run_(run) {}
+  double operator()(const RVector& x, RVector& grad) {
+    try {
+      return run_.evaluate(x, grad);
+    } catch (const Stop&) {
+      throw;
+    } catch (...) {
+      run_.mark_failed();
+      throw;
+    }
   }
-  rec.flush();
-  return rec.result(reason);
+  void accepted() {
+    try {
+      run_.iteration();
+    } catch (const Stop&) {
+      throw;
+    } catch (...) {
+      run_.mark_failed();
+      throw;
+    }
+  }
+
+ private:
+  Run& run_;
+};
+
+/// LBFGSpp's Moré-Thuente line search, then the end of the iteration. The search returns the
+/// point it evaluated last, which is the last entry of the record.
+template <class Scalar>
+class AcceptingLineSearch {
+  using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
+
+ public:
+  template <typename Foo>
+  static void LineSearch(Foo& f, Scalar& fx, Vector& x, Vector& grad, Scalar& step,
+                         const Scalar& step_max, const Vector& drt, const Vector& xp,
+                         const LBFGSpp::LBFGSBParam<Scalar>& param) {
+    LBFGSpp::LineSearchMoreThuente<Scalar>::LineSearch(f, fx, x, grad, step, step_max, drt, xp,
+                                                       param);
+    f.accepted();
+  }
+};
+
+std::string run_lbfgs(Run& run, const RVector& x0) {
+  LBFGSpp::LBFGSBParam<double> param;
+  param.max_iterations = 0;  // Run's rules decide: target, gradient, max_iterations, stall
+  param.epsilon = 0.0;
+  param.epsilon_rel = 0.0;
+  param.past = 0;  // LBFGSpp's absolute f-decrease test would stop at small 1 - F
+  param.max_linesearch = 40;
+  LBFGSpp::LBFGSBSolver<double, AcceptingLineSearch> solver(param);
+  LbfgsFunction f(run);
+  RVector x = x0;
+  double fx = 0.0;
+  try {
+    (void)solver.minimize(f, x, fx, run.lower(), run.upper());
+  } catch (const Stop& stop) {
+    return stop.reason;
+  } catch (const std::runtime_error& e) {
+    // LBFGSpp reports a line search that cannot decrease f as std::runtime_error: the best
+    // point so far is the answer. qevolve's own errors are runtime_errors too: let them through.
+    if (run.failed()) throw;
+    return std::string("line search failed: ") + e.what();
+  } catch (const std::logic_error& e) {
+    // ... and a direction along which f does not decrease (rounding) as std::logic_error.
+    if (run.failed()) throw;
+    return std::string("line search failed: ") + e.what();
+  }
+  // Only reached when the projected gradient is exactly 0 at the start point.
+  return "converged (projected gradient)";
 }
 
-Result run_adam(Recorder& rec, Objective& objective, const RVector& x0, const Settings& s) {
-  rec.detect_iterations = false;
+std::string run_adam(Run& run, const RVector& x0, const Settings& s) {
   constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-12;
-  const RVector lb = objective.lower(), ub = objective.upper();
-  RVector x = x0.cwiseMax(lb).cwiseMin(ub);
+  RVector x = run.clamp(x0);
   RVector m = RVector::Zero(x.size()), v = RVector::Zero(x.size()), g;
-  std::string reason = "max_iterations";
   try {
-    double f = rec(x, g);
-    rec.end_iteration(x, f, g);
-    for (int t = 1; t <= s.max_iterations; ++t) {
+    (void)run.evaluate(x, g);
+    for (int t = 1;; ++t) {
       m = kBeta1 * m + (1 - kBeta1) * g;
       v = kBeta2 * v + (1 - kBeta2) * g.cwiseProduct(g);
       const RVector mh = m / (1 - std::pow(kBeta1, t));
       const RVector vh = v / (1 - std::pow(kBeta2, t));
-      x = (x - s.learning_rate * mh.cwiseQuotient((vh.cwiseSqrt().array() + kEps).matrix()))
-              .cwiseMax(lb)
-              .cwiseMin(ub);
-      f = rec(x, g);
-      rec.end_iteration(x, f, g);
+      x = run.clamp(x -
+                    s.learning_rate * mh.cwiseQuotient((vh.cwiseSqrt().array() + kEps).matrix()));
+      (void)run.evaluate(x, g);
+      run.iteration();
     }
   } catch (const Stop& stop) {
-    reason = stop.reason;
+    return stop.reason;
   }
-  return rec.result(reason);
 }
 
 }  // namespace
@@ -224,9 +346,10 @@ Result run_adam(Recorder& rec, Objective& objective, const RVector& x0, const Se
 Result minimize(Objective& objective, const RVector& x0, const Settings& settings,
                 const IterationCallback& on_iteration) {
   if (x0.size() == 0) throw InputError("nothing to optimise: no trainable parameter");
-  Recorder rec(objective, x0, settings, on_iteration);
-  return settings.method == OptimizerMethod::adam ? run_adam(rec, objective, x0, settings)
-                                                  : run_lbfgs(rec, objective, x0, settings);
+  Run run(objective, x0, settings, on_iteration);
+  std::string reason =
+      settings.method == OptimizerMethod::adam ? run_adam(run, x0, settings) : run_lbfgs(run, x0);
+  return run.finish(std::move(reason));
 }
 
 }  // namespace qevolve::optimize

@@ -1,74 +1,193 @@
 #include "record.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
 #include "qevolve/error.hpp"
 #include "qevolve/hdf5_file.hpp"
 
 namespace qevolve::optimize {
 namespace {
 
-RMatrix rows_of(const std::vector<EvaluationRecord>& evals, RVector EvaluationRecord::*field) {
-  const auto m = static_cast<Index>(evals.size());
-  const Index n = m > 0 ? (evals.front().*field).size() : 0;
-  RMatrix out(m, n);
-  for (Index k = 0; k < m; ++k) {
-    const RVector& v = evals[static_cast<std::size_t>(k)].*field;
-    if (v.size() != n) throw Error("optimize: evaluation records of different lengths");
-    out.row(k) = v.transpose();
+constexpr double kFormatVersion = 1.0;
+constexpr const char* kKind = "qevolve optimize checkpoint";
+
+/// A [1, 1] matrix: the checkpoint's scalars are read back with io::read_complex_matrix.
+RMatrix scalar(double v) {
+  return RMatrix::Constant(1, 1, v);
+}
+
+RMatrix column(const std::vector<double>& v) {
+  RMatrix out(static_cast<Index>(v.size()), 1);
+  for (std::size_t k = 0; k < v.size(); ++k) out(static_cast<Index>(k), 0) = v[k];
+  return out;
+}
+
+/// One row per evaluation; shorter rows are padded with zeros to `cols`.
+RMatrix rows_of(const std::vector<EvaluationRecord>& evals, RVector EvaluationRecord::*field,
+                Index cols) {
+  RMatrix out = RMatrix::Zero(static_cast<Index>(evals.size()), cols);
+  for (std::size_t k = 0; k < evals.size(); ++k) {
+    const RVector& v = evals[k].*field;
+    out.row(static_cast<Index>(k)).head(v.size()) = v.transpose();
   }
   return out;
 }
 
-RMatrix read_real(const std::string& path, const std::string& dataset) {
+constexpr const char* kNotUsable = "not a usable qevolve optimize checkpoint: ";
+
+[[noreturn]] void corrupt(const std::string& path, const std::string& what) {
+  throw InputError(SourceLocation{path, 0, 0}, {}, kNotUsable + what);
+}
+
+/// A real [rows, cols] dataset of the expected shape (a negative size: any).
+RMatrix read_real(const std::string& path, const std::string& dataset, Index rows, Index cols) {
   const CMatrix m = io::read_complex_matrix(path, dataset);
+  if ((rows >= 0 && m.rows() != rows) || (cols >= 0 && m.cols() != cols))
+    corrupt(path, dataset + " has shape [" + std::to_string(m.rows()) + ", " +
+                      std::to_string(m.cols()) + "]");
+  if (m.size() > 0 && m.imag().cwiseAbs().maxCoeff() > 0.0) corrupt(path, dataset + " is not real");
   return m.real();
+}
+
+double read_scalar(const std::string& path, const std::string& dataset) {
+  return read_real(path, dataset, 1, 1)(0, 0);
+}
+
+/// A non-negative integer stored as a double.
+Index read_count(const std::string& path, double v, const std::string& what) {
+  if (!(v >= 0.0) || v > 1e12 || v != std::floor(v)) corrupt(path, "bad " + what);
+  return static_cast<Index>(v);
+}
+
+Record read_unchecked(const std::string& path) {
+  Record r;
+  const RMatrix counts = read_real(path, "/counts", 1, 3);
+  if (counts(0, 0) != kFormatVersion)
+    corrupt(path, "format version " + std::to_string(counts(0, 0)) + " (this qevolve reads 1)");
+  const Index m = read_count(path, counts(0, 1), "number of evaluations");
+  const Index k = read_count(path, counts(0, 2), "number of iterations");
+  r.x0 = read_real(path, "/x0", -1, 1).col(0);
+  const Index n = r.x0.size();
+  if (!r.x0.allFinite()) corrupt(path, "/x0 is not finite");
+  Settings& s = r.settings;
+  s.method =
+      read_scalar(path, "/settings/method") == 1.0 ? OptimizerMethod::adam : OptimizerMethod::lbfgs;
+  s.learning_rate = read_scalar(path, "/settings/learning_rate");
+  s.max_iterations = static_cast<int>(read_scalar(path, "/settings/max_iterations"));
+  s.target_infidelity = read_scalar(path, "/settings/target_infidelity");
+  s.stall_window = static_cast<int>(read_scalar(path, "/settings/stall_window"));
+  s.stall_tolerance = read_scalar(path, "/settings/stall_tolerance");
+  s.gradient_tolerance = read_scalar(path, "/settings/gradient_tolerance");
+
+  if (m > 0) {
+    const RMatrix f = read_real(path, "/evaluations/f", m, 1);
+    const RMatrix x = read_real(path, "/evaluations/x", m, n);
+    const RMatrix g = read_real(path, "/evaluations/gradient", m, n);
+    if (!f.allFinite() || !x.allFinite() || !g.allFinite())
+      corrupt(path, "an evaluation record is not finite");
+    const RMatrix len = read_real(path, "/evaluations/aux_length", m, 1);
+    const Index max_len = len.size() > 0 ? read_count(path, len.maxCoeff(), "aux length") : 0;
+    const RMatrix aux = max_len > 0 ? read_real(path, "/evaluations/aux", m, -1) : RMatrix(m, 0);
+    if (aux.cols() < max_len) corrupt(path, "/evaluations/aux is narrower than its lengths");
+    for (Index e = 0; e < m; ++e) {
+      EvaluationRecord rec;
+      rec.x = x.row(e).transpose();
+      rec.f = f(e, 0);
+      rec.gradient = g.row(e).transpose();
+      rec.aux = aux.row(e).head(read_count(path, len(e, 0), "aux length")).transpose();
+      r.evaluations.push_back(std::move(rec));
+    }
+  }
+  if (k > 0) {
+    const RMatrix it = read_real(path, "/history/iteration", k, 1);
+    const RMatrix inf = read_real(path, "/history/infidelity", k, 1);
+    const RMatrix gn = read_real(path, "/history/gradient_norm", k, 1);
+    const RMatrix step = read_real(path, "/history/step", k, 1);
+    const RMatrix wall = read_real(path, "/history/wall_time_s", k, 1);
+    for (Index i = 0; i < k; ++i) {
+      IterationRecord rec;
+      rec.iteration = static_cast<int>(read_count(path, it(i, 0), "iteration number"));
+      rec.infidelity = inf(i, 0);
+      rec.gradient_norm = gn(i, 0);
+      rec.step = step(i, 0);
+      rec.wall_time_s = wall(i, 0);
+      r.history.push_back(rec);
+    }
+  }
+  return r;
 }
 
 }  // namespace
 
 void write_record(const std::string& path, const Record& record) {
+  const Index n = record.x0.size();
+  Index aux_cols = 0;
+  std::vector<double> f, aux_len;
+  for (const auto& e : record.evaluations) {
+    if (e.x.size() != n || e.gradient.size() != n)
+      throw Error("optimize: an evaluation record does not have " + std::to_string(n) +
+                  " parameters");
+    aux_cols = std::max(aux_cols, e.aux.size());
+    f.push_back(e.f);
+    aux_len.push_back(static_cast<double>(e.aux.size()));
+  }
+  const Settings& s = record.settings;
+  const bool adam = s.method == OptimizerMethod::adam;
+
   io::Hdf5Writer w(path);
+  RMatrix counts(1, 3);
+  counts << kFormatVersion, static_cast<double>(record.evaluations.size()),
+      static_cast<double>(record.history.size());
+  w.write("/counts", counts);
   w.write("/x0", RMatrix(record.x0));
-  RVector f(static_cast<Index>(record.evaluations.size()));
-  for (std::size_t k = 0; k < record.evaluations.size(); ++k) f(static_cast<Index>(k)) = record.evaluations[k].f;
-  w.write("/evaluations/f", RMatrix(f));
-  w.write("/evaluations/x", rows_of(record.evaluations, &EvaluationRecord::x));
-  w.write("/evaluations/gradient", rows_of(record.evaluations, &EvaluationRecord::gradient));
-  const RMatrix aux = rows_of(record.evaluations, &EvaluationRecord::aux);
-  w.attribute("aux_length", static_cast<long long>(aux.cols()));
-  if (aux.cols() > 0) w.write("/evaluations/aux", aux);
-  w.attribute("kind", std::string("qevolve optimize checkpoint"));
+  if (!record.names.empty()) w.write("/names", record.names);
+  w.write("/settings/method", scalar(adam ? 1.0 : 0.0));
+  w.write("/settings/learning_rate", scalar(s.learning_rate));
+  w.write("/settings/max_iterations", scalar(s.max_iterations));
+  w.write("/settings/target_infidelity", scalar(s.target_infidelity));
+  w.write("/settings/stall_window", scalar(s.stall_window));
+  w.write("/settings/stall_tolerance", scalar(s.stall_tolerance));
+  w.write("/settings/gradient_tolerance", scalar(s.gradient_tolerance));
+  if (!record.evaluations.empty()) {
+    w.write("/evaluations/x", rows_of(record.evaluations, &EvaluationRecord::x, n));
+    w.write("/evaluations/f", column(f));
+    w.write("/evaluations/gradient", rows_of(record.evaluations, &EvaluationRecord::gradient, n));
+    w.write("/evaluations/aux_length", column(aux_len));
+    if (aux_cols > 0)
+      w.write("/evaluations/aux", rows_of(record.evaluations, &EvaluationRecord::aux, aux_cols));
+  }
+  if (!record.history.empty()) {
+    std::vector<double> it, inf, gn, step, wall;
+    for (const auto& h : record.history) {
+      it.push_back(h.iteration);
+      inf.push_back(h.infidelity);
+      gn.push_back(h.gradient_norm);
+      step.push_back(h.step);
+      wall.push_back(h.wall_time_s);
+    }
+    w.write("/history/iteration", column(it));
+    w.write("/history/infidelity", column(inf));
+    w.write("/history/gradient_norm", column(gn));
+    w.write("/history/step", column(step));
+    w.write("/history/wall_time_s", column(wall));
+  }
+  w.attribute("kind", std::string(kKind));
+  w.attribute("method", std::string(adam ? "adam" : "lbfgs"));
+  if (!record.stop_reason.empty()) w.attribute("stop_reason", record.stop_reason);
   w.commit();
 }
 
 Record read_record(const std::string& path) {
-  Record r;
-  const RMatrix x0 = read_real(path, "/x0");
-  if (x0.cols() != 1) throw InputError(path + ": /x0: not a qevolve optimize checkpoint");
-  r.x0 = x0.col(0);
-  const RMatrix f = read_real(path, "/evaluations/f");
-  const RMatrix x = read_real(path, "/evaluations/x");
-  const RMatrix g = read_real(path, "/evaluations/gradient");
-  const auto m = f.rows();
-  if (f.cols() != 1 || x.rows() != m || g.rows() != m || x.cols() != r.x0.size() ||
-      g.cols() != r.x0.size())
-    throw InputError(path + ": inconsistent evaluation records (not a qevolve optimize checkpoint)");
-  RMatrix aux;
-  bool have_aux = true;
   try {
-    aux = read_real(path, "/evaluations/aux");
-  } catch (const InputError&) {
-    have_aux = false;
+    return read_unchecked(path);
+  } catch (const InputError& e) {
+    // io's reader names the file and the dataset; say what kind of file was expected too.
+    if (e.problem().rfind(kNotUsable, 0) == 0) throw;
+    const std::string what = e.key_path().empty() ? e.problem() : e.key_path() + ": " + e.problem();
+    throw InputError(SourceLocation{path, 0, 0}, {}, kNotUsable + what);
   }
-  if (have_aux && aux.rows() != m) throw InputError(path + ": inconsistent /evaluations/aux");
-  for (Index k = 0; k < m; ++k) {
-    EvaluationRecord e;
-    e.x = x.row(k).transpose();
-    e.f = f(k, 0);
-    e.gradient = g.row(k).transpose();
-    if (have_aux) e.aux = aux.row(k).transpose();
-    r.evaluations.push_back(std::move(e));
-  }
-  return r;
 }
 
 }  // namespace qevolve::optimize

@@ -1,148 +1,222 @@
 // optimize::minimize on synthetic objectives with known minima: L-BFGS-B on Rosenbrock (free
-// and with an active bound), Adam on a quadratic, the stopping rules, and checkpoint/resume:
-// a run resumed from the checkpoint of an interrupted run ends at exactly the point of an
-// uninterrupted run (replay makes the iterates identical, so the comparison is exact).
+// and with an active bound), Adam on a quadratic (free and with a bound), the stopping rules,
+// a failed line search, errors of the objective, and the history and callback.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <string>
-#include <unistd.h>
+#include <vector>
 
+#include "optimize_testing.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/optimizer.hpp"
 
 namespace qevolve::testing {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// f = (1 - x)^2 + 100 (y - x^2)^2 (+ 1e-9 so that the target test never fires by accident).
-class Rosenbrock final : public optimize::Objective {
- public:
-  RVector lo = RVector::Constant(2, -kInf), hi = RVector::Constant(2, kInf);
-  int evaluations = 0, restores = 0;
-  [[nodiscard]] std::vector<std::string> names() const override { return {"x", "y"}; }
-  [[nodiscard]] RVector lower() const override { return lo; }
-  [[nodiscard]] RVector upper() const override { return hi; }
-  double evaluate(const RVector& v, RVector& g, RVector& aux) override {
-    ++evaluations;
-    const double x = v(0), y = v(1);
-    g.resize(2);
-    g(0) = -2 * (1 - x) - 400 * x * (y - x * x);
-    g(1) = 200 * (y - x * x);
-    aux = RVector::Constant(1, static_cast<double>(evaluations));
-    return (1 - x) * (1 - x) + 100 * (y - x * x) * (y - x * x) + 1e-9;
-  }
-  void restore(const RVector& aux) override {
-    ++restores;
-    EXPECT_EQ(aux.size(), 1);
-  }
-};
-
-std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() /
-          ("qevolve-opt-" + std::to_string(::getpid()) + "-" + name))
-      .string();
-}
-
-optimize::Settings settings(int iterations) {
-  optimize::Settings s;
-  s.max_iterations = iterations;
-  s.target_infidelity = 0.0;  // never
-  return s;
-}
-
 TEST(Minimize, LbfgsFindsTheRosenbrockMinimum) {
   Rosenbrock f;
-  const auto r = optimize::minimize(f, RVector::Constant(2, -1.2), settings(500));
+  const auto r = optimize::minimize(f, start(), settings(500));
   EXPECT_NEAR(r.x(0), 1.0, 1e-6);
   EXPECT_NEAR(r.x(1), 1.0, 1e-6);
-  EXPECT_GT(r.history.size(), 5U);
-  EXPECT_EQ(r.history.front().iteration, 0);
+  EXPECT_NEAR(r.infidelity, 1e-9, 1e-12);
+  EXPECT_NE(r.stop_reason, "max_iterations");
+  EXPECT_GT(r.history.size(), 10U);
+  EXPECT_LT(r.history.size(), 200U);
+  EXPECT_EQ(r.evaluations, f.evaluations);
+  EXPECT_EQ(r.replayed, 0);
   for (std::size_t k = 1; k < r.history.size(); ++k)  // accepted points only: f decreases
-    EXPECT_LE(r.history[k].infidelity, r.history[k - 1].infidelity);
+    EXPECT_LE(r.history[k].infidelity, r.history[k - 1].infidelity) << "iteration " << k;
 }
 
 TEST(Minimize, LbfgsRespectsAnActiveBound) {
   Rosenbrock f;
   f.hi(0) = 0.5;  // constrained minimum at x = 0.5, y = 0.25
-  const auto r = optimize::minimize(f, RVector::Constant(2, -1.2), settings(500));
+  const auto r = optimize::minimize(f, start(), settings(500));
   EXPECT_LE(r.x(0), 0.5);
-  EXPECT_NEAR(r.x(0), 0.5, 1e-9);
+  EXPECT_NEAR(r.x(0), 0.5, 1e-12);
   EXPECT_NEAR(r.x(1), 0.25, 1e-6);
+  EXPECT_LE(f.max_x, 0.5);  // no evaluation outside the box either
+}
+
+TEST(Minimize, LbfgsProjectsAStartPointOutsideTheBounds) {
+  Rosenbrock f;
+  f.lo(0) = -1.0;
+  const auto r = optimize::minimize(f, start(), settings(500));
+  EXPECT_GE(f.min_x, -1.0);
+  EXPECT_NEAR(r.x(0), 1.0, 1e-6);
+}
+
+TEST(Minimize, LbfgsConvergesExactlyOnAQuadratic) {
+  Quadratic q;
+  const auto r = optimize::minimize(q, RVector::Zero(2), settings(100));
+  EXPECT_EQ(r.stop_reason, "converged (projected gradient)");
+  EXPECT_NEAR(r.x(0), 0.3, 1e-12);
+  EXPECT_NEAR(r.x(1), -0.7, 1e-12);
+  EXPECT_LT(r.history.size(), 10U);
 }
 
 TEST(Minimize, AdamFindsAQuadraticMinimum) {
-  struct Quadratic final : optimize::Objective {
-    [[nodiscard]] std::vector<std::string> names() const override { return {"a", "b"}; }
-    [[nodiscard]] RVector lower() const override { return RVector::Constant(2, -kInf); }
-    [[nodiscard]] RVector upper() const override { return RVector::Constant(2, kInf); }
-    double evaluate(const RVector& v, RVector& g, RVector&) override {
-      g = 2 * (v - RVector::Constant(2, 0.3));
-      return (v - RVector::Constant(2, 0.3)).squaredNorm();
-    }
-    void restore(const RVector&) override {}
-  } q;
+  Quadratic q;
   optimize::Settings s = settings(3000);
   s.method = OptimizerMethod::adam;
   s.learning_rate = 0.01;
   s.stall_window = 0;
   const auto r = optimize::minimize(q, RVector::Zero(2), s);
+  // Adam lands on the minimum to rounding: its projected gradient test stops it.
+  EXPECT_EQ(r.stop_reason, "converged (projected gradient)");
+  EXPECT_NEAR(r.x(0), 0.3, 1e-12);
+  EXPECT_NEAR(r.x(1), -0.7, 1e-12);
+  EXPECT_GT(r.history.size(), 100U);
+  EXPECT_EQ(r.evaluations, static_cast<int>(r.history.size()));  // one evaluation per step
+}
+
+TEST(Minimize, AdamProjectsOntoTheBounds) {
+  Quadratic q;
+  q.lo(1) = -0.5;  // the minimum -0.7 is outside: the answer is the bound
+  optimize::Settings s = settings(2000);
+  s.method = OptimizerMethod::adam;
+  s.learning_rate = 0.01;
+  s.stall_window = 0;
+  const auto r = optimize::minimize(q, RVector::Zero(2), s);
   EXPECT_NEAR(r.x(0), 0.3, 1e-4);
-  EXPECT_NEAR(r.x(1), 0.3, 1e-4);
-  EXPECT_EQ(r.stop_reason, "max_iterations");
+  EXPECT_EQ(r.x(1), -0.5);
+  EXPECT_GE(q.min_y, -0.5);
 }
 
-TEST(Minimize, StopsAtTargetAndAtMaxIterations) {
+TEST(Minimize, StopsAtTheTarget) {
+  for (const auto method : {OptimizerMethod::lbfgs, OptimizerMethod::adam}) {
+    Rosenbrock f;
+    optimize::Settings s = settings(5000);
+    s.method = method;
+    s.learning_rate = 0.05;
+    s.target_infidelity = 1e-2;
+    const auto r = optimize::minimize(f, start(), s);
+    EXPECT_EQ(r.stop_reason, "target reached");
+    EXPECT_LT(r.infidelity, 1e-2);
+    // The run stops at the first evaluation below the target, and that is the last record.
+    EXPECT_EQ(r.history.back().infidelity, r.infidelity);
+    EXPECT_EQ(f.values.back(), r.infidelity);
+    for (std::size_t k = 0; k + 1 < f.values.size(); ++k) EXPECT_GE(f.values[k], 1e-2);
+  }
+}
+
+TEST(Minimize, StopsAtMaxIterations) {
+  for (const auto method : {OptimizerMethod::lbfgs, OptimizerMethod::adam}) {
+    Rosenbrock f;
+    optimize::Settings s = settings(7);
+    s.method = method;
+    const auto r = optimize::minimize(f, start(), s);
+    EXPECT_EQ(r.stop_reason, "max_iterations");
+    ASSERT_EQ(r.history.size(), 8U);  // iteration 0 (the start point) and 7 iterations
+    EXPECT_EQ(r.history.back().iteration, 7);
+  }
   Rosenbrock f;
-  optimize::Settings s = settings(500);
-  s.target_infidelity = 1e-3;
-  const auto r = optimize::minimize(f, RVector::Constant(2, -1.2), s);
-  EXPECT_EQ(r.stop_reason, "target reached");
-  EXPECT_LT(r.infidelity, 1e-3);
-  Rosenbrock g;
-  const auto m = optimize::minimize(g, RVector::Constant(2, -1.2), settings(3));
-  EXPECT_EQ(m.stop_reason, "max_iterations");
-  EXPECT_GT(m.infidelity, 1e-3);
+  const auto r = optimize::minimize(f, start(), settings(0));
+  EXPECT_EQ(r.stop_reason, "max_iterations");
+  EXPECT_EQ(r.history.size(), 1U);
+  EXPECT_EQ(f.evaluations, 1);
 }
 
-TEST(Minimize, ResumeFollowsTheUninterruptedIterates) {
-  const std::string ck_full = temp_path("full.h5"), ck_part = temp_path("part.h5");
-  Rosenbrock a;
-  optimize::Settings s = settings(25);
-  s.checkpoint = ck_full;
-  const auto full = optimize::minimize(a, RVector::Constant(2, -1.2), s);
+TEST(Minimize, StopsWhenStalled) {
+  // A flat objective: the best f does not improve, so the run stops after stall_window
+  // iterations.
+  struct Flat final : Quadratic {
+    double evaluate(const RVector& v, RVector& g, RVector& aux) override {
+      (void)Quadratic::evaluate(v, g, aux);
+      return 1.0;
+    }
+  } flat;
+  optimize::Settings s = settings(100);
+  s.method = OptimizerMethod::adam;
+  s.stall_window = 5;
+  const auto r = optimize::minimize(flat, RVector::Zero(2), s);
+  EXPECT_EQ(r.stop_reason, "stalled");
+  EXPECT_EQ(r.history.size(), 6U);
 
-  Rosenbrock b;  // interrupted after 5 iterations
-  s = settings(5);
-  s.checkpoint = ck_part;
-  (void)optimize::minimize(b, RVector::Constant(2, -1.2), s);
+  // L-BFGS-B on Rosenbrock with a loose stall test: stops early, and only when the relative
+  // decrease over the window is below the tolerance.
+  Rosenbrock f;
+  s = settings(500);
+  s.stall_window = 3;
+  s.stall_tolerance = 0.2;
+  const auto l = optimize::minimize(f, start(), s);
+  EXPECT_EQ(l.stop_reason, "stalled");
+  const std::size_t n = l.history.size();
+  ASSERT_GT(n, 4U);
+  const double old = l.history[n - 4].infidelity, now = l.history[n - 1].infidelity;
+  EXPECT_LE(old - now, 0.2 * old);
+  EXPECT_GT(now, 1e-6);  // far from the minimum: it was the stall test that stopped it
+}
 
-  Rosenbrock c;  // resumed with the full budget
-  s = settings(25);
-  s.checkpoint = ck_part;
-  s.resume = ck_part;
-  const auto resumed = optimize::minimize(c, RVector::Constant(2, -1.2), s);
-  EXPECT_EQ(resumed.x(0), full.x(0));
-  EXPECT_EQ(resumed.x(1), full.x(1));
-  EXPECT_EQ(resumed.history.size(), full.history.size());
-  EXPECT_GT(c.restores, 0);                        // replayed evaluations restored their aux
-  EXPECT_EQ(c.evaluations + c.restores, a.evaluations);  // and were not recomputed
+TEST(Minimize, AFailedLineSearchIsAStopReasonAndTheBestPointIsReturned) {
+  // The gradient has the wrong sign: the line search cannot decrease f along -g.
+  struct Wrong final : Quadratic {
+    double evaluate(const RVector& v, RVector& g, RVector& aux) override {
+      const double f = Quadratic::evaluate(v, g, aux);
+      g = -g;
+      return f;
+    }
+  } q;
+  const RVector x0 = RVector::Zero(2);
+  const auto r = optimize::minimize(q, x0, settings(100));
+  EXPECT_EQ(r.stop_reason.rfind("line search failed: ", 0), 0U) << r.stop_reason;
+  EXPECT_EQ(r.x, x0);
+  EXPECT_GT(r.evaluations, 1);
+}
 
-  // Another start point, a missing file and a file that is not a checkpoint: InputError.
-  Rosenbrock d;
-  s.resume = ck_full;
-  EXPECT_THROW((void)optimize::minimize(d, RVector::Constant(2, 0.0), s), InputError);
-  s.resume = temp_path("missing.h5");
-  EXPECT_THROW((void)optimize::minimize(d, RVector::Constant(2, -1.2), s), InputError);
-  const std::string junk = temp_path("junk.h5");
-  std::ofstream(junk) << "not hdf5";
-  s.resume = junk;
-  EXPECT_THROW((void)optimize::minimize(d, RVector::Constant(2, -1.2), s), InputError);
-  for (const auto& p : {ck_full, ck_part, junk}) std::filesystem::remove(p);
+TEST(Minimize, ErrorsOfTheObjectivePropagate) {
+  struct Throwing final : Rosenbrock {
+    int fail_at = 4;
+    bool nan = false;
+    double evaluate(const RVector& v, RVector& g, RVector& aux) override {
+      const double f = Rosenbrock::evaluate(v, g, aux);
+      if (evaluations == fail_at) {
+        if (nan) return std::numeric_limits<double>::quiet_NaN();
+        throw std::runtime_error("simulated failure");  // not a line-search failure
+      }
+      return f;
+    }
+  };
+  for (const auto method : {OptimizerMethod::lbfgs, OptimizerMethod::adam}) {
+    optimize::Settings s = settings(100);
+    s.method = method;
+    Throwing a;
+    EXPECT_THROW((void)optimize::minimize(a, start(), s), std::runtime_error);
+    Throwing b;
+    b.nan = true;
+    EXPECT_THROW((void)optimize::minimize(b, start(), s), NumericalError);
+  }
+  Quadratic q;
+  EXPECT_THROW((void)optimize::minimize(q, RVector(), settings(10)), InputError);
+}
+
+TEST(Minimize, HistoryAndCallback) {
+  Rosenbrock f;
+  std::vector<optimize::IterationRecord> seen;
+  const auto r = optimize::minimize(
+      f, start(), settings(20), [&](const optimize::IterationRecord& it) { seen.push_back(it); });
+  ASSERT_EQ(seen.size(), r.history.size());
+  ASSERT_EQ(r.history.size(), 21U);
+  double previous_time = 0.0;
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    EXPECT_EQ(seen[k].iteration, static_cast<int>(k));
+    EXPECT_EQ(seen[k].infidelity, r.history[k].infidelity);
+    EXPECT_GE(seen[k].wall_time_s, previous_time);
+    previous_time = seen[k].wall_time_s;
+  }
+  EXPECT_EQ(r.history[0].step, 0.0);
+  EXPECT_EQ(r.history[0].infidelity, f.values.front());  // iteration 0 is the start point
+  // Each record's step and |grad| belong to an evaluated point: the accepted iterates.
+  for (std::size_t k = 1; k < r.history.size(); ++k) {
+    EXPECT_GT(r.history[k].step, 0.0);
+    EXPECT_GT(r.history[k].gradient_norm, 0.0);
+    bool found = false;
+    for (double v : f.values) found = found || v == r.history[k].infidelity;
+    EXPECT_TRUE(found) << "iteration " << k;
+  }
 }
 
 }  // namespace
