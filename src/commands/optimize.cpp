@@ -133,8 +133,10 @@ int optimize(const OptimizeOptions& options, Streams io) {
 
   print_summary(io.out, report, "qevolve optimize: " + options.config_path, t_out, since(t_start));
   char line[300];
+  // history[0] is the start point, so the number of iterations is one less.
+  const std::size_t iterations = result.history.empty() ? 0 : result.history.size() - 1;
   std::snprintf(line, sizeof line, "optimize: %s, %zu iterations, %d evaluations, stop: %s\n",
-                spec.method == OptimizerMethod::lbfgs ? "lbfgs" : "adam", result.history.size(),
+                spec.method == OptimizerMethod::lbfgs ? "lbfgs" : "adam", iterations,
                 result.evaluations, result.stop_reason.c_str());
   io.out << line;
   for (std::size_t i = 0; i < report.gradient_names.size(); ++i) {

@@ -55,10 +55,19 @@ TEST(CliOptimize, XGateReachesTargetAndWritesOutputs) {
 
 TEST(CliOptimize, ResumeReachesTheUninterruptedResult) {
   TempDir dir;
-  // The CNOT example, shortened (1000 steps, 6 iterations) to keep the test quick.
-  std::string cfg = read_file(kSource + "/examples/cnot_cr_pair.yaml");
-  cfg = std::regex_replace(cfg, std::regex("steps: 4000"), "steps: 1000");
-  cfg = std::regex_replace(cfg, std::regex("max_iterations: 100"), "max_iterations: 6");
+  // The CNOT example (examples/cnot_cr_pair.yaml), shortened to 1000 steps and 6 iterations.
+  const std::string cfg =
+      "device:\n"
+      "  preset: mpc_fluxonium_1d\n"
+      "  preset_args: {qubits: 2, levels: 5}\n"
+      "pulses:\n"
+      "  - {qubit: q0, operator: phi, shape: rampcos, amplitude: 0.05, frequency: 0.5829029142,\n"
+      "     phase: 0.0, duration: 200.0, ramp: 20.0, optimize: [amplitude, frequency, phase]}\n"
+      "evolution: {solver: trotter, order: 2, steps: 1000, frame: rotating}\n"
+      "target:\n"
+      "  gates: [{gate: CNOT, qubits: [q0, q1]}]\n"
+      "  compensation: single_qubit\n"
+      "optimize: {method: lbfgs, max_iterations: 6, target_infidelity: 1.0e-5, checkpoint: cnot_ckpt.h5}\n";
   const auto full = dir.write("full.yaml", cfg);
   const auto part = dir.write("part.yaml", std::regex_replace(cfg, std::regex("max_iterations: 6"),
                                                               "max_iterations: 2"));
