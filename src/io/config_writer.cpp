@@ -10,9 +10,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -98,38 +98,76 @@ class Changes {
   std::vector<MapChange> maps_;
 };
 
+/// A parameter name split as PREFIX[INDEX].KEY or PREFIX[INDEX].KEY[ELEMENT] (no std::regex:
+/// GCC 12 warns inside <regex> at -O1).
+struct NameParts {
+  std::string index, key, element;
+  bool has_element = false;
+};
+
+bool split_name(const std::string& name, const std::string& prefix, NameParts& out) {
+  if (name.compare(0, prefix.size(), prefix) != 0 || name.size() <= prefix.size() ||
+      name[prefix.size()] != '[')
+    return false;
+  const std::size_t close = name.find(']', prefix.size());
+  if (close == std::string::npos || close + 1 >= name.size() || name[close + 1] != '.') return false;
+  out.index = name.substr(prefix.size() + 1, close - prefix.size() - 1);
+  std::string rest = name.substr(close + 2);
+  const std::size_t open = rest.find('[');
+  out.has_element = open != std::string::npos;
+  if (out.has_element) {
+    if (rest.back() != ']') return false;
+    out.element = rest.substr(open + 1, rest.size() - open - 2);
+    rest = rest.substr(0, open);
+  }
+  out.key = rest;
+  auto word = [](const std::string& w) {
+    return !w.empty() && std::all_of(w.begin(), w.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '-';
+    });
+  };
+  return word(out.index) && word(out.key) && (!out.has_element || word(out.element));
+}
+
+/// A decimal index of at most 9 digits, or false.
+bool parse_index(const std::string& s, std::size_t& out) {
+  if (s.empty() || s.size() > 9 ||
+      !std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return false;
+  out = std::stoul(s);
+  return true;
+}
+
 /// Turns a parameter name into a change; false if the name is not recognised.
 bool add_named(const Config& config, const std::string& name, double value, Changes& changes) {
-  static const std::regex pulse_re(R"(pulses\[(\d{1,9})\]\.(\w+)(?:\[(\d{1,9})\])?)");
-  static const std::regex mode_re(R"(device\.qubits\[([A-Za-z_][A-Za-z0-9_-]*)\]\.(\w+))");
-  static const std::regex coupling_re(R"(device\.couplings\[(\d{1,9})\]\.(\w+))");
   const std::string v = number(value);
-  std::smatch m;
-  if (std::regex_match(name, m, pulse_re)) {
-    const std::size_t p = std::stoul(m[1]);
-    const std::string key = m[2];
-    if (p >= config.pulses.size()) return false;
-    const Target t{Target::Kind::pulse, p, {}};
-    if (m[3].matched) {
-      const std::size_t k = std::stoul(m[3]);
-      if (key != "values" || k >= config.pulses[p].values.size()) return false;
-      changes.element(t, key, k, v);
+  NameParts n;
+  std::size_t index = 0;
+  if (split_name(name, "pulses", n)) {
+    if (!parse_index(n.index, index) || index >= config.pulses.size()) return false;
+    const Target t{Target::Kind::pulse, index, {}};
+    if (n.has_element) {
+      std::size_t k = 0;
+      if (n.key != "values" || !parse_index(n.element, k) || k >= config.pulses[index].values.size())
+        return false;
+      changes.element(t, n.key, k, v);
       return true;
     }
-    if (!one_of(key, kPulseKeys)) return false;
-    changes.set(t, key, v);
-    if (key == "amplitude" && config.pulses[p].amplitude_auto) changes.remove(t, "angle");
+    if (!one_of(n.key, kPulseKeys)) return false;
+    changes.set(t, n.key, v);
+    if (n.key == "amplitude" && config.pulses[index].amplitude_auto) changes.remove(t, "angle");
     return true;
   }
-  if (std::regex_match(name, m, mode_re)) {
-    if (!one_of(m[2].str(), kModeKeys)) return false;
-    changes.set(Target{Target::Kind::mode, 0, m[1]}, m[2], v);
+  if (split_name(name, "device.qubits", n)) {
+    if (n.has_element || !one_of(n.key, kModeKeys)) return false;
+    changes.set(Target{Target::Kind::mode, 0, n.index}, n.key, v);
     return true;
   }
-  if (std::regex_match(name, m, coupling_re)) {
-    const std::size_t c = std::stoul(m[1]);
-    if (c >= config.device.couplings.size() || !one_of(m[2].str(), kCouplingKeys)) return false;
-    changes.set(Target{Target::Kind::coupling, c, {}}, m[2], v);
+  if (split_name(name, "device.couplings", n)) {
+    if (n.has_element || !parse_index(n.index, index) || index >= config.device.couplings.size() ||
+        !one_of(n.key, kCouplingKeys))
+      return false;
+    changes.set(Target{Target::Kind::coupling, index, {}}, n.key, v);
     return true;
   }
   return false;
