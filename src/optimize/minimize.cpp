@@ -99,6 +99,17 @@ class Run {
       if (!same_point(x, e->x))
         mismatch(settings_.resume, "evaluation " + std::to_string(k) + " is at another point");
       if (e->gradient.size() != x.size()) mismatch(settings_.resume, "gradient length");
+      if (k == 0) {
+        // The points alone do not identify the objective (another --steps asks for the same
+        // start point): evaluate the start point once more and compare with the record.
+        RVector g0, aux0;
+        const double f0 = objective_.evaluate(x, g0, aux0);
+        if (!(std::abs(f0 - e->f) <= 1e-9 * std::max(std::abs(e->f), 1e-300)))
+          mismatch(settings_.resume, "the objective at the start point is " + std::to_string(f0) +
+                                         " now but " + std::to_string(e->f) +
+                                         " in the checkpoint: another device, pulse, solver or "
+                                         "number of steps?");
+      }
       objective_.restore(e->aux);
       record_.evaluations.push_back(*e);
       ++replayed_;

@@ -24,6 +24,7 @@ class Rosenbrock : public optimize::Objective {
   std::vector<double> values;    // f of every live evaluation, in order
   std::vector<double> restored;  // aux of every replayed evaluation, in order
   double min_x = kInf, max_x = -kInf;
+  double shift = 0.0;  // added to f: another objective with the same points
 
   [[nodiscard]] std::vector<std::string> names() const override { return {"x", "y"}; }
   [[nodiscard]] RVector lower() const override { return lo; }
@@ -37,7 +38,7 @@ class Rosenbrock : public optimize::Objective {
     g(0) = -2 * (1 - x) - 400 * x * (y - x * x);
     g(1) = 200 * (y - x * x);
     aux = RVector::Constant(1, static_cast<double>(evaluations + restores));
-    const double f = (1 - x) * (1 - x) + 100 * (y - x * x) * (y - x * x) + 1e-9;
+    const double f = (1 - x) * (1 - x) + 100 * (y - x * x) * (y - x * x) + 1e-9 + shift;
     values.push_back(f);
     return f;
   }
