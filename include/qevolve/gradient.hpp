@@ -39,6 +39,7 @@ struct Evaluation {
   RVector gradient;         ///< d(1 - F)/d(theta), empty unless requested
   fidelity::FidelityResult fidelity;  ///< F before/after compensation, leakage, angles
   CMatrix columns;          ///< the evolved columns (basis and frame of the config)
+  CMatrix unitary;          ///< their computational block (rows and columns), before compensation
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
 };
 

@@ -102,18 +102,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
 
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);
-  gradient::Evaluation ev = problem.evaluate(true);
-  report.columns = std::move(ev.columns);
-  const auto comp = report.sim->device().computational_indices();
-  report.unitary.resize(static_cast<Index>(comp.size()), static_cast<Index>(comp.size()));
-  for (std::size_t r = 0; r < comp.size(); ++r)
-    report.unitary.row(static_cast<Index>(r)) = report.columns.row(comp[r]);
-  report.fidelity = std::move(ev.fidelity);
-  report.gradient_names = problem.names();
-  report.gradient = std::move(ev.gradient);
-  report.t_evolve = ev.evolve_s;
-  report.t_fidelity = ev.fidelity_s;
-  report.t_gradient = ev.gradient_s;
+  take_evaluation(report, problem.evaluate(true), problem.names());
 
   const auto t3 = Clock::now();
   const std::string output = options.output.empty() ? config.output.file : options.output;

@@ -27,20 +27,8 @@ int run(const RunOptions& options, Streams io) {
     problem = std::make_unique<gradient::GradientProblem>(config, options.threads);
     report.sim = &problem->simulator();
     report.t_build = since(t_start);
-    gradient::Evaluation ev = problem->evaluate(true);
-    report.columns = std::move(ev.columns);
+    take_evaluation(report, problem->evaluate(true), problem->names());
     check_norms(report.columns, report.sim->options());
-    const auto& dev = report.sim->device();
-    const auto comp = dev.computational_indices();
-    report.unitary.resize(static_cast<Index>(comp.size()), static_cast<Index>(comp.size()));
-    for (std::size_t r = 0; r < comp.size(); ++r)
-      report.unitary.row(static_cast<Index>(r)) = report.columns.row(comp[r]);
-    report.fidelity = std::move(ev.fidelity);
-    report.gradient_names = problem->names();
-    report.gradient = std::move(ev.gradient);
-    report.t_evolve = ev.evolve_s;
-    report.t_fidelity = ev.fidelity_s;
-    report.t_gradient = ev.gradient_s;
   } else {
     device::Device dev = device::build_device(config);
     sim = std::make_unique<solver::Simulator>(config, std::move(dev), options.threads);

@@ -61,6 +61,17 @@ void compute_fidelity(RunReport& r) {
   r.fidelity = fidelity::evaluate_fidelity(r.unitary, target, config.target->compensation);
 }
 
+void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::string> names) {
+  r.columns = std::move(ev.columns);
+  r.unitary = std::move(ev.unitary);
+  r.fidelity = std::move(ev.fidelity);
+  r.gradient_names = std::move(names);
+  r.gradient = std::move(ev.gradient);
+  r.t_evolve = ev.evolve_s;
+  r.t_fidelity = ev.fidelity_s;
+  r.t_gradient = ev.gradient_s;
+}
+
 bool write_run_output(const std::string& path, const RunReport& r, double wall_time) {
   const auto& sim = *r.sim;
   const auto& dev = sim.device();

@@ -11,6 +11,7 @@
 
 #include "qevolve/config.hpp"
 #include "qevolve/fidelity.hpp"
+#include "qevolve/gradient.hpp"
 #include "qevolve/optimizer.hpp"
 #include "qevolve/simulator.hpp"
 
@@ -45,6 +46,10 @@ void check_norms(const CMatrix& columns, const solver::Options& o);
 /// The computational block of `columns` and its fidelity (when the config has a target and
 /// the initial states are computational).
 void compute_fidelity(RunReport& report);
+
+/// Moves a gradient evaluation (columns, unitary, fidelity, gradient, phase times) into the
+/// report; `names` are the problem's parameter names.
+void take_evaluation(RunReport& report, gradient::Evaluation&& ev, std::vector<std::string> names);
 
 /// Writes the HDF5 result (atomically). Returns true if /energies had to be skipped.
 bool write_run_output(const std::string& path, const RunReport& report, double wall_time);

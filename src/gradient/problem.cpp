@@ -111,12 +111,32 @@ struct GradientProblem::Impl {
   std::vector<Index> comp;  // computational indices
   std::vector<device::InternalBasis> bases;  // of the first build
   std::optional<RVector> warm;
+  /// Per pulse: its trainable refs and their slots in the parameter vector (fixed at build).
+  std::vector<std::vector<pulse::ParamRef>> pulse_refs;
+  std::vector<std::vector<Index>> pulse_slots;
+  /// Device-parameter derivatives of the current device: they depend on the device only, so
+  /// they are computed on the first gradient after a (re)build, not at every evaluation.
+  std::vector<DeviceTerms> device_terms;
+  std::vector<solver::HamiltonianTangent> tangents;
+  bool device_terms_valid = false;
 
   void rebuild_simulator() {
     std::vector<pulse::Pulse> pulses;
     if (sim) pulses = sim->pulses();
     sim = std::make_unique<solver::Simulator>(config, build_from(resolved, bases), threads);
     if (!pulses.empty()) sim->pulses() = std::move(pulses);
+    device_terms_valid = false;
+  }
+
+  void update_device_terms() {
+    if (device_terms_valid) return;
+    device_terms.clear();
+    tangents.clear();
+    for (const auto& dp : device_params) {
+      device_terms.push_back(device_terms_for(*sim, dp));
+      tangents.push_back(device_terms.back().tangent);
+    }
+    device_terms_valid = true;
   }
 };
 
@@ -199,6 +219,13 @@ GradientProblem::GradientProblem(const Config& config, int threads)
   for (int q : dev.qubit_modes()) qubit_names.push_back(dev.modes()[static_cast<std::size_t>(q)].name());
   m.target = fidelity::target_unitary(*config.target, qubit_names, config);
   m.comp = dev.computational_indices();
+  m.pulse_refs.resize(m.sim->pulses().size());
+  m.pulse_slots.resize(m.sim->pulses().size());
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (m.params[i].kind == Kind::pulse) {
+      m.pulse_refs[static_cast<std::size_t>(m.params[i].pulse)].push_back(m.params[i].ref);
+      m.pulse_slots[static_cast<std::size_t>(m.params[i].pulse)].push_back(static_cast<Index>(i));
+    }
 
   m.values.resize(static_cast<Index>(m.params.size()));
   for (std::size_t i = 0; i < m.params.size(); ++i) {
@@ -298,8 +325,9 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   ev.evolve_s = since(t0);
   t0 = Clock::now();
   const auto d = static_cast<Index>(m.comp.size());
-  CMatrix U(d, d);
-  for (Index r = 0; r < d; ++r) U.row(r) = ev.columns.row(m.comp[static_cast<std::size_t>(r)]);
+  ev.unitary.resize(d, d);
+  for (Index r = 0; r < d; ++r) ev.unitary.row(r) = ev.columns.row(m.comp[static_cast<std::size_t>(r)]);
+  const CMatrix& U = ev.unitary;
 
   // Fidelity (compensation re-optimised, or at the trainable angles).
   const Index na = m.angles_trainable ? fidelity::compensation_angle_count(
@@ -344,13 +372,8 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
 
   ev.gradient = RVector::Zero(m.values.size());
   // Pulse parameters through the per-step drive cotangents.
-  std::vector<std::vector<pulse::ParamRef>> refs(sim.pulses().size());
-  std::vector<std::vector<Index>> slots(sim.pulses().size());
-  for (std::size_t i = 0; i < m.params.size(); ++i)
-    if (m.params[i].kind == Kind::pulse) {
-      refs[static_cast<std::size_t>(m.params[i].pulse)].push_back(m.params[i].ref);
-      slots[static_cast<std::size_t>(m.params[i].pulse)].push_back(static_cast<Index>(i));
-    }
+  const auto& refs = m.pulse_refs;
+  const auto& slots = m.pulse_slots;
   const auto& channels = sim.channels();
   std::vector<double> df;
   auto on_step = [&](int, double t, const std::vector<double>& dc) {
@@ -366,19 +389,14 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
     }
   };
   // Device parameters: tangents of the Hamiltonian pieces, plus the basis/frame terms.
-  std::vector<DeviceTerms> device_terms;
-  std::vector<solver::HamiltonianTangent> tangents;
-  for (const auto& dp : m.device_params) {
-    device_terms.push_back(device_terms_for(sim, dp));
-    tangents.push_back(device_terms.back().tangent);
-  }
-  const solver::AdjointResult adj = sim.adjoint(psiN, lambdaN, tangents, on_step);
+  m.update_device_terms();
+  const solver::AdjointResult adj = sim.adjoint(psiN, lambdaN, m.tangents, on_step);
   for (std::size_t i = 0; i < m.params.size(); ++i) {
     const Param& q = m.params[i];
     if (q.kind == Kind::device) {
       const auto k = static_cast<std::size_t>(q.device);
       ev.gradient(static_cast<Index>(i)) =
-          adj.tangents[k] + basis_and_frame_term(sim, device_terms[k], psiN, adj.lambda0, Lambda_out);
+          adj.tangents[k] + basis_and_frame_term(sim, m.device_terms[k], psiN, adj.lambda0, Lambda_out);
     } else if (q.kind == Kind::angle) {
       ev.gradient(static_cast<Index>(i)) = angle_gradient(q.angle);
     }

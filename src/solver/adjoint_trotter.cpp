@@ -72,18 +72,30 @@ void contract_step(const TrotterGates& gates, const Prepared& prep,
     CMatrix E(g, g);
     for (int b = 0; b < g; ++b)
       for (int a = 0; a < g; ++a) E(b, a) = cplx(e[b * g + a], e[g * g + b * g + a]);
-    std::vector<CMatrix> F(static_cast<std::size_t>(m));
-    for (int i = 0; i < m; ++i)
-      F[static_cast<std::size_t>(i)] = gates.segment_matrix(gate, gate.segments[static_cast<std::size_t>(i)], c);
+    // Segment matrices: static ones by reference (they do not change from step to step), drive
+    // ones built for this step's coefficients.
+    std::vector<CMatrix> drive_F(static_cast<std::size_t>(m));
+    std::vector<const CMatrix*> Fp(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i) {
+      const auto si = static_cast<std::size_t>(i);
+      const Segment& seg = gate.segments[si];
+      if (seg.is_static) {
+        Fp[si] = &seg.matrix;
+      } else {
+        drive_F[si] = gates.segment_matrix(gate, seg, c);
+        Fp[si] = &drive_F[si];
+      }
+    }
+    auto F = [&Fp](std::size_t i) -> const CMatrix& { return *Fp[i]; };
     // pre[i] = F_{i-1} ... F_0, suf[i] = F_{m-1} ... F_{i+1}; segment environment
     // Ebar_i = pre[i] E suf[i], so that Tr(dG E) = sum_i Tr(dF_i Ebar_i).
     std::vector<CMatrix> pre(static_cast<std::size_t>(m)), suf(static_cast<std::size_t>(m));
     pre[0] = CMatrix::Identity(g, g);
     for (int i = 1; i < m; ++i)
-      pre[static_cast<std::size_t>(i)] = F[static_cast<std::size_t>(i - 1)] * pre[static_cast<std::size_t>(i - 1)];
+      pre[static_cast<std::size_t>(i)] = F(static_cast<std::size_t>(i - 1)) * pre[static_cast<std::size_t>(i - 1)];
     suf[static_cast<std::size_t>(m - 1)] = CMatrix::Identity(g, g);
     for (int i = m - 2; i >= 0; --i)
-      suf[static_cast<std::size_t>(i)] = suf[static_cast<std::size_t>(i + 1)] * F[static_cast<std::size_t>(i + 1)];
+      suf[static_cast<std::size_t>(i)] = suf[static_cast<std::size_t>(i + 1)] * F(static_cast<std::size_t>(i + 1));
     for (int i = 0; i < m; ++i) {
       const auto si = static_cast<std::size_t>(i);
       const Segment& seg = gate.segments[si];
@@ -96,7 +108,7 @@ void contract_step(const TrotterGates& gates, const Prepared& prep,
       const auto j = static_cast<std::size_t>(seg.channel);
       const double kappa = kTwoPi * dt * seg.frac;
       // dF/dc = -i kappa O F.
-      const cplx t = trace_product(prep.drive_op[static_cast<std::size_t>(k)][si] * F[si], Ebar);
+      const cplx t = trace_product(prep.drive_op[static_cast<std::size_t>(k)][si] * F(si), Ebar);
       dc[j] += 2.0 * (cplx(0.0, -kappa) * t).real();
       if (!prep.any_tangent_drive) continue;
       // Device tangents moving O_j: dF = V (G o (V^dag dO V)) V^dag with G the divided
