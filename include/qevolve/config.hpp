@@ -99,6 +99,7 @@ struct InitialStates {
 struct EvolutionSpec {
   Solver solver = Solver::trotter;
   int order = 2;
+  bool order_given = false;  // `order` written in the config (magnus4 accepts only 4)
   Splitting splitting = Splitting::terms;
   int steps = 1000;
   std::optional<double> duration;  // ns

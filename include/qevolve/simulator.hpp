@@ -49,8 +49,9 @@ struct HamiltonianTangent {
   std::vector<CMatrix> channels;
 };
 
-/// Receives, for every step s (descending), the time t_s at which the step evaluates the drive
-/// coefficients and d(objective)/dc_j(t_s) for every channel j.
+/// Receives, for every step s (descending), each time t at which the step samples the drive
+/// coefficients (the midpoint; for magnus4 the two Gauss points, later first) and
+/// d(objective)/dc_j(t) for every channel j.
 using StepCotangent = std::function<void(int step, double t, const std::vector<double>& dc)>;
 
 struct AdjointResult {
@@ -79,6 +80,8 @@ struct CacheStats {
   long dense_h0_builds = 0;             ///< dense H0 / drive operators built (expm, adaptive)
   long evaluations = 0;                 ///< evolve() calls
 };
+
+struct TimeGrid;  // src/solver/time_grid.hpp
 
 class Simulator {
  public:
@@ -143,6 +146,8 @@ class Simulator {
   /// The full time-dependent Hamiltonian at time t as a dense D x D matrix (tests and the
   /// dense reference path; small D only).
   [[nodiscard]] CMatrix dense_hamiltonian(double t) const;
+  /// H0 + sum_j c_j O_j as a dense D x D matrix.
+  [[nodiscard]] CMatrix dense_hamiltonian_for(const std::vector<double>& c) const;
   /// Drive coefficients c_j(t) = f_p(t) * factor of every channel.
   void drive_coefficients(double t, std::vector<double>& out) const;
 
@@ -155,6 +160,10 @@ class Simulator {
 
  private:
   struct Cache;
+  /// Steps -> gate steps and drive samples (src/solver/time_grid.hpp).
+  [[nodiscard]] TimeGrid time_grid() const;
+  /// Drive coefficients of gate step u (the midpoint values, or magnus4's Gauss combination).
+  [[nodiscard]] std::function<void(int, std::vector<double>&)> substep_coefficients() const;
   device::Device device_;
   Options options_;
   std::vector<pulse::Pulse> pulses_;

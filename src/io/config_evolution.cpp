@@ -82,7 +82,10 @@ void read_evolution(Doc& doc, const Item& item, EvolutionSpec& ev) {
   const MapView m(doc, item);
   m.check_keys(kEvolutionKeys);
   if (const Item* it = m.find("solver")) ev.solver = get_enum(doc, *it, kSolvers);
-  if (const Item* it = m.find("order")) ev.order = static_cast<int>(get_int_choice(doc, *it, kOrders));
+  if (const Item* it = m.find("order")) {
+    ev.order = static_cast<int>(get_int_choice(doc, *it, kOrders));
+    ev.order_given = true;
+  }
   if (const Item* it = m.find("splitting")) ev.splitting = get_enum(doc, *it, kSplittings);
   if (const Item* it = m.find("steps")) ev.steps = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
   if (const Item* it = m.find("duration")) ev.duration = get_number(doc, *it, Range::gt(0.0, "ns"));

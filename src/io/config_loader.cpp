@@ -32,6 +32,9 @@ void check_across(const Config& cfg) {
   }
   if (ev.solver == Solver::magnus4 && !ev.noise.empty())
     throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::MagnusOpenSystem);
+  if (ev.solver == Solver::magnus4 && ev.order_given && ev.order != 4)
+    throw input_error(cfg.locate("evolution.order"), "evolution.order", Msg::MagnusOrder,
+                      {{"ORDER", std::to_string(ev.order)}});
   if (cfg.target && cfg.target->compensation_trainable &&
       cfg.target->compensation == Compensation::none)
     throw input_error(cfg.locate("target.compensation_trainable"), "target.compensation_trainable",

@@ -130,6 +130,10 @@ constexpr std::array kTable{
     Entry{Msg::MagnusOpenSystem,
           "solver `magnus4` is for closed systems only, but `evolution.noise` is given",
           "solver expm, trotter or adaptive for an open system"},
+    Entry{Msg::MagnusOrder,
+          "solver `magnus4` splits each of its exponentials at order 4; order ${ORDER} would "
+          "spoil its fourth-order accuracy",
+          "order: 4, or no `order` key"},
     Entry{Msg::CompensationTrainableNone, "`compensation_trainable: true` without compensation",
           "target.compensation vz or single_qubit, or compensation_trainable: false"},
     // --- fragments -------------------------------------------------------------------------

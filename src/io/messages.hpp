@@ -90,6 +90,7 @@ enum class Msg {
   // --- across sections ---------------------------------------------------------------------
   AdaptiveTrainable,
   MagnusOpenSystem,
+  MagnusOrder,
   CompensationTrainableNone,
   // --- fragments ---------------------------------------------------------------------------
   NounList,

@@ -12,25 +12,31 @@
 
 namespace qevolve::solver {
 
+/// Receives, for every gate step u (descending), d(objective)/dctilde_j of its coefficients.
+using SubstepCotangent = std::function<void(int u, const std::vector<double>& dc)>;
+
 /// Trotter path. psi (D x n) holds psi_N on entry and the reconstructed psi_0 on exit; lambda
 /// holds lambda_N on entry and lambda_0 on exit. tangent_sums[t] += the contribution of
-/// tangents[t]. on_step (may be empty) receives d(objective)/dc_j for every step, descending.
+/// tangents[t]. on_step (may be empty) receives d(objective)/dc_j for every gate step,
+/// descending.
 void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& psi,
                     CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
-                    const StepCotangent& on_step, std::vector<double>& tangent_sums);
+                    const SubstepCotangent& on_step, std::vector<double>& tangent_sums);
 
 struct DenseAdjointJob {
-  std::function<CMatrix(double)> hamiltonian;  ///< dense H(t), D x D
+  /// Dense H of gate step u for the coefficients c of that step, D x D.
+  std::function<CMatrix(const std::vector<double>&)> hamiltonian;
   const std::vector<CMatrix>* channel_ops = nullptr;  ///< dense O_j, D x D, per channel
-  std::function<void(double, std::vector<double>&)> coefficients;
-  int steps = 0;
-  double dt = 0.0;
+  std::function<void(int, std::vector<double>&)> coefficients;  ///< of gate step u
+  int steps = 0;    ///< gate steps
+  double dt = 0.0;  ///< length of one gate step
 };
 
-/// expm path (one dense exponential per step, exp(-i 2 pi dt H(t_mid))); same contract.
+/// Dense path (one exponential exp(-i 2 pi dt H_u) per gate step: expm, magnus4 with
+/// splitting: dense); same contract.
 void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
                    const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
-                   const std::vector<HamiltonianTangent>& tangents, const StepCotangent& on_step,
+                   const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
                    std::vector<double>& tangent_sums);
 
 }  // namespace qevolve::solver

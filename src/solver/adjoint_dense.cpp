@@ -1,4 +1,5 @@
-// Adjoint pass of the dense (`expm`) path: each step is U_s = exp(-i 2 pi dt H(t_s)), computed
+// Adjoint pass of the dense path (`expm`, `magnus4` with splitting: dense): each gate step is
+// U_s = exp(-i 2 pi dt H_s), computed
 // through the eigen-decomposition H = W diag(w) W^dag exactly as the forward pass does. In
 // that eigenbasis the inverse step is a phase, and the derivative of U_s in any direction dH
 // is W (G o (W^dag dH W)) W^dag with G the divided differences of exp(-i 2 pi dt x)
@@ -13,7 +14,7 @@ namespace qevolve::solver {
 
 void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
                    const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
-                   const std::vector<HamiltonianTangent>& tangents, const StepCotangent& on_step,
+                   const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
                    std::vector<double>& tangent_sums) {
   const double scale = kTwoPi * job.dt;
   // Dense tangents: dH0 (static part) and dO_j embedded, per tangent.
@@ -35,10 +36,10 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
 
   std::vector<double> c, dc(channels.size());
   for (int s = job.steps - 1; s >= 0; --s) {
-    const double t_mid = (s + 0.5) * job.dt;
+    job.coefficients(s, c);
     RVector w;
     CMatrix W;
-    linalg::hermitian_eigen(job.hamiltonian(t_mid), w, W);
+    linalg::hermitian_eigen(job.hamiltonian(c), w, W);
     linalg::refine_unitary(W);  // as linalg::expm_hermitian does in the forward pass
     CVector back(w.size());    // conj(exp(-i scale w)): the inverse step in the eigenbasis
     for (Index k = 0; k < w.size(); ++k) back(k) = std::polar(1.0, scale * w(k));
@@ -52,7 +53,6 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
     auto contract = [&](const CMatrix& dH) {
       return 2.0 * (W.adjoint() * dH * W).cwiseProduct(GB).sum().real();
     };
-    job.coefficients(t_mid, c);
     for (std::size_t j = 0; j < channels.size(); ++j) dc[j] = contract((*job.channel_ops)[j]);
     for (std::size_t t = 0; t < tangents.size(); ++t) {
       CMatrix dH = dH0[t].size() != 0 ? dH0[t] : CMatrix::Zero(device.dim(), device.dim());
@@ -64,7 +64,7 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
         }
       if (any) tangent_sums[t] += contract(dH);
     }
-    if (on_step) on_step(s, t_mid, dc);
+    if (on_step) on_step(s, dc);
   }
 }
 

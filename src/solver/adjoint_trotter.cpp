@@ -176,7 +176,7 @@ double static_segment_term(const TrotterGates& gates, const TermList& terms, con
 
 void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& psi,
                     CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
-                    const StepCotangent& on_step, std::vector<double>& tangent_sums) {
+                    const SubstepCotangent& on_step, std::vector<double>& tangent_sums) {
   const device::Device& dev = *job.device;
   const TrotterGates& gates = *job.gates;
   const Index D = dev.dim();
@@ -250,7 +250,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
 #pragma omp for schedule(static)
       for (int s = s0; s < s1; ++s) {
         auto& c = coeffs[static_cast<std::size_t>(s - s0)];
-        job.coefficients((s + 0.5) * job.dt, c);
+        job.coefficients(s, c);
         double* dst = adj_gates.data() + per_step * static_cast<std::size_t>(s - s0);
         gates.compute(c, dst);
         // In place: g -> g^dag (split re/im, row-major).
@@ -311,7 +311,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
     }
     if (on_step)
       for (int s = s1 - 1; s >= s0; --s)
-        on_step(s, (s + 0.5) * job.dt, dcs[static_cast<std::size_t>(s - s0)]);
+        on_step(s, dcs[static_cast<std::size_t>(s - s0)]);
   }
 
   for (std::size_t t = 0; t < tangents.size(); ++t) {

@@ -78,7 +78,7 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
       std::vector<double> coeff;
 #pragma omp for schedule(static)
       for (int s = s0; s < s1; ++s) {
-        job.coefficients((s + 0.5) * job.dt, coeff);
+        job.coefficients(s, coeff);
         gates.compute(coeff, buffer.data() + per_step * static_cast<std::size_t>(s - s0));
       }
       std::vector<Real> re(static_cast<std::size_t>(D * width)), im(re.size());

@@ -15,10 +15,10 @@ namespace qevolve::solver {
 struct BlockEvolution {
   const device::Device* device = nullptr;
   const TrotterGates* gates = nullptr;
-  /// Drive coefficients of every channel at time t.
-  std::function<void(double, std::vector<double>&)> coefficients;
-  int steps = 0;
-  double dt = 0.0;
+  /// Drive coefficients of every channel for gate step (substep, time_grid.hpp) u.
+  std::function<void(int, std::vector<double>&)> coefficients;
+  int steps = 0;      ///< gate steps (substeps)
+  double dt = 0.0;    ///< length of one gate step (the gates were built for it)
   int threads = 1;
   /// Block width override (0: automatic, from D and the cache size).
   Index block_width = 0;

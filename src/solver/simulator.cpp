@@ -11,6 +11,7 @@
 #include "block_evolution.hpp"
 #include "qevolve/linalg.hpp"
 #include "adjoint.hpp"
+#include "time_grid.hpp"
 #include "trotter_gates.hpp"
 
 namespace qevolve::solver {
@@ -31,11 +32,10 @@ struct Simulator::Cache {
 
 namespace {
 
-bool uses_trotter_gates(const Options& o) {
-  return o.solver == Solver::trotter && o.splitting != Splitting::dense;
-}
+bool splits(const Options& o) { return o.solver == Solver::trotter || o.solver == Solver::magnus4; }
+bool uses_trotter_gates(const Options& o) { return splits(o) && o.splitting != Splitting::dense; }
 bool uses_dense(const Options& o) {
-  return o.solver == Solver::expm || (o.solver == Solver::trotter && o.splitting == Splitting::dense);
+  return o.solver == Solver::expm || (splits(o) && o.splitting == Splitting::dense);
 }
 
 Options make_options(const Config& config, int threads) {
@@ -52,9 +52,7 @@ Options make_options(const Config& config, int threads) {
   o.initial_states = e.initial_states;
   o.precision = e.precision;
   o.threads = resolve_threads(threads);
-  if (o.solver == Solver::magnus4)
-    config.fail("evolution.solver", "solver `magnus4` is not available in this version",
-                "expm | trotter | adaptive");
+  if (o.solver == Solver::magnus4) o.order = 4;  // each exponential split at order 4
   if (o.splitting == Splitting::bonds)
     config.fail("evolution.splitting", "splitting `bonds` is not available in this version",
                 "terms | dense");
@@ -62,7 +60,9 @@ Options make_options(const Config& config, int threads) {
     config.fail("evolution.noise", "open-system (Lindblad) evolution is not available in this version",
                 "no `noise` section");
   if (o.precision == Precision::single && !uses_trotter_gates(o))
-    config.fail("evolution.precision", "precision: single is supported by the trotter solver only",
+    config.fail("evolution.precision",
+                "precision: single is supported by the split solvers (trotter, magnus4 with "
+                "splitting terms) only",
                 "precision: double, or solver: trotter");
   if (e.device == ComputeDevice::cuda)
     config.fail("evolution.device", "this qevolve was built without a CUDA backend",
@@ -199,7 +199,8 @@ Simulator::~Simulator() = default;
 void Simulator::set_steps(int steps) {
   options_.steps = steps;
   if (uses_trotter_gates(options_)) {
-    cache_->gates = TrotterGates(device_, cache_->terms, cache_->drives, options_.order, dt());
+    cache_->gates = TrotterGates(device_, cache_->terms, cache_->drives, options_.order,
+                                 time_grid().substep_dt());
     ++cache_->static_builds;
   }
 }
@@ -209,8 +210,26 @@ CacheStats Simulator::stats() const {
           cache_->dense_builds.load(), cache_->evaluations.load()};
 }
 
+TimeGrid Simulator::time_grid() const {
+  return {options_.steps, dt(), options_.solver == Solver::magnus4};
+}
+
+std::function<void(int, std::vector<double>&)> Simulator::substep_coefficients() const {
+  const TimeGrid grid = time_grid();
+  if (!grid.magnus)
+    return [this, grid](int u, std::vector<double>& c) { drive_coefficients(grid.sample_time(u, 0), c); };
+  return [this, grid](int u, std::vector<double>& c) {
+    thread_local std::vector<double> second;
+    const int s = grid.substep_step(u);
+    drive_coefficients(grid.sample_time(s, 0), c);
+    drive_coefficients(grid.sample_time(s, 1), second);
+    const double w0 = grid.weight(u, 0), w1 = grid.weight(u, 1);
+    for (std::size_t j = 0; j < c.size(); ++j) c[j] = w0 * c[j] + w1 * second[j];
+  };
+}
+
 int Simulator::gates_per_step() const {
-  return uses_trotter_gates(options_) ? cache_->gates.num_gates() : 0;
+  return uses_trotter_gates(options_) ? time_grid().samples_per_step() * cache_->gates.num_gates() : 0;
 }
 
 double Simulator::flops_per_column_step() const {
@@ -218,7 +237,7 @@ double Simulator::flops_per_column_step() const {
   double flops = 0.0;
   for (int k = 0; k < cache_->gates.num_gates(); ++k)
     flops += 8.0 * static_cast<double>(device_.dim()) * cache_->gates.size(k);
-  return flops;
+  return time_grid().samples_per_step() * flops;
 }
 
 std::vector<std::string> Simulator::initial_labels() const {
@@ -239,9 +258,13 @@ void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
 }
 
 CMatrix Simulator::dense_hamiltonian(double t) const {
-  CMatrix H = cache_->dense_h0.size() > 0 ? cache_->dense_h0 : device_.dense_h0();
   std::vector<double> c;
   drive_coefficients(t, c);
+  return dense_hamiltonian_for(c);
+}
+
+CMatrix Simulator::dense_hamiltonian_for(const std::vector<double>& c) const {
+  CMatrix H = cache_->dense_h0.size() > 0 ? cache_->dense_h0 : device_.dense_h0();
   for (std::size_t j = 0; j < channels_.size(); ++j) {
     if (c[j] == 0.0) continue;
     if (!cache_->dense_ops.empty()) {
@@ -258,21 +281,25 @@ CMatrix Simulator::dense_hamiltonian(double t) const {
 CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress) const {
   ++cache_->evaluations;
   CMatrix state = psi0;
-  auto coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
+  const TimeGrid grid = time_grid();
   if (uses_trotter_gates(options_)) {
-    BlockEvolution job{&device_, &cache_->gates, coefficients, options_.steps, dt(),
-                       options_.threads, 0};
+    BlockEvolution job{&device_, &cache_->gates, substep_coefficients(), grid.substeps(),
+                       grid.substep_dt(), options_.threads, 0};
     if (options_.precision == Precision::single)
       evolve_blocks<float>(job, state, progress);
     else
       evolve_blocks<double>(job, state, progress);
   } else if (uses_dense(options_)) {
-    for (int s = 0; s < options_.steps; ++s) {
-      const CMatrix U = linalg::expm_hermitian(dense_hamiltonian((s + 0.5) * dt()), kTwoPi * dt());
+    const auto coefficients = substep_coefficients();
+    std::vector<double> c;
+    for (int u = 0; u < grid.substeps(); ++u) {
+      coefficients(u, c);
+      const CMatrix U = linalg::expm_hermitian(dense_hamiltonian_for(c), kTwoPi * grid.substep_dt());
       state = U * state;
-      if (progress) progress(static_cast<double>(s + 1) / options_.steps);
+      if (progress) progress(static_cast<double>(u + 1) / grid.substeps());
     }
   } else {
+    auto coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
     AdaptiveJob job{&device_,          cache_->static_terms, cache_->drive_terms, coefficients,
                     options_.duration, options_.rtol,        options_.atol,       options_.threads};
     integrate_adaptive(job, state, progress);
@@ -342,9 +369,8 @@ EvolveResult Simulator::evolve(const Progress& progress) const {
     // The first column block again in double precision, to report what single costs.
     const Index w = std::min<Index>(n, choose_block_width(D, n, options_.threads));
     CMatrix first = psi0.leftCols(w);
-    BlockEvolution job{&device_, &cache_->gates,
-                       [this](double t, std::vector<double>& c) { drive_coefficients(t, c); },
-                       options_.steps, dt(), options_.threads, w};
+    BlockEvolution job{&device_, &cache_->gates, substep_coefficients(), time_grid().substeps(),
+                       time_grid().substep_dt(), options_.threads, w};
     evolve_blocks<double>(job, first, {});
     result.single_precision_deviation = (first - result.columns.leftCols(w)).cwiseAbs().maxCoeff();
   }
@@ -359,15 +385,39 @@ AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
   r.psi0 = psiN;
   r.lambda0 = lambdaN;
   r.tangents.assign(tangents.size(), 0.0);
-  auto coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
+  const TimeGrid grid = time_grid();
+  // Gate-step cotangents -> per-sample cotangents d(objective)/dc_j(t) (time_grid.hpp): for
+  // magnus4 both substeps of a step are collected, then the two Gauss samples are reported.
+  std::vector<double> later, sample;
+  SubstepCotangent per_substep;
+  if (on_step) {
+    per_substep = [&](int u, const std::vector<double>& dc) {
+      if (!grid.magnus) {
+        on_step(u, grid.sample_time(u, 0), dc);
+        return;
+      }
+      if (u % 2 == 1) {  // the second substep of its step comes first in reverse
+        later = dc;
+        return;
+      }
+      const int s = grid.substep_step(u);
+      sample.resize(dc.size());
+      for (int i = 1; i >= 0; --i) {
+        for (std::size_t j = 0; j < dc.size(); ++j)
+          sample[j] = grid.weight(u, i) * dc[j] + grid.weight(u + 1, i) * later[j];
+        on_step(s, grid.sample_time(s, i), sample);
+      }
+    };
+  }
   if (uses_trotter_gates(options_)) {
-    BlockEvolution job{&device_, &cache_->gates, coefficients, options_.steps, dt(),
-                       options_.threads, 0};
-    adjoint_blocks(job, cache_->terms, r.psi0, r.lambda0, tangents, on_step, r.tangents);
+    BlockEvolution job{&device_, &cache_->gates, substep_coefficients(), grid.substeps(),
+                       grid.substep_dt(), options_.threads, 0};
+    adjoint_blocks(job, cache_->terms, r.psi0, r.lambda0, tangents, per_substep, r.tangents);
   } else if (uses_dense(options_)) {
-    DenseAdjointJob job{[this](double t) { return dense_hamiltonian(t); }, &cache_->dense_ops,
-                        coefficients, options_.steps, dt()};
-    adjoint_dense(job, device_, channels_, r.psi0, r.lambda0, tangents, on_step, r.tangents);
+    DenseAdjointJob job{[this](const std::vector<double>& c) { return dense_hamiltonian_for(c); },
+                        &cache_->dense_ops, substep_coefficients(), grid.substeps(),
+                        grid.substep_dt()};
+    adjoint_dense(job, device_, channels_, r.psi0, r.lambda0, tangents, per_substep, r.tangents);
   } else {
     throw std::logic_error("Simulator::adjoint: the adaptive solver has no adjoint");
   }

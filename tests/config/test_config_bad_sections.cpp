@@ -584,6 +584,13 @@ const BadCase kCases[] = {
      "    q0: {t1: 50000}\n",
      "bad.yaml:3:3: evolution.solver: solver `magnus4` is for closed systems only, but `evolution.noise` is given"
      " (expected solver expm, trotter or adaptive for an open system)"},
+    {"MagnusOrderTwo",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  solver: magnus4\n"
+     "  order: 2\n",
+     "bad.yaml:4:3: evolution.order: solver `magnus4` splits each of its exponentials at order 4;"
+     " order 2 would spoil its fourth-order accuracy (expected order: 4, or no `order` key)"},
     {"CompensationTrainableWithoutCompensation",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"

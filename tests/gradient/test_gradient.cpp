@@ -2,7 +2,7 @@
 // (issue 4, acceptance 1; physics.md "Gradients"): every parameter type (pulse amplitude,
 // frequency, phase, delay, duration, ramp, sigma, c, DRAG lambda, piecewise-constant and spline
 // values; device EC, EJ, EL, flux; coupling J_C, J_L; compensation angles) on a 3-qubit chain
-// with 3 levels, for trotter orders 1, 2, 4 and expm, with vz compensation re-optimised at
+// with 3 levels, for trotter orders 1, 2, 4, expm and magnus4 (terms, dense), with vz compensation re-optimised at
 // every evaluation (envelope theorem), in the product and in the dressed basis with the
 // rotating frame.
 //
@@ -110,6 +110,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"trotter", 2, "product", "lab", "vz", false, "trotter2"},
                       Case{"trotter", 4, "product", "lab", "vz", false, "trotter4"},
                       Case{"expm", 2, "product", "lab", "vz", false, "expm"},
+                      Case{"magnus4", 4, "product", "lab", "vz", false, "magnus4"},
+                      Case{"magnus4, splitting: dense", 4, "product", "lab", "vz", false,
+                           "magnus4_dense"},
                       Case{"trotter", 2, "dressed", "rotating", "vz", false, "trotter2_dressed_rotating"},
                       Case{"expm", 2, "product", "rotating", "none", false, "expm_rotating_none"},
                       Case{"trotter", 2, "product", "lab", "single_qubit", true,

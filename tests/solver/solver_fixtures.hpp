@@ -51,14 +51,15 @@ inline Config driven_chain(int qubits, int levels, double duration = 20.0) {
   c.device.preset = p;
   for (int q = 0; q < qubits; ++q) {
     PulseSpec s;
-    s.qubit = "q" + std::to_string(q);
+    // (appended rather than "q" + to_string: GCC 12 -Wrestrict false positive, PR 105329)
+    s.qubit = std::string("q").append(std::to_string(q));
     s.shape = Shape::cos;
     s.amplitude_auto = true;
     s.angle = kPi;
     s.frequency_mode = FrequencyMode::auto_bare;
     s.phase = -kPi / 2;
     s.duration = duration;
-    s.path = "pulses[" + std::to_string(q) + "]";
+    s.path = std::string("pulses[").append(std::to_string(q)).append("]");
     c.pulses.push_back(s);
   }
   c.evolution.solver = Solver::trotter;
