@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <new>
 #include <optional>
 #include <string>
@@ -109,6 +110,10 @@ int main(int argc, char** argv) {
   scaling->add_option("--qubits", qubit_range, "Range MIN:MAX of qubit counts (default 2:12)");
   scaling->add_option("--steps", bench_opts.steps, "Time steps (default 500)")
       ->check(CLI::Range(1, 100000000));
+  scaling->add_option("--splitting", bench_opts.splitting, "terms | bonds (default bonds)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, qevolve::Splitting>{{"terms", qevolve::Splitting::terms},
+                                                    {"bonds", qevolve::Splitting::bonds}}));
   scaling->add_option("--ranks", ranks_list, "Comma-separated MPI rank counts (default 1)");
   scaling->add_option("--threads", threads_list, "Comma-separated thread counts (default: all cores)");
   scaling->add_option("--csv", bench_opts.csv, "Write the table as CSV");

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/config.hpp"
+
 namespace qevolve::commands {
 
 /// Where a command prints: `out` for results, `err` for warnings and progress.
@@ -53,6 +55,7 @@ int optimize(const OptimizeOptions& options, Streams io);
 struct BenchScalingOptions {
   int min_qubits = 2, max_qubits = 12;
   int steps = 500;
+  Splitting splitting = Splitting::bonds;  ///< --splitting terms | bonds
   std::vector<int> ranks{1};
   std::vector<int> threads;  ///< empty: all cores only
   std::string csv;           ///< CSV file (empty: none)

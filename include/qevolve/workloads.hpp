@@ -9,6 +9,7 @@ namespace qevolve::commands {
 /// 50 ns, `amplitude: auto` with angle pi, `frequency: auto`, phase -pi/2) on every qubit of an
 /// `mpc_fluxonium_1d` chain with 2 levels per qubit, all 2^N computational columns,
 /// trotter order 2 (terms splitting), `steps` steps, target X on every qubit.
-[[nodiscard]] Config standard_workload(int qubits, int steps = 500);
+[[nodiscard]] Config standard_workload(int qubits, int steps = 500,
+                                      Splitting splitting = Splitting::bonds);
 
 }  // namespace qevolve::commands

@@ -63,7 +63,8 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
   std::vector<Row> rows;
   char line[256];
   io.out << "standard workload: mpc_fluxonium_1d chain, 2 levels, simultaneous X (cos 50 ns), "
-            "all computational columns, trotter order 2\n";
+            "all computational columns, trotter order 2, splitting "
+         << (options.splitting == Splitting::bonds ? "bonds" : "terms") << "\n";
   std::vector<double> peaks;
   for (int t : thread_counts) {
     peaks.push_back(measure_zgemm_peak(t));
@@ -88,7 +89,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
     }
     for (std::size_t k = 0; k < thread_counts.size(); ++k) {
       const int threads = thread_counts[k];
-      const Config config = standard_workload(n, options.steps);
+      const Config config = standard_workload(n, options.steps, options.splitting);
       solver::Simulator sim(config, device::build_device(config), threads);
       const auto t0 = Clock::now();
       const auto result = sim.evolve();

@@ -6,7 +6,7 @@
 
 namespace qevolve::commands {
 
-Config standard_workload(int qubits, int steps) {
+Config standard_workload(int qubits, int steps, Splitting splitting) {
   Config c;
   c.source_file = "<standard workload>";
   PresetSpec preset;
@@ -36,7 +36,7 @@ Config standard_workload(int qubits, int steps) {
   c.target = target;
   c.evolution.solver = Solver::trotter;
   c.evolution.order = 2;
-  c.evolution.splitting = Splitting::terms;
+  c.evolution.splitting = splitting;
   c.evolution.steps = steps;
   c.has_evolution = true;
   return c;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "adjoint.hpp"
+#include "bond_list.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/linalg.hpp"
 
@@ -50,7 +51,42 @@ struct Prepared {
   /// move O_j).
   std::vector<std::vector<CMatrix>> tangent_drive;
   bool any_tangent_drive = false;
+  /// splitting: bonds, [tangent][bond]: the tangent's static part dS_b (g x g; empty: zero)
+  /// and its weighted embedded drive operators d(O_i) per bond channel slot (empty: zero).
+  std::vector<std::vector<CMatrix>> bond_static;
+  std::vector<std::vector<std::vector<CMatrix>>> bond_drive;
 };
+
+/// Bond segment exp(-i theta h_b(c)): d(objective)/dc_j and the device tangents, through the
+/// Frechet derivative in the eigenbasis of h_b (Daleckii-Krein, as the dense adjoint does).
+void contract_bond(const TrotterGates& gates, const Prepared& prep, const Segment& seg,
+                   const std::vector<double>& c, const CMatrix& Ebar, std::vector<double>& dc,
+                   std::vector<double>& tangent_acc) {
+  const BondTerm& bt = gates.bonds()->bonds[static_cast<std::size_t>(seg.bond)];
+  const double theta = kTwoPi * gates.dt() * seg.frac;
+  RVector w;
+  CMatrix W;
+  linalg::hermitian_eigen(gates.bond_hamiltonian(seg, c), w, W);
+  linalg::refine_unitary(W);
+  const CMatrix B = W.adjoint() * Ebar * W;
+  const CMatrix GB = linalg::exp_divided_differences(w, theta).cwiseProduct(B.transpose());
+  auto contract = [&](const CMatrix& dH) { return 2.0 * (W.adjoint() * dH * W).cwiseProduct(GB).sum().real(); };
+  for (std::size_t i = 0; i < bt.channels.size(); ++i)
+    dc[static_cast<std::size_t>(bt.channels[i])] += contract(bt.drive_ops[i]);
+  const auto b = static_cast<std::size_t>(seg.bond);
+  for (std::size_t t = 0; t < prep.bond_static.size(); ++t) {
+    CMatrix dH;
+    if (prep.bond_static[t][b].size() != 0) dH = prep.bond_static[t][b];
+    for (std::size_t i = 0; i < bt.channels.size(); ++i) {
+      const CMatrix& dO = prep.bond_drive[t][b][i];
+      const double cj = c[static_cast<std::size_t>(bt.channels[i])];
+      if (dO.size() == 0 || cj == 0.0) continue;
+      if (dH.size() == 0) dH = CMatrix::Zero(bt.size(), bt.size());
+      dH += cj * dO;
+    }
+    if (dH.size() != 0) tangent_acc[t] += contract(dH);
+  }
+}
 
 /// Per-thread accumulators of the contraction.
 struct Accumulators {
@@ -101,6 +137,10 @@ void contract_step(const TrotterGates& gates, const Prepared& prep,
       const Segment& seg = gate.segments[si];
       if (seg.is_static && !want_static) continue;
       const CMatrix Ebar = pre[si] * E * suf[si];
+      if (seg.bond >= 0) {
+        contract_bond(gates, prep, seg, c, Ebar, dc, acc.tangents);
+        continue;
+      }
       if (seg.is_static) {
         acc.static_env[static_cast<std::size_t>(k)][si] += Ebar;
         continue;
@@ -194,7 +234,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
     const Gate& gate = gates.gate(k);
     std::vector<CMatrix> ops;
     for (const Segment& s : gate.segments) {
-      if (s.is_static) {
+      if (s.is_static || s.bond >= 0) {
         ops.emplace_back();
         continue;
       }
@@ -215,6 +255,29 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
     }
     prep.tangent_drive.push_back(std::move(per_channel));
     for (const auto& m : t.static_terms) want_static = want_static || m.size() != 0;
+    if (const BondList* bl = gates.bonds()) {
+      // The tangent's pieces of every bond Hamiltonian, with the bond's weights and embedding.
+      std::vector<CMatrix> dS(bl->bonds.size());
+      std::vector<std::vector<CMatrix>> dO(bl->bonds.size());
+      for (std::size_t b = 0; b < bl->bonds.size(); ++b) {
+        const BondTerm& bt = bl->bonds[b];
+        for (const auto& part : bt.static_parts) {
+          const auto i = static_cast<std::size_t>(part.term);
+          if (i >= t.static_terms.size() || t.static_terms[i].size() == 0) continue;
+          if (dS[b].size() == 0) dS[b] = CMatrix::Zero(bt.size(), bt.size());
+          dS[b] += part.weight * (part.position < 0 ? t.static_terms[i]
+                                                     : embed_in_gate(t.static_terms[i], part.position, bt.d0, bt.d1));
+        }
+        dO[b].resize(bt.channels.size());
+        for (std::size_t k = 0; k < bt.channels.size(); ++k) {
+          const auto j = static_cast<std::size_t>(bt.channels[k]);
+          if (j >= t.channels.size() || t.channels[j].size() == 0) continue;
+          dO[b][k] = bt.channel_weight[k] * embed_in_gate(t.channels[j], bt.channel_position[k], bt.d0, bt.d1);
+        }
+      }
+      prep.bond_static.push_back(std::move(dS));
+      prep.bond_drive.push_back(std::move(dO));
+    }
   }
   auto make_acc = [&]() {
     Accumulators a;

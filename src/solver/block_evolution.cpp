@@ -48,6 +48,30 @@ BlockLayout make_block_layout(const BlockEvolution& job, Index n) {
   return l;
 }
 
+namespace {
+
+/// a <- a b for g x g gates stored as split re/im row-major blocks (re then im).
+template <typename Real>
+void multiply_into(Real* a, const Real* b, int g) {
+  Real tmp[2 * backend::kMaxGateSize * backend::kMaxGateSize];
+  const int gg = g * g;
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) {
+      Real r = 0, im = 0;
+      for (int k = 0; k < g; ++k) {
+        const Real ar = a[i * g + k], ai = a[gg + i * g + k];
+        const Real br = b[k * g + j], bi = b[gg + k * g + j];
+        r += ar * br - ai * bi;
+        im += ar * bi + ai * br;
+      }
+      tmp[i * g + j] = r;
+      tmp[gg + i * g + j] = im;
+    }
+  std::copy(tmp, tmp + 2 * gg, a);
+}
+
+}  // namespace
+
 template <typename Real>
 void evolve_blocks(const BlockEvolution& job, CMatrix& state,
                    const std::function<void(double)>& progress) {
@@ -65,11 +89,17 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   const std::size_t per_step = gates.step_size();
   const int chunk = step_chunk(per_step * sizeof(Real), job.steps);
   std::vector<Real> buffer(per_step * static_cast<std::size_t>(chunk));
+  // splitting: bonds: the last layer of step s - 1 is multiplied into the first layer of step
+  // s (same bonds, exact), so each step applies num_gates - boundary gates and the very last
+  // step also its last layer. `carry` keeps the previous chunk's last step.
+  const int boundary = gates.boundary_gates();
+  const int applied = num_gates - boundary;
+  std::vector<Real> carry(boundary > 0 ? per_step : 0);
 
   // Flops of one step on all columns; a chunk smaller than ~1e7 flops (a fraction of a
   // millisecond) runs on one thread, where waking a team would cost more than it saves.
   double step_flops = 0.0;
-  for (int k = 0; k < num_gates; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.size(k);
+  for (int k = 0; k < applied; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.size(k);
   for (int s0 = 0; s0 < job.steps; s0 += chunk) {
     const int s1 = std::min(job.steps, s0 + chunk);
     const bool parallel = threads > 1 && step_flops * (s1 - s0) > 1e7;
@@ -81,6 +111,15 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
         job.coefficients(s, coeff);
         gates.compute(coeff, buffer.data() + per_step * static_cast<std::size_t>(s - s0));
       }
+      if (boundary > 0) {
+#pragma omp for schedule(static)
+        for (int s = std::max(s0, 1); s < s1; ++s) {
+          Real* cur = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
+          const Real* prev = s == s0 ? carry.data() : cur - per_step;
+          for (int k = 0; k < boundary; ++k)
+            multiply_into(cur + gates.offset(k), prev + gates.offset(applied + k), gates.size(k));
+        }
+      }
       std::vector<Real> re(static_cast<std::size_t>(D * width)), im(re.size());
 #pragma omp for schedule(dynamic, 1)
       for (Index b = 0; b < num_blocks; ++b) {
@@ -89,13 +128,16 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
         load_block(state, c0, w, re.data(), im.data());
         for (int s = s0; s < s1; ++s) {
           const Real* step_gates = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
-          for (int k = 0; k < num_gates; ++k)
+          const int last = s + 1 == job.steps ? num_gates : applied;
+          for (int k = 0; k < last; ++k)
             backend::apply_gate(re.data(), im.data(), geo[static_cast<std::size_t>(k)],
                                 step_gates + gates.offset(k));
         }
         store_block(state, c0, w, re.data(), im.data());
       }
     }
+    if (boundary > 0)
+      std::copy_n(buffer.data() + per_step * static_cast<std::size_t>(s1 - 1 - s0), per_step, carry.data());
     if (progress) progress(static_cast<double>(s1) / job.steps);
   }
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "adaptive.hpp"
+#include "bond_list.hpp"
 #include "block_evolution.hpp"
 #include "qevolve/linalg.hpp"
 #include "adjoint.hpp"
@@ -21,7 +22,8 @@ int resolve_threads(int threads) { return threads > 0 ? threads : std::max(1, om
 struct Simulator::Cache {
   std::vector<DriveEigen> drives;  // one per channel
   TermList terms;
-  TrotterGates gates;               // trotter (terms splitting)
+  BondList bonds;                   // splitting: bonds
+  TrotterGates gates;               // trotter, magnus4 (terms or bonds splitting)
   CMatrix dense_h0;                 // expm / dense splitting
   std::vector<CMatrix> dense_ops;   // per channel operator, D x D (c_j carries the factor)
   std::vector<device::LocalTerm> static_terms;  // adaptive
@@ -53,9 +55,6 @@ Options make_options(const Config& config, int threads) {
   o.precision = e.precision;
   o.threads = resolve_threads(threads);
   if (o.solver == Solver::magnus4) o.order = 4;  // each exponential split at order 4
-  if (o.splitting == Splitting::bonds)
-    config.fail("evolution.splitting", "splitting `bonds` is not available in this version",
-                "terms | dense");
   if (!e.noise.empty())
     config.fail("evolution.noise", "open-system (Lindblad) evolution is not available in this version",
                 "no `noise` section");
@@ -176,6 +175,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     ++cache_->eigendecompositions;
   }
   cache_->terms = make_term_list(device_, cache_->drives);
+  if (options_.splitting == Splitting::bonds) cache_->bonds = make_bond_list(device_, cache_->drives);
   if (uses_dense(options_)) {
     cache_->dense_h0 = device_.dense_h0();
     for (const auto& ch : channels_) {
@@ -199,8 +199,10 @@ Simulator::~Simulator() = default;
 void Simulator::set_steps(int steps) {
   options_.steps = steps;
   if (uses_trotter_gates(options_)) {
-    cache_->gates = TrotterGates(device_, cache_->terms, cache_->drives, options_.order,
-                                 time_grid().substep_dt());
+    cache_->gates = options_.splitting == Splitting::bonds
+                        ? TrotterGates(cache_->bonds, cache_->drives, options_.order, time_grid().substep_dt())
+                        : TrotterGates(device_, cache_->terms, cache_->drives, options_.order,
+                                       time_grid().substep_dt());
     ++cache_->static_builds;
   }
 }
@@ -229,13 +231,16 @@ std::function<void(int, std::vector<double>&)> Simulator::substep_coefficients()
 }
 
 int Simulator::gates_per_step() const {
-  return uses_trotter_gates(options_) ? time_grid().samples_per_step() * cache_->gates.num_gates() : 0;
+  // Gates applied per step: with bonds the last layer of a gate step is multiplied into the
+  // first layer of the next one.
+  if (!uses_trotter_gates(options_)) return 0;
+  return time_grid().samples_per_step() * (cache_->gates.num_gates() - cache_->gates.boundary_gates());
 }
 
 double Simulator::flops_per_column_step() const {
   if (!uses_trotter_gates(options_)) return 0.0;
   double flops = 0.0;
-  for (int k = 0; k < cache_->gates.num_gates(); ++k)
+  for (int k = 0; k < cache_->gates.num_gates() - cache_->gates.boundary_gates(); ++k)
     flops += 8.0 * static_cast<double>(device_.dim()) * cache_->gates.size(k);
   return time_grid().samples_per_step() * flops;
 }

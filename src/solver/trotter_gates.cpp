@@ -1,7 +1,9 @@
 #include "trotter_gates.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "bond_list.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
@@ -77,6 +79,54 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
   step_size_ = off;
 }
 
+TrotterGates::TrotterGates(const BondList& bonds, const std::vector<DriveEigen>& drives, int order,
+                           double dt)
+    : drives_(&drives), bonds_(&bonds), dt_(dt) {
+  const auto seq = trotter_sequence(bonds.colours, order);
+  for (const Factor& f : seq)
+    for (std::size_t b = 0; b < bonds.bonds.size(); ++b) {
+      const BondTerm& bt = bonds.bonds[b];
+      if (bt.colour != f.term) continue;
+      Gate gate;
+      gate.modes = bt.modes;
+      gate.d0 = bt.d0;
+      gate.d1 = bt.d1;
+      gate.g = bt.size();
+      Segment s;
+      s.is_static = false;
+      s.frac = f.frac;
+      s.bond = static_cast<int>(b);
+      s.matrix = linalg::expm_hermitian(bt.S, kTwoPi * dt * f.frac);
+      gate.segments.push_back(std::move(s));
+      gates_.push_back(std::move(gate));
+    }
+  if (seq.size() >= 2 && seq.front().term == seq.back().term)
+    boundary_ = static_cast<int>(std::count_if(bonds.bonds.begin(), bonds.bonds.end(),
+                                               [&](const BondTerm& b) { return b.colour == seq.front().term; }));
+  std::size_t off = 0;
+  for (const auto& g : gates_) {
+    offsets_.push_back(off);
+    off += 2 * static_cast<std::size_t>(g.g) * static_cast<std::size_t>(g.g);
+  }
+  step_size_ = off;
+}
+
+bool TrotterGates::bond_driven(const Segment& s, const std::vector<double>& c) const {
+  const BondTerm& bt = bonds_->bonds[static_cast<std::size_t>(s.bond)];
+  return std::any_of(bt.channels.begin(), bt.channels.end(),
+                     [&c](int j) { return c[static_cast<std::size_t>(j)] != 0.0; });
+}
+
+CMatrix TrotterGates::bond_hamiltonian(const Segment& s, const std::vector<double>& c) const {
+  const BondTerm& bt = bonds_->bonds[static_cast<std::size_t>(s.bond)];
+  CMatrix H = bt.S;
+  for (std::size_t i = 0; i < bt.channels.size(); ++i) {
+    const double cj = c[static_cast<std::size_t>(bt.channels[i])];
+    if (cj != 0.0) H += cj * bt.drive_ops[i];
+  }
+  return H;
+}
+
 namespace {
 
 /// c = a b for g x g row-major matrices.
@@ -112,6 +162,25 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
   cplx f[kMaxStepGate * kMaxStepGate];  // one drive factor, d x d
   cplx ph[kMaxStepGate];
   for (const Segment& s : gate.segments) {
+    if (s.bond >= 0) {
+      // Bond segment: the exact exponential of h_b(c) (cached when the bond is undriven).
+      const CMatrix F = bond_driven(s, c) ? linalg::expm_hermitian(bond_hamiltonian(s, c), kTwoPi * dt_ * s.frac)
+                                          : s.matrix;
+      if (identity) {
+        for (int i = 0; i < g; ++i)
+          for (int j = 0; j < g; ++j) m[i * g + j] = F(i, j);
+      } else {
+        for (int i = 0; i < g; ++i)
+          for (int j = 0; j < g; ++j) {
+            cplx acc{};
+            for (int k = 0; k < g; ++k) acc += F(i, k) * m[k * g + j];
+            work[i * g + j] = acc;
+          }
+        std::copy(work, work + g * g, m);
+      }
+      identity = false;
+      continue;
+    }
     if (s.is_static) {
       // m <- S m (S row-major copy kept in s.matrix, column-major Eigen: index (i, k)).
       if (identity) {
@@ -179,6 +248,8 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
 
 CMatrix TrotterGates::segment_matrix(const Gate& gate, const Segment& s,
                                      const std::vector<double>& c) const {
+  if (s.bond >= 0)
+    return bond_driven(s, c) ? linalg::expm_hermitian(bond_hamiltonian(s, c), kTwoPi * dt_ * s.frac) : s.matrix;
   if (s.is_static) return s.matrix;
   const DriveEigen& de = (*drives_)[static_cast<std::size_t>(s.channel)];
   const double scale = kTwoPi * dt_ * s.frac * c[static_cast<std::size_t>(s.channel)];

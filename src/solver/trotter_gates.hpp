@@ -38,12 +38,24 @@ struct TermList {
 [[nodiscard]] TermList make_term_list(const device::Device& device,
                                       const std::vector<DriveEigen>& drives);
 
+struct BondList;  // bond_list.hpp
+
 class TrotterGates {
  public:
   TrotterGates() = default;
-  /// Builds the plan for `order` and pre-multiplies static factors for step dt.
+  /// splitting: terms. Builds the plan for `order` and pre-multiplies static factors for step dt.
   TrotterGates(const device::Device& device, const TermList& terms,
                const std::vector<DriveEigen>& drives, int order, double dt);
+  /// splitting: bonds. The order-1/2/4 sequence over bond colours; each colour factor becomes
+  /// one gate per bond of that colour, the exact exponential exp(-i 2 pi dt frac h_b(c)) (one
+  /// "bond" segment). `bonds` must outlive the gates.
+  TrotterGates(const BondList& bonds, const std::vector<DriveEigen>& drives, int order, double dt);
+
+  /// Number of gates of the step's last layer that may be multiplied into the first layer of
+  /// the next step (the same bonds; 0 when the sequence does not start and end on one colour).
+  /// Those gates are gates [num_gates() - n, num_gates()) and pair with gates [0, n).
+  [[nodiscard]] int boundary_gates() const { return boundary_; }
+  [[nodiscard]] const BondList* bonds() const { return bonds_; }
 
   [[nodiscard]] int num_gates() const { return static_cast<int>(gates_.size()); }
   [[nodiscard]] const std::vector<int>& modes(int gate) const {
@@ -77,6 +89,10 @@ class TrotterGates {
     double frac = 0.0;   ///< drive: fraction of dt
     int position = 0;    ///< drive: 0 = first (or only) mode of the gate, 1 = second
     std::vector<StaticFactor> factors;  ///< static: the merged factors, first applied first
+    /// Bond segment (splitting: bonds): index into BondList::bonds, or -1. is_static is false,
+    /// `frac` is the fraction of dt, `matrix` holds the undriven exponential exp(-i 2 pi dt
+    /// frac S_b), used when every drive on the bond is off.
+    int bond = -1;
   };
   struct Gate {
     std::vector<int> modes;
@@ -91,6 +107,10 @@ class TrotterGates {
   /// The matrix of one segment for coefficients c (g x g, column-major Eigen).
   [[nodiscard]] CMatrix segment_matrix(const Gate& gate, const Segment& s,
                                        const std::vector<double>& c) const;
+  /// Bond segments: h_b(c) = S_b + sum_i c_i O_i (g x g).
+  [[nodiscard]] CMatrix bond_hamiltonian(const Segment& s, const std::vector<double>& c) const;
+  /// True when a drive on the segment's bond is on (otherwise its matrix is the cached one).
+  [[nodiscard]] bool bond_driven(const Segment& s, const std::vector<double>& c) const;
 
  private:
   /// Writes gate `gate` for coefficients c into m (g x g, row-major), using `work` (at least
@@ -101,6 +121,8 @@ class TrotterGates {
   std::vector<std::size_t> offsets_;
   std::size_t step_size_ = 0;
   const std::vector<DriveEigen>* drives_ = nullptr;
+  const BondList* bonds_ = nullptr;
+  int boundary_ = 0;
   double dt_ = 0.0;
 };
 

@@ -106,16 +106,18 @@ TEST_P(Gradient, AdjointMatchesCentralDifferences) {
 
 INSTANTIATE_TEST_SUITE_P(
     Solvers, Gradient,
-    ::testing::Values(Case{"trotter", 1, "product", "lab", "vz", false, "trotter1"},
-                      Case{"trotter", 2, "product", "lab", "vz", false, "trotter2"},
-                      Case{"trotter", 4, "product", "lab", "vz", false, "trotter4"},
+    ::testing::Values(Case{"trotter, splitting: terms", 1, "product", "lab", "vz", false, "trotter1"},
+                      Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2"},
+                      Case{"trotter, splitting: terms", 4, "product", "lab", "vz", false, "trotter4"},
                       Case{"expm", 2, "product", "lab", "vz", false, "expm"},
-                      Case{"magnus4", 4, "product", "lab", "vz", false, "magnus4"},
+                      Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4"},
                       Case{"magnus4, splitting: dense", 4, "product", "lab", "vz", false,
                            "magnus4_dense"},
-                      Case{"trotter", 2, "dressed", "rotating", "vz", false, "trotter2_dressed_rotating"},
+                      Case{"trotter, splitting: bonds", 2, "product", "lab", "vz", false, "trotter2_bonds"},
+                      Case{"magnus4, splitting: bonds", 4, "product", "lab", "vz", false, "magnus4_bonds"},
+                      Case{"trotter, splitting: terms", 2, "dressed", "rotating", "vz", false, "trotter2_dressed_rotating"},
                       Case{"expm", 2, "product", "rotating", "none", false, "expm_rotating_none"},
-                      Case{"trotter", 2, "product", "lab", "single_qubit", true,
+                      Case{"trotter, splitting: terms", 2, "product", "lab", "single_qubit", true,
                            "trotter2_trainable_single_qubit"}),
     [](const auto& tp) { return std::string(tp.param.name); });
 

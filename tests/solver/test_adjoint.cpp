@@ -163,7 +163,10 @@ INSTANTIATE_TEST_SUITE_P(Solvers, Adjoint,
                                            SolverCase{Solver::expm, 2, "expm"},
                                            SolverCase{Solver::magnus4, 4, "magnus4"},
                                            SolverCase{Solver::magnus4, 4, "magnus4_dense",
-                                                      Splitting::dense}),
+                                                      Splitting::dense},
+                                           SolverCase{Solver::trotter, 2, "trotter2_bonds", Splitting::bonds},
+                                           SolverCase{Solver::trotter, 4, "trotter4_bonds", Splitting::bonds},
+                                           SolverCase{Solver::magnus4, 4, "magnus4_bonds", Splitting::bonds}),
                          [](const auto& tp) { return std::string(tp.param.name); });
 
 }  // namespace

@@ -36,6 +36,7 @@ TEST(Simulator, TrotterOrdersConvergeToExpmAtTheirRate) {
       c.evolution.solver = Solver::expm;
       const CMatrix ref = evolve_all(c);
       c.evolution.solver = Solver::trotter;
+      c.evolution.splitting = Splitting::terms;
       c.evolution.order = orders[k];
       const CMatrix U = evolve_all(c);
       diff[h] = max_abs(U - ref);
