@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   scaling->add_option("--qubits", qubit_range, "Range MIN:MAX of qubit counts (default 2:12)");
   scaling->add_option("--steps", bench_opts.steps, "Time steps (default 500)")
       ->check(CLI::Range(1, 100000000));
-  scaling->add_option("--splitting", bench_opts.splitting, "terms | bonds (default bonds)")
+  scaling->add_option("--splitting", bench_opts.splitting, "terms | bonds (default terms)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, qevolve::Splitting>{{"terms", qevolve::Splitting::terms},
                                                     {"bonds", qevolve::Splitting::bonds}}));
@@ -119,7 +119,28 @@ int main(int argc, char** argv) {
   scaling->add_option("--csv", bench_opts.csv, "Write the table as CSV");
   scaling->add_option("--plot", bench_opts.plot, "Draw a PNG plot (needs --csv)");
 
-  for (auto* sub : {check, spectrum, run, optimize, scaling})
+  qevolve::commands::BenchAccuracyOptions acc_opts;
+  std::string acc_steps;
+  auto* accuracy = bench->add_subcommand("accuracy", "Error vs wall time of each solver over a step ladder");
+  accuracy->add_option("CONFIG", acc_opts.config_path, "YAML config file")->required();
+  accuracy->add_option("--solvers", acc_opts.solvers,
+                       "Variants: expm, trotter1|2|4[:terms|:bonds|:dense], magnus4[:terms|:bonds|:dense] "
+                       "(no splitting: terms)")
+      ->delimiter(',');
+  accuracy->add_option("--steps", acc_steps, "Comma-separated step ladder (default 50,100,...,12800)");
+  accuracy->add_option("--reference", acc_opts.reference,
+                       "Reference variant (default magnus4:dense for D <= 128, else magnus4:bonds)");
+  accuracy->add_option("--reference-factor", acc_opts.reference_factor,
+                       "Reference steps = factor x finest ladder step (default 4)")
+      ->check(CLI::Range(2, 64));
+  accuracy->add_option("--max-seconds", acc_opts.max_seconds,
+                       "Stop a variant's ladder after a run slower than this (default 60)")
+      ->check(CLI::PositiveNumber);
+  accuracy->add_option("--threads", acc_opts.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
+  accuracy->add_option("--csv", acc_opts.csv, "Write every run as CSV");
+  accuracy->add_option("--plot", acc_opts.plot, "Draw error vs wall time as PNG (needs --csv)");
+
+  for (auto* sub : {check, spectrum, run, optimize, scaling, accuracy})
     sub->add_flag("--quiet", quiet, "No progress or warnings");
 
   try {
@@ -153,6 +174,10 @@ int main(int argc, char** argv) {
       bench_opts.ranks = parse_list(ranks_list, "--ranks");
       if (!threads_list.empty()) bench_opts.threads = parse_list(threads_list, "--threads");
       return qevolve::commands::bench_scaling(bench_opts, io);
+    }
+    if (accuracy->parsed()) {
+      if (!acc_steps.empty()) acc_opts.steps = parse_list(acc_steps, "--steps");
+      return qevolve::commands::bench_accuracy(acc_opts, io);
     }
   } catch (const qevolve::InputError& e) {
     return report(e.what(), 2);

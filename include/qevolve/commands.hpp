@@ -55,7 +55,7 @@ int optimize(const OptimizeOptions& options, Streams io);
 struct BenchScalingOptions {
   int min_qubits = 2, max_qubits = 12;
   int steps = 500;
-  Splitting splitting = Splitting::bonds;  ///< --splitting terms | bonds
+  Splitting splitting = Splitting::terms;  ///< --splitting terms | bonds
   std::vector<int> ranks{1};
   std::vector<int> threads;  ///< empty: all cores only
   std::string csv;           ///< CSV file (empty: none)
@@ -64,5 +64,22 @@ struct BenchScalingOptions {
 /// `qevolve bench scaling`: the standard workload for N = min..max qubits; a table of time,
 /// columns*steps/s, effective GFLOP/s and % of the zgemm peak measured in the same run.
 int bench_scaling(const BenchScalingOptions& options, Streams io);
+
+struct BenchAccuracyOptions {
+  std::string config_path;
+  /// Solver variants "SOLVER[ORDER][:SPLITTING]", e.g. trotter2:terms, trotter4:bonds,
+  /// magnus4:bonds, magnus4:dense, expm. Empty: a default set chosen from D.
+  std::vector<std::string> solvers;
+  std::vector<int> steps;       ///< the step ladder (empty: 50, 100, ..., 12800)
+  std::string reference;        ///< reference variant (empty: magnus4:dense for D <= 128, else magnus4:bonds)
+  int reference_factor = 4;     ///< reference steps = factor x the finest ladder step
+  double max_seconds = 60.0;    ///< a variant's ladder stops after a run slower than this
+  int threads = 0;
+  std::string csv, plot;
+};
+/// `qevolve bench accuracy CONFIG`: each solver variant over a ladder of step counts against a
+/// converged reference; prints the error (max |U - U_ref| on the computational block and
+/// |d(1 - F)|) and wall time per run, and the time each variant needs to reach 1e-4, 1e-6, 1e-8.
+int bench_accuracy(const BenchAccuracyOptions& options, Streams io);
 
 }  // namespace qevolve::commands

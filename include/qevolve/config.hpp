@@ -100,7 +100,7 @@ struct EvolutionSpec {
   Solver solver = Solver::trotter;
   int order = 2;
   bool order_given = false;  // `order` written in the config (magnus4 accepts only 4)
-  Splitting splitting = Splitting::bonds;  // the fast path (docs/solvers.md)
+  Splitting splitting = Splitting::terms;  // the more accurate in the lab frame (docs/solvers.md)
   int steps = 1000;
   std::optional<double> duration;  // ns
   double rtol = 1e-10;

@@ -10,6 +10,6 @@ namespace qevolve::commands {
 /// `mpc_fluxonium_1d` chain with 2 levels per qubit, all 2^N computational columns,
 /// trotter order 2 (terms splitting), `steps` steps, target X on every qubit.
 [[nodiscard]] Config standard_workload(int qubits, int steps = 500,
-                                      Splitting splitting = Splitting::bonds);
+                                      Splitting splitting = Splitting::terms);
 
 }  // namespace qevolve::commands

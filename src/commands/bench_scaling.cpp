@@ -51,6 +51,8 @@ struct Row {
 }  // namespace
 
 int bench_scaling(const BenchScalingOptions& options, Streams io) {
+  if (!options.plot.empty() && options.csv.empty())  // before the runs, not after them
+    throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
   for (int r : options.ranks)
     if (r != 1)
       throw InputError({}, "--ranks",
@@ -124,8 +126,6 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
     io.out << "wrote " << options.csv << "\n";
   }
   if (!options.plot.empty()) {
-    if (options.csv.empty())
-      throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
     const std::string cmd = std::string("/usr/bin/python3 '") + QEVOLVE_SCRIPTS_DIR +
                             "/plot_scaling.py' '" + options.csv + "' '" + options.plot + "'";
     if (std::system(cmd.c_str()) != 0)

@@ -104,6 +104,7 @@ void contract_step(const TrotterGates& gates, const Prepared& prep,
     const Gate& gate = gates.gate(k);
     const int g = gate.g;
     const auto m = static_cast<int>(gate.segments.size());
+    if (m == 0) continue;  // a gate without segments has no parameters to contract
     const double* e = env + gates.offset(k);
     CMatrix E(g, g);
     for (int b = 0; b < g; ++b)

@@ -37,6 +37,33 @@ TEST(Cli, BadFlagsAreExitCode2) {
   EXPECT_EQ(r.err, "qevolve: error: --qubits: empty range `5:3` (expected MIN:MAX with MIN <= MAX)\n");
 }
 
+TEST(Cli, BenchAccuracyLadder) {
+  // A single fluxonium X gate over a short ladder: every variant converges towards the
+  // reference, the summary and CSV are written, and a bad variant is an input error.
+  TempDir dir;
+  const std::string cfg = "'" + kSource + "/examples/fluxonium_x.yaml'";
+  const auto r = run_qevolve("bench accuracy " + cfg +
+                                 " --solvers trotter2:terms,magnus4:bonds --steps 200,400 --threads 1 --csv '" +
+                                 (dir / "acc.csv").string() + "'",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("reference: magnus4:dense, 1600 steps"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("time to |d(1-F)| <= tol:"), std::string::npos) << r.out;
+  const std::string csv = read_file(dir / "acc.csv");
+  EXPECT_EQ(csv.rfind("solver,steps,seconds,max_dU,d_infidelity\n", 0), 0u) << csv;
+  int lines = 0;
+  for (char ch : csv) lines += ch == '\n';
+  EXPECT_EQ(lines, 5);  // header + 2 variants x 2 ladder points
+  const auto no_csv = run_qevolve("bench accuracy " + cfg + " --plot a.png", dir);  // refused before any run
+  EXPECT_EQ(no_csv.exit_code, 2);
+  EXPECT_EQ(no_csv.err, "qevolve: error: --plot: the plot is drawn from the CSV file (expected --csv FILE as well)\n");
+  EXPECT_EQ(no_csv.out, "");
+  const auto bad = run_qevolve("bench accuracy " + cfg + " --solvers magnus2", dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "qevolve: error: --solvers: unknown solver variant `magnus2` (expected expm | "
+                     "trotter1|2|4[:terms|:bonds|:dense] | magnus4[:terms|:bonds|:dense])\n");
+}
+
 TEST(Cli, MissingConfigIsALocatedExitCode2) {
   TempDir dir;
   const auto r = run_qevolve("check '" + (dir / "nope.yaml").string() + "'", dir);
