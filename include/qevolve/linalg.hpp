@@ -29,6 +29,11 @@ void refine_unitary(CMatrix& U);
 [[nodiscard]] CMatrix expm_hermitian_frechet(const RVector& w, const CMatrix& V, double scale,
                                              const CMatrix& dH);
 
+/// Threads OpenBLAS may use for one call (the `--threads` of a command, resolved: 0 = all
+/// cores). Without it OpenBLAS keeps one worker per core, which spin-wait (sched_yield) between
+/// calls even when the user asked for one thread. Returns the value set.
+int set_blas_threads(int threads);
+
 /// exp(A) for a general complex square matrix: scaling and squaring with the
 /// [13/13] Pade approximant (Higham 2005).
 [[nodiscard]] CMatrix expm(const CMatrix& A);

@@ -21,6 +21,7 @@
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/linalg.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/simulator.hpp"
 
@@ -137,6 +138,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
   if (!options.plot.empty() && options.csv.empty())
     throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
   const Config config = io::load_config(options.config_path);
+  linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (config.evolution.solver == Solver::adaptive || !config.evolution.noise.empty())
     throw InputError({}, "bench accuracy", "the ladder compares the step-based closed-system solvers",
                      "a closed-system config (no `noise`)");

@@ -12,6 +12,7 @@
 #include "qevolve/config_writer.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/linalg.hpp"
 #include "qevolve/optimizer.hpp"
 #include "run_output.hpp"
 
@@ -67,6 +68,7 @@ std::string yaml_path(const std::string& output, const std::string& config_path)
 int optimize(const OptimizeOptions& options, Streams io) {
   const auto t_start = Clock::now();
   Config config = io::load_config(options.config_path);
+  linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   gradient::GradientProblem problem(config, options.threads);

@@ -11,6 +11,7 @@
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/linalg.hpp"
 #include "run_output.hpp"
 
 namespace qevolve::commands {
@@ -18,6 +19,7 @@ namespace qevolve::commands {
 int run(const RunOptions& options, Streams io) {
   const auto t_start = Clock::now();
   Config config = io::load_config(options.config_path);
+  linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
   RunReport report;
   report.config = &config;

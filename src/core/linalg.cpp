@@ -2,12 +2,25 @@
 
 #include <lapacke.h>
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "qevolve/error.hpp"
 
+// OpenBLAS extensions (cblas.h), weak so that another BLAS behind libblas.so still links.
+extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+extern "C" int openblas_get_num_threads() __attribute__((weak));
+
 namespace qevolve::linalg {
+
+int set_blas_threads(int threads) {
+  const int n = threads > 0 ? threads : std::max(1, omp_get_num_procs());
+  if (openblas_set_num_threads != nullptr) openblas_set_num_threads(n);
+  return openblas_get_num_threads != nullptr ? openblas_get_num_threads() : n;
+}
 
 void hermitian_eigen(const CMatrix& H, RVector& w, CMatrix& V) {
   const Index n = H.rows();
