@@ -127,6 +127,45 @@ CMatrix TrotterGates::bond_hamiltonian(const Segment& s, const std::vector<doubl
   return H;
 }
 
+void TrotterGates::bond_factor(const Segment& s, const std::vector<double>& c, int g, cplx* out) const {
+  if (!bond_driven(s, c)) {
+    for (int i = 0; i < g; ++i)
+      for (int j = 0; j < g; ++j) out[i * g + j] = s.matrix(i, j);
+    return;
+  }
+  const double scale = kTwoPi * dt_ * s.frac;
+  if (g > linalg::kSmallExpm) {
+    const CMatrix F = linalg::expm_hermitian(bond_hamiltonian(s, c), scale);
+    for (int i = 0; i < g; ++i)
+      for (int j = 0; j < g; ++j) out[i * g + j] = F(i, j);
+    return;
+  }
+  // h_b(c) = S_b + sum_i c_i O_i, assembled row-major on the stack.
+  const BondTerm& bt = bonds_->bonds[static_cast<std::size_t>(s.bond)];
+  CplxScratch<linalg::kSmallExpm * linalg::kSmallExpm> h_buf;
+  cplx* h = h_buf.data();
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) h[i * g + j] = bt.S(i, j);
+  for (std::size_t k = 0; k < bt.channels.size(); ++k) {
+    const double ck = c[static_cast<std::size_t>(bt.channels[k])];
+    if (ck == 0.0) continue;
+    const CMatrix& o = bt.drive_ops[k];
+    for (int i = 0; i < g; ++i)
+      for (int j = 0; j < g; ++j) h[i * g + j] += ck * o(i, j);
+  }
+  linalg::expm_hermitian_small(h, g, scale, out);
+}
+
+CMatrix TrotterGates::bond_factor(const Segment& s, const std::vector<double>& c) const {
+  const auto g = static_cast<int>(s.matrix.rows());
+  std::vector<cplx> buf(static_cast<std::size_t>(g) * static_cast<std::size_t>(g));
+  bond_factor(s, c, g, buf.data());
+  CMatrix F(g, g);
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) F(i, j) = buf[static_cast<std::size_t>(i * g + j)];
+  return F;
+}
+
 namespace {
 
 /// c = a b for g x g row-major matrices.
@@ -159,23 +198,19 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
                                cplx* work) const {
   const int g = gate.g;
   bool identity = true;
-  cplx f[kMaxStepGate * kMaxStepGate];  // one drive factor, d x d
-  cplx ph[kMaxStepGate];
+  CplxScratch<kMaxStepGate * kMaxStepGate> f_buf;  // one drive factor, d x d
+  CplxScratch<kMaxStepGate> ph_buf;
+  cplx* f = f_buf.data();
+  cplx* ph = ph_buf.data();
   for (const Segment& s : gate.segments) {
     if (s.bond >= 0) {
-      // Bond segment: the exact exponential of h_b(c) (cached when the bond is undriven).
-      const CMatrix F = bond_driven(s, c) ? linalg::expm_hermitian(bond_hamiltonian(s, c), kTwoPi * dt_ * s.frac)
-                                          : s.matrix;
+      // Bond segment: the exact exponential of h_b(c) (cached when the bond is undriven),
+      // written into f (g <= kMaxStepGate).
+      bond_factor(s, c, g, f);
       if (identity) {
-        for (int i = 0; i < g; ++i)
-          for (int j = 0; j < g; ++j) m[i * g + j] = F(i, j);
+        std::copy(f, f + g * g, m);
       } else {
-        for (int i = 0; i < g; ++i)
-          for (int j = 0; j < g; ++j) {
-            cplx acc{};
-            for (int k = 0; k < g; ++k) acc += F(i, k) * m[k * g + j];
-            work[i * g + j] = acc;
-          }
+        matmul(f, m, work, g);
         std::copy(work, work + g * g, m);
       }
       identity = false;
@@ -248,8 +283,7 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
 
 CMatrix TrotterGates::segment_matrix(const Gate& gate, const Segment& s,
                                      const std::vector<double>& c) const {
-  if (s.bond >= 0)
-    return bond_driven(s, c) ? linalg::expm_hermitian(bond_hamiltonian(s, c), kTwoPi * dt_ * s.frac) : s.matrix;
+  if (s.bond >= 0) return bond_factor(s, c);
   if (s.is_static) return s.matrix;
   const DriveEigen& de = (*drives_)[static_cast<std::size_t>(s.channel)];
   const double scale = kTwoPi * dt_ * s.frac * c[static_cast<std::size_t>(s.channel)];

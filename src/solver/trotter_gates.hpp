@@ -111,11 +111,16 @@ class TrotterGates {
   [[nodiscard]] CMatrix bond_hamiltonian(const Segment& s, const std::vector<double>& c) const;
   /// True when a drive on the segment's bond is on (otherwise its matrix is the cached one).
   [[nodiscard]] bool bond_driven(const Segment& s, const std::vector<double>& c) const;
+  /// The bond segment's factor exp(-i 2 pi dt frac h_b(c)) (the cached matrix when undriven),
+  /// g x g column-major. The forward gates and the adjoint both use it.
+  [[nodiscard]] CMatrix bond_factor(const Segment& s, const std::vector<double>& c) const;
 
  private:
   /// Writes gate `gate` for coefficients c into m (g x g, row-major), using `work` (at least
   /// 2 g^2 entries) as scratch. No allocation.
   void gate_matrix(const Gate& gate, const std::vector<double>& c, cplx* m, cplx* work) const;
+  /// bond_factor into `out` (row-major, g x g); allocation-free for g <= linalg::kSmallExpm.
+  void bond_factor(const Segment& s, const std::vector<double>& c, int g, cplx* out) const;
 
   std::vector<Gate> gates_;
   std::vector<std::size_t> offsets_;

@@ -1,0 +1,73 @@
+// linalg helpers not covered elsewhere: the allocation-free small Hermitian exponential of the
+// bond gates, and `--threads N` bounding OpenBLAS (set_blas_threads; without it OpenBLAS keeps
+// one spinning worker per core even for a one-thread run).
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "qevolve/error.hpp"
+#include "qevolve/linalg.hpp"
+
+namespace qevolve {
+namespace {
+
+TEST(ExpmHermitianSmall, AgreesWithTheEigendecomposition) {
+  // Random Hermitian H of every supported size, |scale| ||H||_1 from 0 to ~1200 (up to 12
+  // squarings; a bond step has ||2 pi dt frac h_b||_1 of order 1). Both routes lose accuracy in
+  // proportion to nu = |scale| ||H||_1: the eigen route's phases exp(-i s w) carry absolute
+  // error ~eps nu, and squaring multiplies the Taylor result's rounding by 2^j ~ nu. So the
+  // tolerance is 4 eps nu + 1e-15 (worst seen: 1.9e-13 at nu ~ 1200, i.e. 0.7 eps nu).
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> n01;
+  double worst = 0.0, worst_unitary = 0.0;
+  for (int g = 1; g <= linalg::kSmallExpm; ++g) {
+    for (double scale : {0.0, 1e-3, 0.3, -1.7, 12.0, 60.0}) {
+      CMatrix H(g, g);
+      for (int i = 0; i < g; ++i)
+        for (int j = 0; j <= i; ++j) {
+          H(i, j) = i == j ? cplx(n01(rng), 0.0) : cplx(n01(rng), n01(rng));
+          H(j, i) = std::conj(H(i, j));
+        }
+      std::vector<cplx> h(static_cast<std::size_t>(g * g)), out(h.size());
+      for (int i = 0; i < g; ++i)
+        for (int j = 0; j < g; ++j) h[static_cast<std::size_t>(i * g + j)] = H(i, j);
+      linalg::expm_hermitian_small(h.data(), g, scale, out.data());
+      const CMatrix ref = linalg::expm_hermitian(H, scale);
+      CMatrix U(g, g);
+      for (int i = 0; i < g; ++i)
+        for (int j = 0; j < g; ++j) U(i, j) = out[static_cast<std::size_t>(i * g + j)];
+      const double nu = std::abs(scale) * H.cwiseAbs().colwise().sum().maxCoeff();
+      const double tol = 4.0 * std::numeric_limits<double>::epsilon() * nu + 1e-15;
+      worst = std::max(worst, (U - ref).cwiseAbs().maxCoeff() / tol);
+      worst_unitary = std::max(worst_unitary, (U.adjoint() * U - CMatrix::Identity(g, g)).cwiseAbs().maxCoeff());
+    }
+  }
+  EXPECT_LT(worst, 1.0);  // every case within its tolerance
+  EXPECT_LT(worst_unitary, 1e-14);
+}
+
+TEST(ExpmHermitianSmall, RejectsSizesAndNonFiniteInput) {
+  std::vector<cplx> h(static_cast<std::size_t>(17 * 17)), out(h.size());
+  EXPECT_THROW(linalg::expm_hermitian_small(h.data(), 17, 1.0, out.data()), NumericalError);
+  h[0] = cplx(std::numeric_limits<double>::quiet_NaN(), 0.0);
+  EXPECT_THROW(linalg::expm_hermitian_small(h.data(), 1, 1.0, out.data()), NumericalError);
+}
+
+TEST(BlasThreads, FollowTheThreadsOption) {
+  EXPECT_EQ(linalg::set_blas_threads(1), 1);
+  // 0 = all cores (OpenBLAS may cap it at its build-time maximum, never above the cores).
+  const int all = linalg::set_blas_threads(0);
+  EXPECT_GE(all, 1);
+  EXPECT_LE(all, std::max(1, omp_get_num_procs()));
+  if (omp_get_num_procs() >= 2) {
+    EXPECT_EQ(linalg::set_blas_threads(2), 2);
+  }
+  linalg::set_blas_threads(0);
+}
+
+}  // namespace
+}  // namespace qevolve
