@@ -136,6 +136,9 @@ int main(int argc, char** argv) {
   accuracy->add_option("--max-seconds", acc_opts.max_seconds,
                        "Stop a variant's ladder after a run slower than this (default 60)")
       ->check(CLI::PositiveNumber);
+  accuracy->add_option("--repeat", acc_opts.repeat,
+                       "Time each run shorter than 1 s this many times and keep the best (default 3)")
+      ->check(CLI::Range(1, 100));
   accuracy->add_option("--threads", acc_opts.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
   accuracy->add_option("--csv", acc_opts.csv, "Write every run as CSV");
   accuracy->add_option("--plot", acc_opts.plot, "Draw error vs wall time as PNG (needs --csv)");

@@ -74,6 +74,7 @@ struct BenchAccuracyOptions {
   std::string reference;        ///< reference variant (empty: magnus4:dense for D <= 128, else magnus4:bonds)
   int reference_factor = 4;     ///< reference steps = factor x the finest ladder step
   double max_seconds = 60.0;    ///< a variant's ladder stops after a run slower than this
+  int repeat = 3;               ///< a run under 1 s is timed this many times, the best kept
   int threads = 0;
   std::string csv, plot;
 };

@@ -39,10 +39,37 @@ void expm_hermitian_small(const cplx* H, int g, double scale, cplx* out);
 [[nodiscard]] CMatrix expm_hermitian_frechet(const RVector& w, const CMatrix& V, double scale,
                                              const CMatrix& dH);
 
-/// Threads OpenBLAS may use for one call (the `--threads` of a command, resolved: 0 = all
-/// cores). Without it OpenBLAS keeps one worker per core, which spin-wait (sched_yield) between
-/// calls even when the user asked for one thread. Returns the value set.
+/// BLAS threading policy of the commands. Two thread pools on the same cores fight: after a
+/// threaded call each OpenBLAS (pthread build) worker spin-waits for ~0.1 s, and an OpenMP team
+/// started in that window loses whole scheduler time slices (measured: 75 Trotter steps at
+/// N = 6 on 2 threads took 15.7 ms instead of 0.7 ms). So a command calls
+/// set_blas_threads(--threads): OpenBLAS then runs on one thread, except inside a
+/// DenseBlasPhase (D x D eigendecompositions, the dense solvers), which raises it to the
+/// recorded count and stops the workers again when it ends. Returns the count recorded
+/// (0 = all cores, resolved). Without a call nothing is changed (library use).
 int set_blas_threads(int threads);
+
+/// Threads OpenBLAS uses for a call right now (1 when it is not OpenBLAS).
+[[nodiscard]] int blas_threads();
+
+/// Stops OpenBLAS's pthread workers if any are running (the next threaded call re-creates
+/// them, ~60 us). Not to be called while another thread of the process is inside BLAS; a
+/// no-op for other BLAS builds.
+void park_blas_workers();
+
+/// Scope of dense, BLAS-3-bound work: OpenBLAS may use the threads recorded by
+/// set_blas_threads while it lives (outermost scope only; a no-op when nothing was recorded).
+class DenseBlasPhase {
+ public:
+  DenseBlasPhase();
+  ~DenseBlasPhase();
+  DenseBlasPhase(const DenseBlasPhase&) = delete;
+  DenseBlasPhase& operator=(const DenseBlasPhase&) = delete;
+
+ private:
+  bool counted_ = false;  // set_blas_threads had been called when the scope began
+  bool active_ = false;   // the outermost scope: it raised the threads
+};
 
 /// exp(A) for a general complex square matrix: scaling and squaring with the
 /// [13/13] Pade approximant (Higham 2005).

@@ -182,7 +182,10 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
   std::vector<Row> rows;
   for (const auto& v : variants) {
     for (int s : ladder) {
-      const Outcome o = runner.run(v, s);
+      Outcome o = runner.run(v, s);
+      // Short runs are timed again and the best kept (a millisecond run is at the mercy of
+      // the scheduler); the results are identical, only the clock differs.
+      for (int k = 1; k < options.repeat && o.seconds < 1.0; ++k) o.seconds = std::min(o.seconds, runner.run(v, s).seconds);
       Row r{v.name, s, o.seconds, (o.block - ref.block).cwiseAbs().maxCoeff(), std::abs(o.infidelity - ref.infidelity)};
       std::snprintf(line, sizeof line, "%-16s %7d %10.4f %11.3e %11.3e\n", r.variant.c_str(), r.steps, r.seconds,
                     r.max_du, r.dinf);

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -13,13 +14,45 @@
 // OpenBLAS extensions (cblas.h), weak so that another BLAS behind libblas.so still links.
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
 extern "C" int openblas_get_num_threads() __attribute__((weak));
+// OpenBLAS's own worker shutdown (also run at fork and exit); exported by the pthread build.
+extern "C" int blas_thread_shutdown_() __attribute__((weak));
 
 namespace qevolve::linalg {
 
+namespace {
+std::atomic<int> dense_threads{0};  // 0: set_blas_threads was never called
+std::atomic<int> dense_depth{0};
+}  // namespace
+
 int set_blas_threads(int threads) {
   const int n = threads > 0 ? threads : std::max(1, omp_get_num_procs());
+  dense_threads = n;
+  if (openblas_set_num_threads != nullptr) openblas_set_num_threads(1);
+  park_blas_workers();
+  return n;
+}
+
+int blas_threads() { return openblas_get_num_threads != nullptr ? openblas_get_num_threads() : 1; }
+
+void park_blas_workers() {
+  if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
+}
+
+DenseBlasPhase::DenseBlasPhase() {
+  const int n = dense_threads.load();
+  if (n == 0) return;
+  counted_ = true;
+  if (dense_depth.fetch_add(1) != 0) return;
+  active_ = true;
   if (openblas_set_num_threads != nullptr) openblas_set_num_threads(n);
-  return openblas_get_num_threads != nullptr ? openblas_get_num_threads() : n;
+}
+
+DenseBlasPhase::~DenseBlasPhase() {
+  if (!counted_) return;
+  const bool outermost = dense_depth.fetch_sub(1) == 1;
+  if (!active_ || !outermost) return;
+  if (openblas_set_num_threads != nullptr) openblas_set_num_threads(1);
+  park_blas_workers();
 }
 
 void hermitian_eigen(const CMatrix& H, RVector& w, CMatrix& V) {

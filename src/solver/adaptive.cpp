@@ -10,6 +10,7 @@
 #include "block_evolution.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
 namespace {
@@ -163,6 +164,7 @@ long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,
   std::atomic<long> accepted{0};
   std::atomic<Index> done{0};
   std::exception_ptr failure;
+  if (threads > 1) linalg::park_blas_workers();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (Index b = 0; b < num_blocks; ++b) {
     try {

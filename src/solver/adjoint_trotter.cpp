@@ -304,6 +304,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
   for (int k = 0; k < num_gates; ++k) step_flops += 24.0 * static_cast<double>(D * n) * gates.size(k);
 
   const int num_chunks = (job.steps + chunk - 1) / chunk;
+  if (threads > 1 && step_flops * std::min(chunk, job.steps) > 1e7) linalg::park_blas_workers();
   for (int ci = num_chunks - 1; ci >= 0; --ci) {
     const int s0 = ci * chunk;
     const int s1 = std::min(job.steps, s0 + chunk);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "qevolve/backend/local_gate.hpp"
+#include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
 
@@ -100,6 +101,7 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   // millisecond) runs on one thread, where waking a team would cost more than it saves.
   double step_flops = 0.0;
   for (int k = 0; k < applied; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.size(k);
+  if (threads > 1 && step_flops * std::min(chunk, job.steps) > 1e7) linalg::park_blas_workers();
   for (int s0 = 0; s0 < job.steps; s0 += chunk) {
     const int s1 = std::min(job.steps, s0 + chunk);
     const bool parallel = threads > 1 && step_flops * (s1 - s0) > 1e7;

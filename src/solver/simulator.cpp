@@ -295,6 +295,7 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress)
     else
       evolve_blocks<double>(job, state, progress);
   } else if (uses_dense(options_)) {
+    const linalg::DenseBlasPhase dense_phase;
     const auto coefficients = substep_coefficients();
     std::vector<double> c;
     for (int u = 0; u < grid.substeps(); ++u) {

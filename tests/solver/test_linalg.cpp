@@ -57,16 +57,34 @@ TEST(ExpmHermitianSmall, RejectsSizesAndNonFiniteInput) {
   EXPECT_THROW(linalg::expm_hermitian_small(h.data(), 1, 1.0, out.data()), NumericalError);
 }
 
-TEST(BlasThreads, FollowTheThreadsOption) {
+TEST(BlasThreads, OneThreadOutsideDensePhases) {
+  // set_blas_threads records the dense-phase count and leaves OpenBLAS on one thread, so no
+  // BLAS worker competes with the solvers' OpenMP teams; a DenseBlasPhase raises it.
   EXPECT_EQ(linalg::set_blas_threads(1), 1);
-  // 0 = all cores (OpenBLAS may cap it at its build-time maximum, never above the cores).
-  const int all = linalg::set_blas_threads(0);
-  EXPECT_GE(all, 1);
-  EXPECT_LE(all, std::max(1, omp_get_num_procs()));
+  EXPECT_EQ(linalg::blas_threads(), 1);
+  const int all = linalg::set_blas_threads(0);  // 0 = all cores
+  EXPECT_EQ(all, std::max(1, omp_get_num_procs()));
+  EXPECT_EQ(linalg::blas_threads(), 1);
   if (omp_get_num_procs() >= 2) {
     EXPECT_EQ(linalg::set_blas_threads(2), 2);
+    {
+      const linalg::DenseBlasPhase outer;
+      EXPECT_EQ(linalg::blas_threads(), 2);
+      {
+        const linalg::DenseBlasPhase inner;  // nested: no change, and its end keeps the outer's
+      }
+      EXPECT_EQ(linalg::blas_threads(), 2);
+      // A threaded product inside the phase is still right after the workers were parked.
+      const CMatrix A = CMatrix::Random(300, 300), B = CMatrix::Random(300, 300);
+      const CMatrix C1 = A * B;
+      linalg::park_blas_workers();
+      const CMatrix C2 = A * B;
+      EXPECT_EQ((C1 - C2).cwiseAbs().maxCoeff(), 0.0);
+    }
+    EXPECT_EQ(linalg::blas_threads(), 1);
+  } else {
+    GTEST_SKIP() << "one core: the two-thread dense phase is not exercised";
   }
-  linalg::set_blas_threads(0);
 }
 
 }  // namespace
