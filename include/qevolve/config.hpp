@@ -163,6 +163,9 @@ struct Config {
                          const std::string& expected = {}) const;
   /// The location of `key_path` or of its closest present parent (file only if none).
   [[nodiscard]] SourceLocation locate(const std::string& key_path) const;
+  /// The key path of the first `optimize:` list with an entry (device qubits, couplings,
+  /// pulses, in that order), or empty when nothing is trainable.
+  [[nodiscard]] std::string first_trainable_list() const;
 };
 
 }  // namespace qevolve

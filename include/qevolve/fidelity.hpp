@@ -275,6 +275,16 @@ struct FidelityResult {
   [[nodiscard]] CMatrix post_layer() const;  ///< dense L_post
 };
 
+/// Open systems (physics.md "Fidelity"): F = (Tr E(I) + Tr(S_t^dag S_E)) / (d (d + 1)) with
+/// S_t = conj(U_t) (x) U_t, from the computational block S_E of the channel (d^2 x d^2, column
+/// stacking, S_E(a + d b, i + d j) = <a| E(|i><j|) |b>); leakage 1 - Tr E(I) / d. Reduces to
+/// average_gate_fidelity for E(rho) = U rho U^dag. No compensation (open-system compensation
+/// is not implemented; the config loader refuses it).
+[[nodiscard]] double channel_fidelity(const CMatrix& superoperator, const CMatrix& target);
+[[nodiscard]] double channel_leakage(const CMatrix& superoperator);
+/// The FidelityResult of a channel (compensation none; unitary_compensated stays empty).
+[[nodiscard]] FidelityResult evaluate_channel_fidelity(const CMatrix& superoperator, const CMatrix& target);
+
 /// Fidelity, leakage and compensation of a computational block `u` against `target` (both
 /// d x d, d a power of two). Throws NumericalError if u contains NaN or inf, qevolve::Error if
 /// the sizes do not match.

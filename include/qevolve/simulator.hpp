@@ -39,6 +39,7 @@ struct Options {
   InitialStates initial_states;
   Precision precision = Precision::double_;
   int threads = 0;  ///< 0: all cores
+  bool open = false;  ///< evolution.noise given: Lindblad evolution of density matrices
 };
 
 /// One device parameter as the solver sees it: d/dtheta of every static local term
@@ -71,6 +72,13 @@ struct EvolveResult {
   /// precision: single only: max |difference| between the first column block evolved in
   /// single and in double precision; NaN otherwise.
   double single_precision_deviation = 0.0;
+};
+
+/// Open systems: the channel on the initial states (n of them, in order), in the configured
+/// basis and frame, column stacking (physics.md): superoperator(a + n b, i + n j) =
+/// <a| E(|i><j|) |b>. With computational initial states it is the computational block S_E.
+struct ChannelResult {
+  CMatrix superoperator;
 };
 
 /// Counters proving what is cached (tests assert on them; they are not timings).
@@ -123,6 +131,14 @@ class Simulator {
   /// no frame). Used by evolve() and by tests.
   [[nodiscard]] CMatrix evolve_product(const CMatrix& psi0, const Progress& progress = {}) const;
 
+  /// True for an open system (evolution.noise): use evolve_channel(), not evolve().
+  [[nodiscard]] bool is_open() const { return options_.open; }
+  /// Open systems: evolves |i><j| for every pair of initial states (Lindblad; trotter with the
+  /// local dissipators of src/solver/lindblad.hpp, or expm of the dense Liouvillian).
+  [[nodiscard]] ChannelResult evolve_channel(const Progress& progress = {}) const;
+  /// Lower level: evolves vectorised density matrices (D^2 x m, column stacking, product
+  /// basis, lab frame) with the configured solver.
+  [[nodiscard]] CMatrix evolve_density(const CMatrix& vecs0, const Progress& progress = {}) const;
   /// The product-basis columns evolve() starts from (basis vectors, or dressed eigenvectors).
   [[nodiscard]] CMatrix initial_columns() const;
   /// The map evolve() applies to the product-basis lab-frame result: out = Phi W^dag psi

@@ -38,13 +38,18 @@ int run(const RunOptions& options, Streams io) {
     report.t_build = since(t_start);
     const auto t1 = Clock::now();
     solver::EvolveResult evolved;
-    {
-      ProgressBar bar(io.err, io.progress && !io.quiet, "evolving");
-      evolved = sim->evolve([&bar](double f) { bar.update(f); });
+    if (sim->is_open()) {
+      ProgressBar bar(io.err, io.progress && !io.quiet, "evolving (Lindblad)");
+      report.superoperator = sim->evolve_channel([&bar](double f) { bar.update(f); }).superoperator;
+    } else {
+      {
+        ProgressBar bar(io.err, io.progress && !io.quiet, "evolving");
+        evolved = sim->evolve([&bar](double f) { bar.update(f); });
+      }
+      check_norms(evolved.columns, sim->options());
+      report.columns = std::move(evolved.columns);
+      report.single_precision_deviation = evolved.single_precision_deviation;
     }
-    check_norms(evolved.columns, sim->options());
-    report.columns = std::move(evolved.columns);
-    report.single_precision_deviation = evolved.single_precision_deviation;
     report.t_evolve = since(t1);
     const auto t2 = Clock::now();
     compute_fidelity(report);

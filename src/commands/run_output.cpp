@@ -54,6 +54,10 @@ void compute_fidelity(RunReport& r) {
   std::vector<std::string> qubit_names;
   for (int q : device.qubit_modes()) qubit_names.push_back(device.modes()[static_cast<std::size_t>(q)].name());
   const CMatrix target = fidelity::target_unitary(*config.target, qubit_names, config);
+  if (r.sim->is_open()) {
+    r.fidelity = fidelity::evaluate_channel_fidelity(r.superoperator, target);
+    return;
+  }
   const auto comp = device.computational_indices();
   const auto d = static_cast<Index>(comp.size());
   r.unitary.resize(d, d);
@@ -78,7 +82,13 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   std::optional<device::DressedBasis> dressed = sim.dressed();
   if (!dressed && dev.dim() <= kMaxDenseEnergies) dressed = device::dress(dev);
   io::Hdf5Writer w(path);
-  if (r.fidelity) {
+  if (r.fidelity && sim.is_open()) {
+    w.write("/compensation/angles", r.fidelity->angles);
+    w.attribute("compensation", std::string(compensation_name(r.fidelity->compensation)));
+    w.attribute("fidelity", r.fidelity->fidelity);
+    w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
+    w.attribute("leakage", r.fidelity->leakage);
+  } else if (r.fidelity) {
     w.write("/unitary", r.unitary);
     w.write("/unitary_compensated", r.fidelity->unitary_compensated);
     w.write("/compensation/angles", r.fidelity->angles);
@@ -87,7 +97,10 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
     w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
     w.attribute("leakage", r.fidelity->leakage);
   }
-  w.write("/propagator", r.columns);
+  if (sim.is_open())
+    w.write("/superoperator", r.superoperator);
+  else
+    w.write("/propagator", r.columns);
   w.write("/initial_states", sim.initial_labels());
   if (dressed) {
     w.write("/energies", dressed->energies);
@@ -153,6 +166,11 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                 o.steps, sim.dt(), o.duration, sim.initial_indices().size(), o.threads,
                 o.precision == Precision::single ? ", single precision" : "");
   out << line;
+  if (sim.is_open()) {
+    std::snprintf(line, sizeof line, "open system: Lindblad, %zu noisy modes, %zu inputs |i><j|\n",
+                  r.config->evolution.noise.size(), sim.initial_indices().size() * sim.initial_indices().size());
+    out << line;
+  }
   if (!std::isnan(r.single_precision_deviation)) {
     std::snprintf(line, sizeof line, "single precision: first block differs from double by %.3e\n",
                   r.single_precision_deviation);

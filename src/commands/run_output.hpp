@@ -26,7 +26,8 @@ inline double since(Clock::time_point t0) {
 struct RunReport {
   const Config* config = nullptr;
   const solver::Simulator* sim = nullptr;
-  CMatrix columns;  ///< evolved columns in the configured basis and frame
+  CMatrix columns;  ///< evolved columns in the configured basis and frame (closed systems)
+  CMatrix superoperator;  ///< open systems: the channel on the initial states (/superoperator)
   double single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
   std::optional<fidelity::FidelityResult> fidelity;
   CMatrix unitary;  ///< computational block (with a fidelity)

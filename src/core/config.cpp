@@ -2,6 +2,16 @@
 
 namespace qevolve {
 
+std::string Config::first_trainable_list() const {
+  for (const auto& q : device.qubits)
+    if (!q.optimize.empty()) return q.path + ".optimize";
+  for (const auto& c : device.couplings)
+    if (!c.optimize.empty()) return c.path + ".optimize";
+  for (const auto& p : pulses)
+    if (!p.optimize.empty()) return p.path + ".optimize";
+  return {};
+}
+
 SourceLocation Config::locate(const std::string& key_path) const {
   std::string path = key_path;
   while (!path.empty()) {

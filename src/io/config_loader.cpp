@@ -11,22 +11,11 @@ namespace {
 constexpr std::string_view kTopKeys[] = {"device", "pulses", "evolution",
                                          "target", "optimize", "output"};
 
-/// The first `optimize:` list with an entry, or empty.
-std::string first_trainable_list(const Config& cfg) {
-  for (const auto& q : cfg.device.qubits)
-    if (!q.optimize.empty()) return q.path + ".optimize";
-  for (const auto& c : cfg.device.couplings)
-    if (!c.optimize.empty()) return c.path + ".optimize";
-  for (const auto& p : cfg.pulses)
-    if (!p.optimize.empty()) return p.path + ".optimize";
-  return {};
-}
-
 /// Problems that only show when two sections are read together.
 void check_across(const Config& cfg) {
   const EvolutionSpec& ev = cfg.evolution;
   if (ev.solver == Solver::adaptive) {
-    if (const std::string list = first_trainable_list(cfg); !list.empty())
+    if (const std::string list = cfg.first_trainable_list(); !list.empty())
       throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::AdaptiveTrainable,
                         {{"PATH", list}});
   }

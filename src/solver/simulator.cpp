@@ -10,6 +10,7 @@
 #include "adaptive.hpp"
 #include "bond_list.hpp"
 #include "block_evolution.hpp"
+#include "lindblad.hpp"
 #include "qevolve/linalg.hpp"
 #include "adjoint.hpp"
 #include "time_grid.hpp"
@@ -28,6 +29,9 @@ struct Simulator::Cache {
   std::vector<CMatrix> dense_ops;   // per channel operator, D x D (c_j carries the factor)
   std::vector<device::LocalTerm> static_terms;  // adaptive
   std::vector<device::LocalTerm> drive_terms;   // adaptive, channel operators
+  std::vector<Dissipator> dissipators;          // open systems
+  std::vector<OpenStage> open_stages;           // open systems, trotter: the split step
+  std::vector<TrotterGates> open_gates;         // its unitary gate sets
   mutable std::atomic<long> static_builds{0}, eigendecompositions{0}, dense_builds{0},
       evaluations{0};
 };
@@ -55,9 +59,26 @@ Options make_options(const Config& config, int threads) {
   o.precision = e.precision;
   o.threads = resolve_threads(threads);
   if (o.solver == Solver::magnus4) o.order = 4;  // each exponential split at order 4
-  if (!e.noise.empty())
-    config.fail("evolution.noise", "open-system (Lindblad) evolution is not available in this version",
-                "no `noise` section");
+  o.open = !e.noise.empty();
+  if (o.open) {
+    // What the open-system path does not have yet (docs/solvers.md "Open systems"); the
+    // config itself is valid, so `qevolve check` accepts it and `run` says what is missing.
+    if (o.solver == Solver::adaptive)
+      config.fail("evolution.solver",
+                  "solver `adaptive` has no open-system (Lindblad) path yet, but `evolution.noise` is given",
+                  "solver trotter (or expm for D <= 32) for an open system");
+    if (o.precision == Precision::single)
+      config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
+                  "precision: double for an open system");
+    if (const std::string list = config.first_trainable_list(); !list.empty())
+      config.fail("evolution.noise",
+                  "open-system gradients are not available yet, but `" + list + "` lists trainable parameters",
+                  "no `optimize` lists when `evolution.noise` is given");
+    if (config.target && config.target->compensation != Compensation::none)
+      config.fail("target.compensation",
+                  "compensation of an open-system channel is not available yet, but `evolution.noise` is given",
+                  "compensation: none for an open system");
+  }
   if (o.precision == Precision::single && !uses_trotter_gates(o))
     config.fail("evolution.precision",
                 "precision: single is supported by the split solvers (trotter, magnus4 with "
@@ -191,6 +212,16 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
       cache_->drive_terms.push_back({{ch.mode}, O});
     }
   }
+  if (options_.open) {
+    cache_->dissipators = make_dissipators(config, device_);
+    const Index D = device_.dim();
+    if (uses_dense(options_) && D * D > kMaxDenseLiouvillian)
+      config.fail("evolution.solver",
+                  "the dense Liouvillian of an open system with D = " + std::to_string(D) +
+                      " would be " + std::to_string(D * D) + " x " + std::to_string(D * D) +
+                      " (limit " + std::to_string(kMaxDenseLiouvillian) + ")",
+                  "solver: trotter for D > 32");
+  }
   set_steps(options_.steps);
 }
 
@@ -204,6 +235,17 @@ void Simulator::set_steps(int steps) {
                         : TrotterGates(device_, cache_->terms, cache_->drives, options_.order,
                                        time_grid().substep_dt());
     ++cache_->static_builds;
+  }
+  if (options_.open && uses_trotter_gates(options_)) {
+    std::vector<double> fracs;
+    std::vector<int> orders;
+    cache_->open_stages = open_step_stages(options_.order, fracs, orders);
+    cache_->open_gates.clear();
+    for (std::size_t u = 0; u < fracs.size(); ++u)
+      cache_->open_gates.push_back(
+          options_.splitting == Splitting::bonds
+              ? TrotterGates(cache_->bonds, cache_->drives, orders[u], dt() * fracs[u])
+              : TrotterGates(device_, cache_->terms, cache_->drives, orders[u], dt() * fracs[u]));
   }
 }
 
@@ -365,6 +407,7 @@ CMatrix Simulator::output_adjoint(const CMatrix& cotangent) const {
 }
 
 EvolveResult Simulator::evolve(const Progress& progress) const {
+  if (options_.open) throw std::logic_error("Simulator::evolve: an open system evolves with evolve_channel()");
   const Index D = device_.dim();
   const auto n = static_cast<Index>(initial_.size());
   const CMatrix psi0 = initial_columns();
@@ -426,6 +469,63 @@ AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
     adjoint_dense(job, device_, channels_, r.psi0, r.lambda0, tangents, per_substep, r.tangents);
   } else {
     throw std::logic_error("Simulator::adjoint: the adaptive solver has no adjoint");
+  }
+  return r;
+}
+
+CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress) const {
+  if (!options_.open) throw std::logic_error("Simulator::evolve_density: a closed system (no noise)");
+  ++cache_->evaluations;
+  CMatrix vecs = vecs0;
+  if (uses_trotter_gates(options_)) {
+    DensityEvolution job;
+    job.device = &device_;
+    for (const auto& g : cache_->open_gates) job.unitary.push_back(&g);
+    job.stages = cache_->open_stages;
+    job.dissipators = &cache_->dissipators;
+    job.coefficients = substep_coefficients();
+    job.steps = options_.steps;
+    job.dt = dt();
+    job.threads = options_.threads;
+    solver::evolve_density(job, vecs, progress);
+  } else if (uses_dense(options_)) {
+    const linalg::DenseBlasPhase dense_phase;
+    const auto coefficients = substep_coefficients();
+    std::vector<double> c;
+    for (int s = 0; s < options_.steps; ++s) {
+      coefficients(s, c);
+      const CMatrix L = dense_liouvillian(device_, dense_hamiltonian_for(c), cache_->dissipators);
+      vecs = linalg::expm(L * dt()) * vecs;
+      if (progress) progress(static_cast<double>(s + 1) / options_.steps);
+    }
+  } else {
+    throw std::logic_error("Simulator::evolve_density: no open-system path for this solver");
+  }
+  if (!vecs.allFinite()) throw NumericalError("evolution produced NaN or inf");
+  return vecs;
+}
+
+ChannelResult Simulator::evolve_channel(const Progress& progress) const {
+  const Index D = device_.dim();
+  const CMatrix v = initial_columns();
+  const Index n = v.cols();
+  CMatrix vecs(D * D, n * n);
+  for (Index j = 0; j < n; ++j)
+    for (Index i = 0; i < n; ++i) {
+      const CMatrix rho = v.col(i) * v.col(j).adjoint();
+      vecs.col(i + n * j) = Eigen::Map<const CVector>(rho.data(), D * D);  // column stacking
+    }
+  vecs = evolve_density(vecs, progress);
+  ChannelResult r;
+  r.superoperator.resize(n * n, n * n);
+  for (Index k = 0; k < n * n; ++k) {
+    const Eigen::Map<const CMatrix> rho(vecs.col(k).data(), D, D);
+    // T rho T^dag with T the output map (dressed transform, rotating-frame phases).
+    const CMatrix left = to_output(rho);
+    const CMatrix out = to_output(left.adjoint()).adjoint();
+    for (Index b = 0; b < n; ++b)
+      for (Index a = 0; a < n; ++a)
+        r.superoperator(a + n * b, k) = out(initial_[static_cast<std::size_t>(a)], initial_[static_cast<std::size_t>(b)]);
   }
   return r;
 }

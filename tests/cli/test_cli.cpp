@@ -152,6 +152,36 @@ TEST(Cli, RunWritesTheInterfaceLayout) {
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }
 
+TEST(Cli, OpenSystemRunWritesTheSuperoperator) {
+  // evolution.noise makes it a Lindblad run: /superoperator (d^2 x d^2, column stacking) and
+  // the open-system fidelity of physics.md, recomputed here from the stored channel.
+  TempDir dir;
+  const auto h5 = dir / "open.h5";
+  const auto r = run_qevolve("run '" + kSource + "/data/lindblad_fluxonium.yaml' --steps 400 -o '" +
+                                 h5.string() + "'",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"open system: Lindblad, 1 noisy modes, 4 inputs", "fidelity: F = ", "leakage:"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "f = h5py.File('" + h5.string() + "', 'r')\n"
+      "S = f['superoperator'][()]\n"
+      "assert S.dtype == np.complex128 and S.shape == (4, 4), (S.dtype, S.shape)\n"
+      "assert 'propagator' not in f and 'unitary' not in f\n"
+      "X = np.array([[0, 1], [1, 0]], dtype=complex)\n"
+      "St = np.kron(X.conj(), X)\n"
+      "trEI = sum(S[a + 2 * a, i + 2 * i] for a in range(2) for i in range(2)).real\n"
+      "F = (trEI + np.trace(St.conj().T @ S).real) / 6\n"
+      "a = f.attrs\n"
+      "assert abs(F - a['fidelity']) < 1e-12, (F, a['fidelity'])\n"
+      "assert abs(1 - trEI / 2 - a['leakage']) < 1e-12\n"
+      "assert 0.0 < F < 1.0, F\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
 TEST(Cli, KilledRunLeavesNoFileUnderTheFinalName) {
   // A run with a 64 MiB propagator (D = 8192, 512 listed columns, one step; D is above the
   // limit for /energies, so no dense diagonalisation delays the write): SIGKILL as soon as the

@@ -1,0 +1,84 @@
+// Open systems (physics.md "Open systems"; algorithms.md §8): the Lindblad equation
+//     d rho/dt = -i 2 pi [H, rho] + sum_c (c rho c^dag - 1/2 {c^dag c, rho})
+// on vectorised density matrices, vec(rho)[i + D j] = rho[i, j] (column stacking).
+//
+// vec(rho) is a state of a doubled register of 2N modes: digits 0..N-1 are the column index j
+// (the more significant half of i + D j), digits N..2N-1 the row index i. A unitary local gate
+// G on modes M acts as G rho G^dag: G on the row digits M + N and conj(G) on the column digits
+// M. A qubit's dissipator is a d^2 x d^2 superoperator on its (column digit, row digit) pair.
+// Every factor is local, so the Trotter path reuses the closed-system gate kernels and never
+// forms the D^2 x D^2 Liouvillian (only the small-system `expm` reference does).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "qevolve/config.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/types.hpp"
+#include "trotter_gates.hpp"
+
+namespace qevolve::solver {
+
+/// Largest D^2 of the dense Liouvillian reference (`solver: expm` with noise): D <= 32.
+inline constexpr Index kMaxDenseLiouvillian = 1024;
+
+/// A mode's dissipator as a local superoperator generator (d^2 x d^2), local index
+/// j_col * d + i_row, summed over the mode's collapse operators.
+struct Dissipator {
+  int mode = 0;
+  CMatrix generator;
+};
+
+/// The generator of one collapse operator c (d x d), column stacking:
+/// conj(c) (x) c - 1/2 I (x) (c^dag c) - 1/2 (c^dag c)^T (x) I.
+[[nodiscard]] CMatrix lindblad_generator(const CMatrix& c);
+
+/// The collapse operators of a `noise` entry in the mode's kept eigenbasis (physics.md):
+/// t1: sqrt(1/T1) sum_{k>=1} sqrt(k) |k-1><k|; tphi: sqrt(2/Tphi) sum_k k |k><k|.
+[[nodiscard]] std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels);
+
+/// One Dissipator per `noise` entry; an unknown mode name is a located input error.
+[[nodiscard]] std::vector<Dissipator> make_dissipators(const Config& config, const device::Device& device);
+
+/// The dense Liouvillian -i 2 pi (I (x) H - H^T (x) I) + sum of the dissipators embedded in the
+/// full space (D^2 x D^2): the `expm` reference, small D only.
+[[nodiscard]] CMatrix dense_liouvillian(const device::Device& device, const CMatrix& H,
+                                        const std::vector<Dissipator>& dissipators);
+
+/// One stage of the split open step: a unitary Trotter step (`unitary` >= 0, an index into
+/// the unitary gate sets) or every dissipator for `frac` of dt (`unitary` = -1).
+struct OpenStage {
+  int unitary = -1;
+  double frac = 0.0;
+};
+
+/// The open step at splitting order 1, 2 or 4. `unitary_fracs` receives, per unitary gate set,
+/// the fraction of dt it is built for and `unitary_orders` its closed splitting order:
+///   order 1: U1(dt) E(dt);
+///   order 2: E(dt/2) U2(dt) E(dt/2) (Strang, symmetric);
+///   order 4: S2(p dt) S2((1-2p) dt) S2(p dt), p = 1/(2 - 2^(1/3)), with the adjacent
+///            dissipator halves merged (the middle stage runs backwards in time: any splitting
+///            beyond order 2 has a negative coefficient; its error stays O(dt^5) per step).
+[[nodiscard]] std::vector<OpenStage> open_step_stages(int order, std::vector<double>& unitary_fracs,
+                                                      std::vector<int>& unitary_orders);
+
+/// Everything the Trotter path of the open system needs.
+struct DensityEvolution {
+  const device::Device* device = nullptr;
+  std::vector<const TrotterGates*> unitary;  ///< gate sets, as open_step_stages numbered them
+  std::vector<OpenStage> stages;
+  const std::vector<Dissipator>* dissipators = nullptr;
+  /// Drive coefficients of every channel for step s (the midpoint values).
+  std::function<void(int, std::vector<double>&)> coefficients;
+  int steps = 0;
+  double dt = 0.0;
+  int threads = 1;
+};
+
+/// Evolves the columns of `vecs` (D^2 x m, vectorised density matrices, product basis, lab
+/// frame) in place through all steps: blocks of columns on threads, as the closed path.
+void evolve_density(const DensityEvolution& job, CMatrix& vecs,
+                    const std::function<void(double)>& progress);
+
+}  // namespace qevolve::solver

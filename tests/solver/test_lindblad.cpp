@@ -1,0 +1,300 @@
+// Open systems (physics.md "Open systems", algorithms.md §8): the local dissipator against the
+// Lindblad formula, free T1 decay and Ramsey dephasing against their closed forms, the
+// noiseless channel against the closed-system unitary, convergence of the split step at its
+// order against the dense Liouvillian, and thread independence.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "../../src/solver/lindblad.hpp"
+#include "qevolve/config_loader.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/fidelity.hpp"
+#include "qevolve/linalg.hpp"
+#include "qevolve/simulator.hpp"
+#include "solver_fixtures.hpp"
+
+namespace qevolve::solver {
+namespace {
+
+double max_abs(const CMatrix& m) { return m.cwiseAbs().maxCoeff(); }
+
+CMatrix random_matrix(Index d, std::mt19937_64& rng) {
+  std::normal_distribution<double> g;
+  CMatrix m(d, d);
+  for (Index i = 0; i < d; ++i)
+    for (Index j = 0; j < d; ++j) m(i, j) = cplx(g(rng), g(rng));
+  return m;
+}
+
+CVector vec(const CMatrix& m) { return Eigen::Map<const CVector>(m.data(), m.size()); }
+
+TEST(Lindblad, GeneratorIsTheLindbladFormulaInColumnStacking) {
+  // vec(c rho c^dag - 1/2 {c^dag c, rho}) = G vec(rho), the right side written out directly.
+  std::mt19937_64 rng(7);
+  for (Index d : {2, 3, 5}) {
+    const CMatrix c = random_matrix(d, rng), rho = random_matrix(d, rng);
+    const CMatrix cdc = c.adjoint() * c;
+    const CMatrix direct = c * rho * c.adjoint() - 0.5 * (cdc * rho + rho * cdc);
+    EXPECT_LT((lindblad_generator(c) * vec(rho) - vec(direct)).cwiseAbs().maxCoeff(), 1e-12) << "d = " << d;
+  }
+}
+
+TEST(Lindblad, CollapseOperatorsOfPhysicsMd) {
+  NoiseSpec n;
+  n.t1 = 400.0;
+  n.tphi = 900.0;
+  const auto ops = collapse_operators(n, 3);
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_NEAR(std::abs(ops[0](0, 1)), std::sqrt(1.0 / 400.0), 1e-15);
+  EXPECT_NEAR(std::abs(ops[0](1, 2)), std::sqrt(2.0 / 400.0), 1e-15);
+  EXPECT_NEAR(std::abs(ops[1](2, 2)), 2.0 * std::sqrt(2.0 / 900.0), 1e-15);
+  EXPECT_EQ(ops[1](0, 0), cplx(0.0, 0.0));
+}
+
+/// One undriven fluxonium qubit (2 levels) with noise, evolved for `T` ns, rotating frame.
+Config idle_qubit(Solver solver, int order, std::optional<double> t1, std::optional<double> tphi, double T) {
+  Config c;
+  c.source_file = "idle.yaml";
+  ModeEntry q;
+  q.name = "q0";
+  q.type = ModeType::fluxonium;
+  q.levels = 2;
+  q.ec = 1.0;
+  q.ej = 4.0;
+  q.el = 1.0;
+  q.flux = 0.5;
+  q.path = "device.qubits[0]";
+  c.device.qubits.push_back(q);
+  c.evolution.solver = solver;
+  c.evolution.order = order;
+  c.evolution.steps = 50;
+  c.evolution.duration = T;
+  c.evolution.frame = Frame::rotating;
+  c.evolution.noise.push_back({"q0", t1, tphi});
+  c.has_evolution = true;
+  return c;
+}
+
+TEST(Lindblad, FreeDecayAndRamseyMatchTheirClosedForms) {
+  // Amplitude damping and pure dephasing of an idle qubit: p1(T) = exp(-T/T1) and, in the
+  // rotating frame, rho01(T) = exp(-T/(2 T1) - T/Tphi) rho01(0). The dissipators commute with
+  // the free Hamiltonian, so every splitting is exact up to rounding: tolerance 1e-9 (the
+  // acceptance figure), observed ~1e-15.
+  const double T = 1234.5, t1 = 5000.0, tphi = 8000.0;
+  struct Case {
+    std::optional<double> t1, tphi;
+  };
+  for (const Case& k : {Case{t1, {}}, Case{{}, tphi}, Case{t1, tphi}}) {
+    for (auto [solver, order] : {std::pair{Solver::trotter, 1}, std::pair{Solver::trotter, 2},
+                                 std::pair{Solver::trotter, 4}, std::pair{Solver::expm, 2}}) {
+      const Config c = idle_qubit(solver, order, k.t1, k.tphi, T);
+      Simulator sim(c, device::build_device(c), 1);
+      const CMatrix S = sim.evolve_channel().superoperator;  // 4 x 4: (a + 2b, i + 2j)
+      const double g1 = k.t1 ? 1.0 / *k.t1 : 0.0, gphi = k.tphi ? 1.0 / *k.tphi : 0.0;
+      const double p1 = std::exp(-T * g1);
+      const double coherence = std::exp(-T * (0.5 * g1 + gphi));
+      const std::string what = "solver " + std::to_string(static_cast<int>(solver)) + " order " + std::to_string(order);
+      EXPECT_NEAR(S(3, 3).real(), p1, 1e-9) << what;             // <1|E(|1><1|)|1>
+      EXPECT_NEAR(S(0, 3).real(), 1.0 - p1, 1e-9) << what;       // <0|E(|1><1|)|0>
+      EXPECT_NEAR(S(0, 0).real(), 1.0, 1e-9) << what;            // |0><0| stays
+      EXPECT_NEAR(std::abs(S(1, 1) - coherence), 0.0, 1e-9) << what;  // <1|E(|1><0|)|0>
+      EXPECT_NEAR(std::abs(S(2, 2) - coherence), 0.0, 1e-9) << what;  // <0|E(|0><1|)|1>
+    }
+  }
+}
+
+TEST(Lindblad, WithoutNoiseTheChannelIsTheClosedUnitary) {
+  // A rate of 1e-300 / ns: the dissipator exponentials are the identity to the last bit, so the
+  // open path must reproduce U rho U^dag of the closed path (same splitting, same steps) and
+  // the open fidelity formula the closed one, to 1e-12 (rounding of ~1e4 gate applications).
+  linalg::set_blas_threads(1);  // small dense products: one BLAS thread (ctest runs in parallel)
+  Config closed = testing::driven_chain(2, 3);
+  closed.evolution.steps = 300;
+  closed.target = TargetSpec{};
+  for (auto [solver, order] : {std::pair{Solver::trotter, 1}, std::pair{Solver::trotter, 2},
+                               std::pair{Solver::trotter, 4}, std::pair{Solver::expm, 2}}) {
+    closed.evolution.solver = solver;
+    closed.evolution.order = order;
+    Config open = closed;
+    open.evolution.noise.push_back({"q0", 1e300, {}});
+    open.evolution.noise.push_back({"q1", {}, 1e300});
+    Simulator cs(closed, device::build_device(closed), 1), os(open, device::build_device(open), 1);
+    const CMatrix cols = cs.evolve().columns;
+    const auto comp = cs.device().computational_indices();
+    const auto d = static_cast<Index>(comp.size());
+    CMatrix U(d, d);
+    for (Index i = 0; i < d; ++i) U.row(i) = cols.row(comp[static_cast<std::size_t>(i)]);
+    const CMatrix S = os.evolve_channel().superoperator;
+    double worst = 0.0;
+    for (Index j = 0; j < d; ++j)
+      for (Index i = 0; i < d; ++i)
+        for (Index b = 0; b < d; ++b)
+          for (Index a = 0; a < d; ++a)
+            worst = std::max(worst, std::abs(S(a + d * b, i + d * j) - U(a, i) * std::conj(U(b, j))));
+    EXPECT_LT(worst, 1e-12) << "order " << order;
+    const CMatrix target = fidelity::standard_gate("CNOT");
+    EXPECT_NEAR(fidelity::channel_fidelity(S, target), testing::gate_fidelity(U, target), 1e-12);
+    EXPECT_NEAR(fidelity::channel_leakage(S), fidelity::leakage(U), 1e-12);
+  }
+}
+
+CMatrix channel(Config c, Solver solver, int order, int steps, int threads = 1) {
+  c.evolution.solver = solver;
+  c.evolution.order = order;
+  c.evolution.steps = steps;
+  Simulator sim(c, device::build_device(c), threads);
+  return sim.evolve_channel().superoperator;
+}
+
+/// A driven 2-qubit chain, 3 levels per qubit, with strong noise (T1 200/250 ns, Tphi 300 ns
+/// on a 20 ns drive), so that the dissipators do not commute with the drive.
+Config noisy_chain() {
+  Config c = testing::driven_chain(2, 3);
+  c.evolution.noise.push_back({"q0", 200.0, 300.0});
+  c.evolution.noise.push_back({"q1", 250.0, 300.0});
+  return c;
+}
+
+TEST(Lindblad, SplitOrdersConvergeToTheDenseLiouvillianAtTheirRate) {
+  // Acceptance: the difference from `expm` (the dense Liouvillian exponential of the same
+  // midpoint step) shrinks by 2, 4, 16 within 20 % on halving dt.
+  linalg::set_blas_threads(1);  // 81 x 81 exponentials: one BLAS thread (ctest runs in parallel)
+  const Config base = noisy_chain();
+  const int ladder[3][2] = {{400, 800}, {200, 400}, {400, 800}};
+  const int orders[3] = {1, 2, 4};
+  std::map<int, CMatrix> dense;  // the expm channel per step count, computed once
+  auto reference = [&](int steps) -> const CMatrix& {
+    auto it = dense.find(steps);
+    if (it == dense.end()) it = dense.emplace(steps, channel(base, Solver::expm, 2, steps)).first;
+    return it->second;
+  };
+  for (int k = 0; k < 3; ++k) {
+    double diff[2];
+    for (int h = 0; h < 2; ++h)
+      diff[h] = max_abs(channel(base, Solver::trotter, orders[k], ladder[k][h]) - reference(ladder[k][h]));
+    const double ratio = diff[0] / diff[1], expected = std::pow(2.0, orders[k]);
+    std::printf("open order %d: |S - S_expm| = %.3e (%d steps), %.3e (%d steps), ratio %.3f\n", orders[k],
+                diff[0], ladder[k][0], diff[1], ladder[k][1], ratio);
+    EXPECT_NEAR(ratio, expected, 0.2 * expected) << "order " << orders[k];
+  }
+}
+
+TEST(Lindblad, ChannelIsTracePreservingOnTheFullSpaceAndThreadIndependent) {
+  // Every input |i><i| keeps unit trace on the full space (the computational block may leak),
+  // and the threaded result is bitwise the one-thread result.
+  const Config c = noisy_chain();
+  Simulator one(c, device::build_device(c), 1), two(c, device::build_device(c), 2);
+  const Index D = one.device().dim();
+  CMatrix vecs = CMatrix::Zero(D * D, 3);
+  for (Index k = 0; k < 3; ++k) vecs(k * 4 + D * (k * 4), k) = 1.0;  // |4k><4k|
+  const CMatrix out = one.evolve_density(vecs);
+  for (Index k = 0; k < 3; ++k) {
+    cplx trace = 0.0;
+    for (Index i = 0; i < D; ++i) trace += out(i + D * i, k);
+    EXPECT_NEAR(std::abs(trace - 1.0), 0.0, 1e-12);
+  }
+  EXPECT_EQ(max_abs(one.evolve_channel().superoperator - two.evolve_channel().superoperator), 0.0);
+}
+
+TEST(Lindblad, DrivenFluxoniumMatchesQutipMesolve) {
+  // data/lindblad_reference.csv: QuTiP mesolve (vern9, rtol 1e-12; its own error ~4e-13) on
+  // data/lindblad_fluxonium.yaml, written by scripts/gen_lindblad_reference.py. qevolve's step
+  // is the midpoint rule, O(dt^2) in time whatever the splitting order, so the continuum limit
+  // is taken by one Richardson step (4 S(2n) - S(n)) / 3 from 4000 and 8000 steps (order-4
+  // splitting); the remaining O(dt^4) error is far below the acceptance tolerance 1e-6.
+  const std::string dir = std::string(QEVOLVE_SOURCE_DIR) + "/data/";
+  const Config base = io::load_config(dir + "lindblad_fluxonium.yaml");
+  CMatrix ref = CMatrix::Zero(4, 4);
+  std::ifstream in(dir + "lindblad_reference.csv");
+  ASSERT_TRUE(in.good());
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == 'a') continue;
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream f(line);
+    int a = 0, b = 0, i = 0, j = 0;
+    double re = 0.0, im = 0.0;
+    f >> a >> b >> i >> j >> re >> im;
+    ref(a + 2 * b, i + 2 * j) = cplx(re, im);
+    ++rows;
+  }
+  ASSERT_EQ(rows, 16);
+  const CMatrix coarse = channel(base, Solver::trotter, 4, 4000);
+  const CMatrix fine = channel(base, Solver::trotter, 4, 8000);
+  const CMatrix extrapolated = (4.0 * fine - coarse) / 3.0;
+  const double err_fine = max_abs(fine - ref), err = max_abs(extrapolated - ref);
+  std::printf("vs QuTiP mesolve: max |S - S_qutip| = %.3e (8000 steps), %.3e (Richardson)\n", err_fine, err);
+  EXPECT_LT(err, 1e-6);
+  // The noise is visible at that level: the closed channel differs by far more.
+  Config closed = base;
+  closed.evolution.noise.clear();
+  closed.evolution.noise.push_back({"q0", 1e300, {}});
+  EXPECT_GT(max_abs(channel(closed, Solver::trotter, 4, 4000) - ref), 1e-3);
+}
+
+TEST(Lindblad, DenseLiouvillianIsLimitedToSmallSystems) {
+  Config c = testing::driven_chain(4, 3);  // D = 81 > 32
+  c.evolution.solver = Solver::expm;
+  c.evolution.noise.push_back({"q0", 1000.0, {}});
+  try {
+    Simulator sim(c, device::build_device(c), 1);
+    FAIL() << "expected an input error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "chain.yaml: evolution.solver: the dense Liouvillian of an open system with D = 81 would "
+              "be 6561 x 6561 (limit 1024) (expected solver: trotter for D > 32)");
+  }
+}
+
+TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
+  // The config is valid (`qevolve check` accepts the interface.md example with noise); building
+  // the simulator says which open-system feature is not there yet.
+  auto error_of = [](const Config& c) {
+    try {
+      Simulator sim(c, device::build_device(c), 1);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  Config c = noisy_chain();
+  c.where["evolution.solver"] = {"open.yaml", 7, 3};
+  c.evolution.solver = Solver::adaptive;
+  EXPECT_EQ(error_of(c), "open.yaml:7:3: evolution.solver: solver `adaptive` has no open-system (Lindblad) path "
+                         "yet, but `evolution.noise` is given (expected solver trotter (or expm for D <= 32) for "
+                         "an open system)");
+  c = noisy_chain();
+  c.evolution.precision = Precision::single;
+  EXPECT_EQ(error_of(c), "chain.yaml: evolution.precision: precision: single is for closed systems, but "
+                         "`evolution.noise` is given (expected precision: double for an open system)");
+  c = noisy_chain();
+  c.pulses[1].optimize.push_back("amplitude");
+  EXPECT_EQ(error_of(c), "chain.yaml: evolution.noise: open-system gradients are not available yet, but "
+                         "`pulses[1].optimize` lists trainable parameters (expected no `optimize` lists when "
+                         "`evolution.noise` is given)");
+  c = noisy_chain();
+  c.target = TargetSpec{};
+  c.target->compensation = Compensation::vz;
+  EXPECT_EQ(error_of(c), "chain.yaml: target.compensation: compensation of an open-system channel is not "
+                         "available yet, but `evolution.noise` is given (expected compensation: none for an "
+                         "open system)");
+  c = noisy_chain();
+  c.evolution.noise.push_back({"q7", 100.0, {}});
+  EXPECT_EQ(error_of(c), "chain.yaml: evolution.noise.q7: unknown mode `q7` (expected a mode name of the device)");
+  c = noisy_chain();
+  c.device.preset->levels = 9;
+  EXPECT_EQ(error_of(c), "chain.yaml: evolution.noise.q0: mode `q0` keeps 9 levels; its dissipator would act on "
+                         "81 (column, row) levels, more than the local kernels take (64) (expected at most 8 "
+                         "levels on a mode with noise)");
+}
+
+}  // namespace
+}  // namespace qevolve::solver
