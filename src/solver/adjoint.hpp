@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "block_evolution.hpp"
@@ -14,6 +15,37 @@ namespace qevolve::solver {
 
 /// Receives, for every gate step u (descending), d(objective)/dctilde_j of its coefficients.
 using SubstepCotangent = std::function<void(int u, const std::vector<double>& dc)>;
+
+/// The parameter side of the Trotter adjoint, for one TrotterGates: contracts the gate
+/// environments of a step (env(b, a) = sum psi_b conj(lambda_a) per gate, split re/im at
+/// gates.offset(k)) with the gates' derivatives, i.e. adds 2 Re Tr(dG/dtheta env) to
+/// d(objective)/dc_j of the step (drive segments) and to the device tangents (static, drive and
+/// bond segments, Daleckii-Krein). Shared by the closed and the open (Lindblad) adjoint.
+class GateContraction {
+ public:
+  struct Prepared;
+  /// Per-thread sums (tangents, and static-segment environments summed over steps).
+  struct Accumulators {
+    std::vector<double> tangents;
+    std::vector<std::vector<CMatrix>> static_env;
+  };
+  GateContraction(const TrotterGates& gates, const TermList& terms,
+                  const std::vector<HamiltonianTangent>& tangents);
+  [[nodiscard]] Accumulators make_accumulators() const;
+  /// Adds the step's contributions: dc[j] += d(objective)/dc_j, tangents into acc.
+  void contract_step(const std::vector<double>& c, const double* env, std::vector<double>& dc,
+                     Accumulators& acc) const;
+  static void add(Accumulators& total, const Accumulators& part);
+  /// tangent_sums[t] += the total contribution of tangent t (static segments contracted here).
+  void finish(const Accumulators& total, std::vector<double>& tangent_sums) const;
+
+ private:
+  const TrotterGates* gates_;
+  const TermList* terms_;
+  const std::vector<HamiltonianTangent>* tangents_;
+  std::shared_ptr<Prepared> prep_;
+  bool want_static_ = false;
+};
 
 /// Trotter path. psi (D x n) holds psi_N on entry and the reconstructed psi_0 on exit; lambda
 /// holds lambda_N on entry and lambda_0 on exit. tangent_sums[t] += the contribution of

@@ -43,8 +43,10 @@ CMatrix reduce_to_mode(const CMatrix& X, int position, int d0, int d1) {
 /// Tr(A B) for square matrices of the same size.
 cplx trace_product(const CMatrix& A, const CMatrix& B) { return A.cwiseProduct(B.transpose()).sum(); }
 
+}  // namespace
+
 /// Everything the contraction needs that does not change from step to step.
-struct Prepared {
+struct GateContraction::Prepared {
   /// [gate][segment]: drive segments: the embedded operator O_emb (g x g); static: empty.
   std::vector<std::vector<CMatrix>> drive_op;
   /// [tangent][channel]: V^dag dO_j V in the eigenbasis of O_j (empty: the tangent does not
@@ -57,9 +59,11 @@ struct Prepared {
   std::vector<std::vector<std::vector<CMatrix>>> bond_drive;
 };
 
+namespace {
+
 /// Bond segment exp(-i theta h_b(c)): d(objective)/dc_j and the device tangents, through the
 /// Frechet derivative in the eigenbasis of h_b (Daleckii-Krein, as the dense adjoint does).
-void contract_bond(const TrotterGates& gates, const Prepared& prep, const Segment& seg,
+void contract_bond(const TrotterGates& gates, const GateContraction::Prepared& prep, const Segment& seg,
                    const std::vector<double>& c, const CMatrix& Ebar, std::vector<double>& dc,
                    std::vector<double>& tangent_acc) {
   const BondTerm& bt = gates.bonds()->bonds[static_cast<std::size_t>(seg.bond)];
@@ -88,18 +92,14 @@ void contract_bond(const TrotterGates& gates, const Prepared& prep, const Segmen
   }
 }
 
-/// Per-thread accumulators of the contraction.
-struct Accumulators {
-  std::vector<double> tangents;                    ///< [tangent]
-  std::vector<std::vector<CMatrix>> static_env;    ///< [gate][segment], summed over steps
-};
+}  // namespace
 
-/// Contracts the environments of one step (env: step buffer, gate k at gates.offset(k)).
-void contract_step(const TrotterGates& gates, const Prepared& prep,
-                   const std::vector<double>& c, const double* env, bool want_static,
-                   std::vector<double>& dc, Accumulators& acc) {
+void GateContraction::contract_step(const std::vector<double>& c, const double* env,
+                                    std::vector<double>& dc, Accumulators& acc) const {
+  const TrotterGates& gates = *gates_;
+  const Prepared& prep = *prep_;
+  const bool want_static = want_static_;
   const double dt = gates.dt();
-  std::fill(dc.begin(), dc.end(), 0.0);
   for (int k = 0; k < gates.num_gates(); ++k) {
     const Gate& gate = gates.gate(k);
     const int g = gate.g;
@@ -170,6 +170,8 @@ void contract_step(const TrotterGates& gates, const Prepared& prep,
   }
 }
 
+namespace {
+
 /// 2 Re Tr(dS Sbar) for one static segment S = e_p ... e_1 and one tangent.
 double static_segment_term(const TrotterGates& gates, const TermList& terms, const Gate& gate,
                            const Segment& seg, const CMatrix& Sbar,
@@ -215,22 +217,12 @@ double static_segment_term(const TrotterGates& gates, const TermList& terms, con
 
 }  // namespace
 
-void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& psi,
-                    CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
-                    const SubstepCotangent& on_step, std::vector<double>& tangent_sums) {
-  const device::Device& dev = *job.device;
-  const TrotterGates& gates = *job.gates;
-  const Index D = dev.dim();
-  const Index n = psi.cols();
-  if (n == 0 || job.steps == 0) return;
-  const int threads = std::max(1, job.threads);
-  const BlockLayout layout = make_block_layout(job, n);
-  const Index width = layout.width, num_blocks = layout.num_blocks;
+GateContraction::GateContraction(const TrotterGates& gates, const TermList& terms,
+                                 const std::vector<HamiltonianTangent>& tangents)
+    : gates_(&gates), terms_(&terms), tangents_(&tangents), prep_(std::make_shared<Prepared>()) {
+  Prepared& prep = *prep_;
   const int num_gates = gates.num_gates();
   const auto num_channels = gates.drives().size();
-
-  // Step-independent data of the contraction.
-  Prepared prep;
   for (int k = 0; k < num_gates; ++k) {
     const Gate& gate = gates.gate(k);
     std::vector<CMatrix> ops;
@@ -245,7 +237,6 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
     }
     prep.drive_op.push_back(std::move(ops));
   }
-  bool want_static = false;
   for (const auto& t : tangents) {
     std::vector<CMatrix> per_channel(num_channels);
     for (std::size_t j = 0; j < num_channels && j < t.channels.size(); ++j) {
@@ -255,7 +246,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
       prep.any_tangent_drive = true;
     }
     prep.tangent_drive.push_back(std::move(per_channel));
-    for (const auto& m : t.static_terms) want_static = want_static || m.size() != 0;
+    for (const auto& m : t.static_terms) want_static_ = want_static_ || m.size() != 0;
     if (const BondList* bl = gates.bonds()) {
       // The tangent's pieces of every bond Hamiltonian, with the bond's weights and embedding.
       std::vector<CMatrix> dS(bl->bonds.size());
@@ -280,17 +271,57 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
       prep.bond_drive.push_back(std::move(dO));
     }
   }
-  auto make_acc = [&]() {
-    Accumulators a;
-    a.tangents.assign(tangents.size(), 0.0);
-    if (want_static)
-      for (int k = 0; k < num_gates; ++k) {
+}
+
+GateContraction::Accumulators GateContraction::make_accumulators() const {
+  Accumulators a;
+  a.tangents.assign(tangents_->size(), 0.0);
+  if (want_static_)
+    for (int k = 0; k < gates_->num_gates(); ++k) {
+      const Gate& gate = gates_->gate(k);
+      a.static_env.emplace_back(gate.segments.size(), CMatrix::Zero(gate.g, gate.g));
+    }
+  return a;
+}
+
+void GateContraction::add(Accumulators& total, const Accumulators& part) {
+  for (std::size_t t = 0; t < part.tangents.size(); ++t) total.tangents[t] += part.tangents[t];
+  for (std::size_t k = 0; k < part.static_env.size(); ++k)
+    for (std::size_t i = 0; i < part.static_env[k].size(); ++i) total.static_env[k][i] += part.static_env[k][i];
+}
+
+void GateContraction::finish(const Accumulators& total, std::vector<double>& tangent_sums) const {
+  const TrotterGates& gates = *gates_;
+  for (std::size_t t = 0; t < tangents_->size(); ++t) {
+    double sum = total.tangents[t];
+    if (want_static_)
+      for (int k = 0; k < gates.num_gates(); ++k) {
         const Gate& gate = gates.gate(k);
-        a.static_env.emplace_back(gate.segments.size(), CMatrix::Zero(gate.g, gate.g));
+        for (std::size_t i = 0; i < gate.segments.size(); ++i)
+          if (gate.segments[i].is_static)
+            sum += static_segment_term(gates, *terms_, gate, gate.segments[i],
+                                       total.static_env[static_cast<std::size_t>(k)][i], (*tangents_)[t]);
       }
-    return a;
-  };
-  Accumulators total = make_acc();
+    tangent_sums[t] += sum;
+  }
+}
+
+
+void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& psi,
+                    CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
+                    const SubstepCotangent& on_step, std::vector<double>& tangent_sums) {
+  const device::Device& dev = *job.device;
+  const TrotterGates& gates = *job.gates;
+  const Index D = dev.dim();
+  const Index n = psi.cols();
+  if (n == 0 || job.steps == 0) return;
+  const int threads = std::max(1, job.threads);
+  const BlockLayout layout = make_block_layout(job, n);
+  const Index width = layout.width, num_blocks = layout.num_blocks;
+  const int num_gates = gates.num_gates();
+  const auto num_channels = gates.drives().size();
+  const GateContraction contraction(gates, terms, tangents);
+  GateContraction::Accumulators total = contraction.make_accumulators();
 
   // Chunks of steps, as in the forward pass (independent of the number of steps).
   const std::size_t per_step = gates.step_size();
@@ -360,37 +391,22 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
 #pragma omp critical(qevolve_adjoint_env)
       for (std::size_t i = 0; i < env.size(); ++i) env[i] += local_env[i];
 #pragma omp barrier
-      Accumulators acc = make_acc();
+      GateContraction::Accumulators acc = contraction.make_accumulators();
 #pragma omp for schedule(static)
       for (int s = s0; s < s1; ++s) {
         const auto at = static_cast<std::size_t>(s - s0);
-        contract_step(gates, prep, coeffs[at], env.data() + per_step * at, want_static, dcs[at], acc);
+        std::fill(dcs[at].begin(), dcs[at].end(), 0.0);
+        contraction.contract_step(coeffs[at], env.data() + per_step * at, dcs[at], acc);
       }
 #pragma omp critical(qevolve_adjoint_acc)
-      {
-        for (std::size_t t = 0; t < acc.tangents.size(); ++t) total.tangents[t] += acc.tangents[t];
-        for (std::size_t k = 0; k < acc.static_env.size(); ++k)
-          for (std::size_t i = 0; i < acc.static_env[k].size(); ++i)
-            total.static_env[k][i] += acc.static_env[k][i];
-      }
+      GateContraction::add(total, acc);
     }
     if (on_step)
       for (int s = s1 - 1; s >= s0; --s)
         on_step(s, dcs[static_cast<std::size_t>(s - s0)]);
   }
 
-  for (std::size_t t = 0; t < tangents.size(); ++t) {
-    double sum = total.tangents[t];
-    if (want_static)
-      for (int k = 0; k < num_gates; ++k) {
-        const Gate& gate = gates.gate(k);
-        for (std::size_t i = 0; i < gate.segments.size(); ++i)
-          if (gate.segments[i].is_static)
-            sum += static_segment_term(gates, terms, gate, gate.segments[i],
-                                       total.static_env[static_cast<std::size_t>(k)][i], tangents[t]);
-      }
-    tangent_sums[t] += sum;
-  }
+  contraction.finish(total, tangent_sums);
 }
 
 }  // namespace qevolve::solver
