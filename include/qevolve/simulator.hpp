@@ -81,6 +81,24 @@ struct ChannelResult {
   CMatrix superoperator;
 };
 
+/// Open systems: d(generator)/dtheta of the dissipator of one `noise` entry (d^2 x d^2, local
+/// column-stacking index, 1/ns), e.g. for theta = T1 or Tphi of that entry.
+struct DissipatorTangent {
+  int dissipator = 0;  ///< index of the noise entry (config order)
+  CMatrix generator;
+};
+
+/// Result of the open-system adjoint: the device tangents (as AdjointResult::tangents), the
+/// noise tangents, lambda carried back to t = 0, and the number of states the checkpointing
+/// kept at most (for the memory statement).
+struct OpenAdjointResult {
+  std::vector<double> tangents;
+  std::vector<double> noise;
+  CMatrix lambda0;
+  int checkpoint_interval = 0;
+  int stored_states = 0;
+};
+
 /// Counters proving what is cached (tests assert on them; they are not timings).
 struct CacheStats {
   long static_factor_builds = 0;        ///< times the dt-dependent static factors were built
@@ -139,6 +157,18 @@ class Simulator {
   /// Lower level: evolves vectorised density matrices (D^2 x m, column stacking, product
   /// basis, lab frame) with the configured solver.
   [[nodiscard]] CMatrix evolve_density(const CMatrix& vecs0, const Progress& progress = {}) const;
+  /// Open systems, trotter: the checkpointed adjoint of evolve_density (memory O(sqrt(steps))
+  /// states; `checkpoint_interval` 0 = ceil(sqrt(steps))). lambdaN = d(objective)/d(x_N^*) for
+  /// the vectorised final states of evolve_density(vecs0); on_step as for adjoint(). Drive and
+  /// device tangents as adjoint(); `noise` tangents move the dissipators.
+  [[nodiscard]] OpenAdjointResult adjoint_density(const CMatrix& vecs0, const CMatrix& lambdaN,
+                                                  const std::vector<HamiltonianTangent>& tangents,
+                                                  const std::vector<DissipatorTangent>& noise,
+                                                  const StepCotangent& on_step,
+                                                  int checkpoint_interval = 0) const;
+  /// d(generator)/dT1 (t1 = true) or d/dTphi of noise entry `entry`; empty if the entry has
+  /// no such rate.
+  [[nodiscard]] CMatrix dissipator_rate_tangent(int entry, bool t1) const;
   /// The product-basis columns evolve() starts from (basis vectors, or dressed eigenvectors).
   [[nodiscard]] CMatrix initial_columns() const;
   /// The map evolve() applies to the product-basis lab-frame result: out = Phi W^dag psi
@@ -186,6 +216,7 @@ class Simulator {
   std::vector<DriveChannel> channels_;
   std::optional<device::DressedBasis> dressed_;
   std::vector<Index> initial_;
+  std::vector<NoiseSpec> noise_;  ///< evolution.noise (open systems), config order
   std::unique_ptr<Cache> cache_;
 };
 

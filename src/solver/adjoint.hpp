@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "block_evolution.hpp"
+#include "lindblad.hpp"
 #include "qevolve/simulator.hpp"
 #include "trotter_gates.hpp"
 
@@ -54,6 +55,15 @@ class GateContraction {
 void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& psi,
                     CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
                     const SubstepCotangent& on_step, std::vector<double>& tangent_sums);
+
+/// Open systems, trotter path (adjoint_lindblad.cpp): x0 the initial vectorised states,
+/// lambda = lambda_N on entry and lambda_0 on exit; checkpoints every `interval` steps (0:
+/// ceil(sqrt(steps))). tangent_sums and noise_sums receive the device / noise contributions.
+void adjoint_density(const DensityEvolution& job, const TermList& terms, const CMatrix& x0,
+                     CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
+                     const std::vector<DissipatorTangent>& noise_tangents,
+                     const SubstepCotangent& on_step, std::vector<double>& tangent_sums,
+                     std::vector<double>& noise_sums, int interval);
 
 struct DenseAdjointJob {
   /// Dense H of gate step u for the coefficients c of that step, D x D.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "block_evolution.hpp"
+#include "density_plan.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/linalg.hpp"
 
@@ -130,119 +131,148 @@ std::vector<OpenStage> open_step_stages(int order, std::vector<double>& unitary_
           {-1, 0.5 * (1.0 - p)}, {0, p}, {-1, 0.5 * p}};
 }
 
-void evolve_density(const DensityEvolution& job, CMatrix& vecs,
-                    const std::function<void(double)>& progress) {
+DensityPlan::DensityPlan(const DensityEvolution& job, Index n) : job_(&job) {
   const device::Device& dev = *job.device;
   const int N = dev.num_modes();
-  const Index D = dev.dim();
-  const Index D2 = D * D;
-  const Index n = vecs.cols();
-  if (n == 0 || job.steps == 0) return;
-  if (vecs.rows() != D2) throw std::logic_error("evolve_density: columns are not D^2 long");
-  const int threads = std::max(1, job.threads);
+  const Index D2 = dev.dim() * dev.dim();
   std::vector<int> dims2(dev.dims());
   dims2.insert(dims2.end(), dev.dims().begin(), dev.dims().end());
+  width_ = choose_block_width(D2, n, std::max(1, job.threads));
+  num_blocks_ = (n + width_ - 1) / width_;
+  last_width_ = n - (num_blocks_ - 1) * width_;
 
-  // Dissipator exponentials exp(L_k frac dt), one set per distinct fraction.
-  std::map<double, std::vector<std::vector<double>>> dissipate;
+  // Dissipator exponentials and their inverses, one set per distinct fraction.
   for (const OpenStage& st : job.stages)
-    if (st.unitary < 0 && !dissipate.count(st.frac)) {
-      auto& set = dissipate[st.frac];
-      for (const Dissipator& dis : *job.dissipators)
+    if (st.unitary < 0 && std::find(fracs_.begin(), fracs_.end(), st.frac) == fracs_.end()) {
+      fracs_.push_back(st.frac);
+      auto& set = diss_.emplace_back();
+      auto& inv = diss_inv_.emplace_back();
+      for (const Dissipator& dis : *job.dissipators) {
         split_row_major(linalg::expm(dis.generator * (st.frac * job.dt)), set.emplace_back());
-    }
-
-  const Index width = choose_block_width(D2, n, threads);
-  const Index num_blocks = (n + width - 1) / width;
-  auto unitary_geometry = [&](Index w) {
-    // Per gate set, per gate: (row geometry, column geometry).
-    std::vector<std::vector<std::pair<backend::GateGeometry, backend::GateGeometry>>> out;
-    for (const TrotterGates* gates : job.unitary) {
-      auto& set = out.emplace_back();
-      for (int k = 0; k < gates->num_gates(); ++k) {
-        const auto& m = gates->modes(k);
-        const int a = m[0], b = m.size() == 2 ? m[1] : -1;
-        set.emplace_back(backend::make_geometry(dims2.data(), 2 * N, a + N, b < 0 ? -1 : b + N, w),
-                         backend::make_geometry(dims2.data(), 2 * N, a, b, w));
+        split_row_major(linalg::expm(dis.generator * (-st.frac * job.dt)), inv.emplace_back());
       }
     }
-    return out;
-  };
-  auto dissipator_geometry = [&](Index w) {
-    std::vector<backend::GateGeometry> out;
-    for (const Dissipator& dis : *job.dissipators)
-      out.push_back(backend::make_geometry(dims2.data(), 2 * N, dis.mode, dis.mode + N, w));
-    return out;
-  };
-  const Index last_width = n - (num_blocks - 1) * width;
-  const auto ugeo_full = unitary_geometry(width), ugeo_last = unitary_geometry(last_width);
-  const auto dgeo_full = dissipator_geometry(width), dgeo_last = dissipator_geometry(last_width);
-
-  // Gate data per step: every unitary set's gates, then their conjugates.
-  std::vector<std::size_t> set_offset;
-  std::size_t per_step = 0;
-  for (const TrotterGates* gates : job.unitary) {
-    set_offset.push_back(per_step);
-    per_step += 2 * gates->step_size();
+  for (std::size_t i = 0; i < job.stages.size(); ++i) {
+    const OpenStage& st = job.stages[i];
+    if (st.unitary < 0) {
+      const auto f = static_cast<int>(std::find(fracs_.begin(), fracs_.end(), st.frac) - fracs_.begin());
+      for (std::size_t k = 0; k < job.dissipators->size(); ++k)
+        apps_.push_back({DensityApp::Kind::dissipator, -1, static_cast<int>(k), static_cast<int>(i), f});
+      continue;
+    }
+    const TrotterGates& gates = *job.unitary[static_cast<std::size_t>(st.unitary)];
+    for (int k = 0; k < gates.num_gates(); ++k) {
+      apps_.push_back({DensityApp::Kind::row, st.unitary, k, static_cast<int>(i), 0});
+      apps_.push_back({DensityApp::Kind::column, st.unitary, k, static_cast<int>(i), 0});
+    }
   }
-  const int chunk = step_chunk(per_step * sizeof(double), job.steps);
+  auto geometries = [&](Index w) {
+    std::vector<backend::GateGeometry> geo;
+    for (const DensityApp& a : apps_) {
+      if (a.kind == DensityApp::Kind::dissipator) {
+        const int m = (*job.dissipators)[static_cast<std::size_t>(a.gate)].mode;
+        geo.push_back(backend::make_geometry(dims2.data(), 2 * N, m, m + N, w));
+        continue;
+      }
+      const auto& modes = job.unitary[static_cast<std::size_t>(a.set)]->modes(a.gate);
+      const int x = modes[0], y = modes.size() == 2 ? modes[1] : -1;
+      const int shift = a.kind == DensityApp::Kind::row ? N : 0;  // row digits are N..2N-1
+      geo.push_back(backend::make_geometry(dims2.data(), 2 * N, x + shift, y < 0 ? -1 : y + shift, w));
+    }
+    return geo;
+  };
+  geo_full_ = geometries(width_);
+  geo_last_ = geometries(last_width_);
+  for (const TrotterGates* gates : job.unitary) {
+    set_offset_.push_back(per_step_);
+    per_step_ += 2 * gates->step_size();
+  }
+}
+
+void DensityPlan::compute_step(const std::vector<double>& c, double* step) const {
+  for (std::size_t u = 0; u < job_->unitary.size(); ++u) {
+    const TrotterGates& gates = *job_->unitary[u];
+    double* g = step + set_offset_[u];
+    double* conj = g + gates.step_size();
+    gates.compute(c, g);
+    // conj(G): the same real parts, negated imaginary parts (each gate is re then im).
+    for (int k = 0; k < gates.num_gates(); ++k) {
+      const std::size_t off = gates.offset(k), gg = static_cast<std::size_t>(gates.size(k) * gates.size(k));
+      for (std::size_t i = 0; i < gg; ++i) {
+        conj[off + i] = g[off + i];
+        conj[off + gg + i] = -g[off + gg + i];
+      }
+    }
+  }
+}
+
+const double* DensityPlan::matrix(const DensityApp& a, const double* step) const {
+  if (a.kind == DensityApp::Kind::dissipator)
+    return diss_[static_cast<std::size_t>(a.frac_index)][static_cast<std::size_t>(a.gate)].data();
+  const TrotterGates& gates = *job_->unitary[static_cast<std::size_t>(a.set)];
+  const double* g = step + set_offset_[static_cast<std::size_t>(a.set)];
+  if (a.kind == DensityApp::Kind::column) g += gates.step_size();
+  return g + gates.offset(a.gate);
+}
+
+int DensityPlan::size(const DensityApp& a) const {
+  if (a.kind == DensityApp::Kind::dissipator) {
+    const auto& gen = (*job_->dissipators)[static_cast<std::size_t>(a.gate)].generator;
+    return static_cast<int>(gen.rows());
+  }
+  return job_->unitary[static_cast<std::size_t>(a.set)]->size(a.gate);
+}
+
+const double* DensityPlan::dissipator_inverse(const DensityApp& a) const {
+  return diss_inv_[static_cast<std::size_t>(a.frac_index)][static_cast<std::size_t>(a.gate)].data();
+}
+
+void evolve_density(const DensityEvolution& job, CMatrix& vecs,
+                    const std::function<void(double)>& progress) {
+  evolve_density_steps(job, vecs, 0, job.steps, nullptr, progress);
+}
+
+void evolve_density_steps(const DensityEvolution& job, CMatrix& vecs, int s_begin, int s_end,
+                          std::vector<CMatrix>* store, const std::function<void(double)>& progress) {
+  const device::Device& dev = *job.device;
+  const Index D2 = dev.dim() * dev.dim();
+  const Index n = vecs.cols();
+  if (n == 0 || s_end <= s_begin) return;
+  if (vecs.rows() != D2) throw std::logic_error("evolve_density: columns are not D^2 long");
+  const int threads = std::max(1, job.threads);
+  const DensityPlan plan(job, n);
+  const auto& apps = plan.apps();
+  if (store) store->assign(static_cast<std::size_t>(s_end - s_begin), CMatrix(D2, n));
+
+  const std::size_t per_step = plan.per_step();
+  const int chunk = step_chunk(per_step * sizeof(double), s_end - s_begin);
   std::vector<double> buffer(per_step * static_cast<std::size_t>(chunk));
   if (threads > 1) linalg::park_blas_workers();
-
-  for (int s0 = 0; s0 < job.steps; s0 += chunk) {
-    const int s1 = std::min(job.steps, s0 + chunk);
+  const Index num_blocks = plan.num_blocks(), width = plan.width();
+  for (int s0 = s_begin; s0 < s_end; s0 += chunk) {
+    const int s1 = std::min(s_end, s0 + chunk);
     std::vector<double> coeff;
     for (int s = s0; s < s1; ++s) {
       job.coefficients(s, coeff);
-      double* step = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
-      for (std::size_t u = 0; u < job.unitary.size(); ++u) {
-        const TrotterGates& gates = *job.unitary[u];
-        double* g = step + set_offset[u];
-        double* conj = g + gates.step_size();
-        gates.compute(coeff, g);
-        // conj(G): the same real parts, negated imaginary parts (each gate is re then im).
-        for (int k = 0; k < gates.num_gates(); ++k) {
-          const std::size_t off = gates.offset(k), gg = static_cast<std::size_t>(gates.size(k) * gates.size(k));
-          for (std::size_t i = 0; i < gg; ++i) {
-            conj[off + i] = g[off + i];
-            conj[off + gg + i] = -g[off + gg + i];
-          }
-        }
-      }
+      plan.compute_step(coeff, buffer.data() + per_step * static_cast<std::size_t>(s - s0));
     }
 #pragma omp parallel num_threads(threads) if (threads > 1 && num_blocks > 1)
     {
       std::vector<double> re(static_cast<std::size_t>(D2 * width)), im(re.size());
 #pragma omp for schedule(dynamic, 1)
       for (Index b = 0; b < num_blocks; ++b) {
-        const Index c0 = b * width, w = b + 1 == num_blocks ? last_width : width;
-        const auto& ugeo = b + 1 == num_blocks ? ugeo_last : ugeo_full;
-        const auto& dgeo = b + 1 == num_blocks ? dgeo_last : dgeo_full;
+        const Index c0 = plan.first_column(b), w = plan.columns(b);
         load_block(vecs, c0, w, re.data(), im.data());
         for (int s = s0; s < s1; ++s) {
+          if (store) store_block((*store)[static_cast<std::size_t>(s - s_begin)], c0, w, re.data(), im.data());
           const double* step = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
-          for (const OpenStage& st : job.stages) {
-            if (st.unitary < 0) {
-              const auto& set = dissipate.at(st.frac);
-              for (std::size_t k = 0; k < set.size(); ++k)
-                backend::apply_gate(re.data(), im.data(), dgeo[k], set[k].data());
-              continue;
-            }
-            const auto u = static_cast<std::size_t>(st.unitary);
-            const TrotterGates& gates = *job.unitary[u];
-            const double* g = step + set_offset[u];
-            const double* conj = g + gates.step_size();
-            for (int k = 0; k < gates.num_gates(); ++k) {
-              const auto& [row, col] = ugeo[u][static_cast<std::size_t>(k)];
-              backend::apply_gate(re.data(), im.data(), row, g + gates.offset(k));
-              backend::apply_gate(re.data(), im.data(), col, conj + gates.offset(k));
-            }
-          }
+          for (std::size_t i = 0; i < apps.size(); ++i)
+            backend::apply_gate(re.data(), im.data(), plan.geometry(b, i), plan.matrix(apps[i], step));
         }
         store_block(vecs, c0, w, re.data(), im.data());
       }
     }
-    if (progress) progress(static_cast<double>(s1) / job.steps);
+    if (progress) progress(static_cast<double>(s1 - s_begin) / (s_end - s_begin));
   }
 }
 

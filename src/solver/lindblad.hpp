@@ -81,4 +81,9 @@ struct DensityEvolution {
 void evolve_density(const DensityEvolution& job, CMatrix& vecs,
                     const std::function<void(double)>& progress);
 
+/// Steps [s_begin, s_end) only; with `store`, (*store)[s - s_begin] receives the state at the
+/// start of step s (the adjoint's recomputation between checkpoints).
+void evolve_density_steps(const DensityEvolution& job, CMatrix& vecs, int s_begin, int s_end,
+                          std::vector<CMatrix>* store, const std::function<void(double)>& progress);
+
 }  // namespace qevolve::solver

@@ -213,6 +213,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     }
   }
   if (options_.open) {
+    noise_ = config.evolution.noise;
     cache_->dissipators = make_dissipators(config, device_);
     const Index D = device_.dim();
     if (uses_dense(options_) && D * D > kMaxDenseLiouvillian)
@@ -528,6 +529,54 @@ ChannelResult Simulator::evolve_channel(const Progress& progress) const {
         r.superoperator(a + n * b, k) = out(initial_[static_cast<std::size_t>(a)], initial_[static_cast<std::size_t>(b)]);
   }
   return r;
+}
+
+OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix& lambdaN,
+                                              const std::vector<HamiltonianTangent>& tangents,
+                                              const std::vector<DissipatorTangent>& noise,
+                                              const StepCotangent& on_step, int checkpoint_interval) const {
+  if (!options_.open || !uses_trotter_gates(options_))
+    throw std::logic_error("Simulator::adjoint_density: open systems with solver trotter only");
+  OpenAdjointResult r;
+  r.tangents.assign(tangents.size(), 0.0);
+  r.noise.assign(noise.size(), 0.0);
+  r.lambda0 = lambdaN;
+  const TimeGrid grid = time_grid();
+  DensityEvolution job;
+  job.device = &device_;
+  for (const auto& g : cache_->open_gates) job.unitary.push_back(&g);
+  job.stages = cache_->open_stages;
+  job.dissipators = &cache_->dissipators;
+  job.coefficients = substep_coefficients();
+  job.steps = options_.steps;
+  job.dt = dt();
+  job.threads = options_.threads;
+  SubstepCotangent per_step;
+  if (on_step) per_step = [&](int s, const std::vector<double>& dc) { on_step(s, grid.sample_time(s, 0), dc); };
+  const int K = checkpoint_interval > 0 ? checkpoint_interval
+                                        : std::max(1, static_cast<int>(std::ceil(std::sqrt(options_.steps))));
+  solver::adjoint_density(job, cache_->terms, vecs0, r.lambda0, tangents, noise, per_step, r.tangents, r.noise, K);
+  r.checkpoint_interval = K;
+  r.stored_states = (options_.steps + K - 1) / K + std::min(K, options_.steps) + 2;
+  return r;
+}
+
+CMatrix Simulator::dissipator_rate_tangent(int entry, bool t1) const {
+  const auto& noise = noise_;
+  if (entry < 0 || entry >= static_cast<int>(noise.size())) throw std::out_of_range("dissipator_rate_tangent");
+  const NoiseSpec& n = noise[static_cast<std::size_t>(entry)];
+  const int d = device_.dims()[static_cast<std::size_t>(device_.find(n.qubit))];
+  // generator = rate * lindblad_generator(c0) with c = sqrt(rate) c0; d/dT of rate: T1: rate
+  // 1/T1 -> -1/T1^2; Tphi: rate 2/Tphi -> -2/Tphi^2 (c0 = sum_k k |k><k|).
+  NoiseSpec unit;
+  if (t1) {
+    if (!n.t1) return {};
+    unit.t1 = 1.0;
+    return -(1.0 / (*n.t1 * *n.t1)) * lindblad_generator(collapse_operators(unit, d)[0]);
+  }
+  if (!n.tphi) return {};
+  unit.tphi = 2.0;  // rate 2/Tphi = 1: c0 itself
+  return -(2.0 / (*n.tphi * *n.tphi)) * lindblad_generator(collapse_operators(unit, d)[0]);
 }
 
 }  // namespace qevolve::solver

@@ -1,0 +1,214 @@
+// Checkpointed adjoint of the open-system Trotter path (algorithms.md §8). Dissipative steps
+// cannot be reversed stably over many steps, so the forward pass keeps the state every K steps
+// (K = ceil(sqrt(steps)) by default); going backwards, each segment of K steps is recomputed
+// from its checkpoint (its K step-start states kept), and every step is walked back from its
+// own end state — unitary factors by their adjoints, dissipators by exp(-L frac dt), which
+// over one step amplifies nothing noticeable — while the cotangent lambda goes back through
+// the adjoint of every factor. Memory: (steps / K + K + 2) states of D^2 x columns, i.e.
+// O(sqrt(steps)), against `steps` states for storing every one.
+//
+// Parameter side: a unitary gate G appears as G on the row digits and conj(G) on the column
+// digits, so 2 Re <lambda| dG_row + conj(dG)_col |x> = 2 Re Tr(dG (E_row + conj(E_col))) and the
+// closed contraction (GateContraction) does the rest. A dissipator exponential's derivative is
+// the Frechet derivative of exp(L frac dt) in the direction dL frac dt (block-triangular
+// exponential), contracted with its environment summed over all steps (it does not change).
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "adjoint.hpp"
+#include "density_plan.hpp"
+#include "qevolve/linalg.hpp"
+
+namespace qevolve::solver {
+namespace {
+
+/// out = in^dag for a g x g matrix, split re/im row-major.
+void dagger(const double* in, int g, double* out) {
+  const int gg = g * g;
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) {
+      out[i * g + j] = in[j * g + i];
+      out[gg + i * g + j] = -in[gg + j * g + i];
+    }
+}
+
+CMatrix from_split(const double* e, int g) {
+  CMatrix m(g, g);
+  for (int b = 0; b < g; ++b)
+    for (int a = 0; a < g; ++a) m(b, a) = cplx(e[b * g + a], e[g * g + b * g + a]);
+  return m;
+}
+
+/// d/de exp(A + e E) at e = 0 (A, E square): the upper right block of exp([[A, E], [0, A]]).
+CMatrix expm_frechet(const CMatrix& A, const CMatrix& E) {
+  const Index g = A.rows();
+  CMatrix big = CMatrix::Zero(2 * g, 2 * g);
+  big.topLeftCorner(g, g) = A;
+  big.topRightCorner(g, g) = E;
+  big.bottomRightCorner(g, g) = A;
+  return linalg::expm(big).topRightCorner(g, g);
+}
+
+}  // namespace
+
+void adjoint_density(const DensityEvolution& job, const TermList& terms, const CMatrix& x0,
+                     CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
+                     const std::vector<DissipatorTangent>& noise_tangents,
+                     const SubstepCotangent& on_step, std::vector<double>& tangent_sums,
+                     std::vector<double>& noise_sums, int interval) {
+  const device::Device& dev = *job.device;
+  const Index D2 = dev.dim() * dev.dim();
+  const Index n = x0.cols();
+  if (n == 0 || job.steps == 0) return;
+  const int threads = std::max(1, job.threads);
+  const DensityPlan plan(job, n);
+  const auto& apps = plan.apps();
+  const std::size_t num_apps = apps.size();
+  const int K = interval > 0 ? interval : std::max(1, static_cast<int>(std::ceil(std::sqrt(job.steps))));
+
+  // Forward: the checkpoints x_0, x_K, x_2K, ...
+  std::vector<CMatrix> checkpoints;
+  {
+    CMatrix x = x0;
+    for (int s = 0; s < job.steps; s += K) {
+      checkpoints.push_back(x);
+      evolve_density_steps(job, x, s, std::min(job.steps, s + K), nullptr, {});
+    }
+  }
+
+  // Layout of the per-step data: the adjoint (and inverse) of every unitary application, and
+  // every application's environment (unitary: per step; dissipators: summed over steps).
+  std::vector<std::size_t> adj_off(num_apps, 0), env_off(num_apps, 0), diss_off(num_apps, 0);
+  std::size_t adj_per_step = 0, env_per_step = 0, diss_total = 0;
+  for (std::size_t i = 0; i < num_apps; ++i) {
+    const auto gg2 = static_cast<std::size_t>(2 * plan.size(apps[i]) * plan.size(apps[i]));
+    if (apps[i].kind == DensityApp::Kind::dissipator) {
+      diss_off[i] = diss_total;
+      diss_total += gg2;
+    } else {
+      adj_off[i] = adj_per_step;
+      adj_per_step += gg2;
+      env_off[i] = env_per_step;
+      env_per_step += gg2;
+    }
+  }
+  // Dissipator adjoints are step independent.
+  std::vector<std::vector<double>> diss_adj(num_apps);
+  for (std::size_t i = 0; i < num_apps; ++i)
+    if (apps[i].kind == DensityApp::Kind::dissipator) {
+      const int g = plan.size(apps[i]);
+      diss_adj[i].resize(static_cast<std::size_t>(2 * g * g));
+      dagger(plan.matrix(apps[i], nullptr), g, diss_adj[i].data());
+    }
+  std::vector<double> diss_env(diss_total, 0.0);
+
+  std::vector<GateContraction> contraction;
+  std::vector<GateContraction::Accumulators> totals;
+  for (const TrotterGates* gates : job.unitary) {
+    contraction.emplace_back(*gates, terms, tangents);
+    totals.push_back(contraction.back().make_accumulators());
+  }
+  const auto num_channels = job.unitary.empty() ? std::size_t{0} : job.unitary[0]->drives().size();
+
+  const std::size_t per_step = plan.per_step();
+  std::vector<double> step_data(per_step * static_cast<std::size_t>(K));
+  std::vector<double> adj_data(adj_per_step * static_cast<std::size_t>(K));
+  std::vector<double> env(env_per_step * static_cast<std::size_t>(K));
+  std::vector<std::vector<double>> coeffs(static_cast<std::size_t>(K));
+  std::vector<double> dc(num_channels), set_env;
+  if (threads > 1) linalg::park_blas_workers();
+  const Index num_blocks = plan.num_blocks(), width = plan.width();
+
+  for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0; --c) {
+    const int sa = c * K, sb = std::min(job.steps, sa + K), len = sb - sa;
+    CMatrix x = checkpoints[static_cast<std::size_t>(c)];
+    std::vector<CMatrix> starts;
+    evolve_density_steps(job, x, sa, sb, &starts, {});  // x = x_sb
+    for (int s = sa; s < sb; ++s) {
+      const auto at = static_cast<std::size_t>(s - sa);
+      job.coefficients(s, coeffs[at]);
+      double* step = step_data.data() + per_step * at;
+      plan.compute_step(coeffs[at], step);
+      for (std::size_t i = 0; i < num_apps; ++i)
+        if (apps[i].kind != DensityApp::Kind::dissipator)
+          dagger(plan.matrix(apps[i], step), plan.size(apps[i]), adj_data.data() + adj_per_step * at + adj_off[i]);
+    }
+    std::fill(env.begin(), env.end(), 0.0);
+#pragma omp parallel num_threads(threads) if (threads > 1 && num_blocks > 1)
+    {
+      std::vector<double> local_env(env_per_step * static_cast<std::size_t>(len), 0.0);
+      std::vector<double> local_diss(diss_total, 0.0);
+      std::vector<double> xr(static_cast<std::size_t>(D2 * width)), xi(xr.size()), lr(xr.size()), li(xr.size());
+#pragma omp for schedule(dynamic, 1)
+      for (Index b = 0; b < num_blocks; ++b) {
+        const Index c0 = plan.first_column(b), w = plan.columns(b);
+        load_block(lambda, c0, w, lr.data(), li.data());
+        for (int s = sb - 1; s >= sa; --s) {
+          const auto at = static_cast<std::size_t>(s - sa);
+          load_block(s == sb - 1 ? x : starts[at + 1], c0, w, xr.data(), xi.data());  // x after step s
+          const double* adj = adj_data.data() + adj_per_step * at;
+          for (std::size_t i = num_apps; i-- > 0;) {
+            const DensityApp& a = apps[i];
+            const auto& geo = plan.geometry(b, i);
+            const bool diss = a.kind == DensityApp::Kind::dissipator;
+            const double* adjoint = diss ? diss_adj[i].data() : adj + adj_off[i];
+            backend::apply_gate(xr.data(), xi.data(), geo, diss ? plan.dissipator_inverse(a) : adjoint);
+            double* e = diss ? local_diss.data() + diss_off[i] : local_env.data() + env_per_step * at + env_off[i];
+            backend::accumulate_environment(xr.data(), xi.data(), lr.data(), li.data(), geo, e);
+            backend::apply_gate(lr.data(), li.data(), geo, adjoint);
+          }
+        }
+        store_block(lambda, c0, w, lr.data(), li.data());
+      }
+#pragma omp critical(qevolve_open_adjoint_env)
+      {
+        for (std::size_t i = 0; i < local_env.size(); ++i) env[i] += local_env[i];
+        for (std::size_t i = 0; i < diss_total; ++i) diss_env[i] += local_diss[i];
+      }
+    }
+    // Contraction, step by step (descending, as on_step expects).
+    for (int s = sb - 1; s >= sa; --s) {
+      const auto at = static_cast<std::size_t>(s - sa);
+      std::fill(dc.begin(), dc.end(), 0.0);
+      for (std::size_t u = 0; u < job.unitary.size(); ++u) {
+        const TrotterGates& gates = *job.unitary[u];
+        set_env.assign(gates.step_size(), 0.0);
+        for (std::size_t i = 0; i < num_apps; ++i) {
+          const DensityApp& a = apps[i];
+          if (a.kind == DensityApp::Kind::dissipator || a.set != static_cast<int>(u)) continue;
+          const int g = gates.size(a.gate);
+          const int gg = g * g;
+          const double* e = env.data() + env_per_step * at + env_off[i];
+          double* out = set_env.data() + gates.offset(a.gate);
+          const double sign = a.kind == DensityApp::Kind::column ? -1.0 : 1.0;  // conj(E_col)
+          for (int k = 0; k < gg; ++k) {
+            out[k] += e[k];
+            out[gg + k] += sign * e[gg + k];
+          }
+        }
+        contraction[u].contract_step(coeffs[at], set_env.data(), dc, totals[u]);
+      }
+      if (on_step) on_step(s, dc);
+    }
+  }
+  for (std::size_t u = 0; u < contraction.size(); ++u) contraction[u].finish(totals[u], tangent_sums);
+
+  // Noise parameters: 2 Re Tr(dE env) per dissipator application, dE the Frechet derivative.
+  for (std::size_t t = 0; t < noise_tangents.size(); ++t) {
+    const DissipatorTangent& nt = noise_tangents[t];
+    const CMatrix& G = (*job.dissipators)[static_cast<std::size_t>(nt.dissipator)].generator;
+    for (std::size_t i = 0; i < num_apps; ++i) {
+      const DensityApp& a = apps[i];
+      if (a.kind != DensityApp::Kind::dissipator || a.gate != nt.dissipator) continue;
+      const double tau = plan.fracs()[static_cast<std::size_t>(a.frac_index)] * job.dt;
+      const CMatrix dE = expm_frechet(G * tau, nt.generator * tau);
+      const CMatrix E = from_split(diss_env.data() + diss_off[i], static_cast<int>(G.rows()));
+      noise_sums[t] += 2.0 * dE.cwiseProduct(E.transpose()).sum().real();
+    }
+  }
+}
+
+}  // namespace qevolve::solver
