@@ -89,6 +89,7 @@ enum class ComputeDevice { cpu, cuda, auto_ };
 struct NoiseSpec {
   std::string qubit;
   std::optional<double> t1, tphi;  // ns
+  std::vector<std::string> optimize;  // trainable rates: t1 | tphi (open-system gradients)
 };
 
 struct InitialStates {

@@ -24,7 +24,8 @@ namespace qevolve::gradient {
 /// One trainable parameter, as the optimiser sees it.
 struct ParameterInfo {
   std::string name;  ///< "pulses[2].amplitude", "device.qubits[q0].el", "device.couplings[0].capacitive",
-                     ///< "compensation.angles[3]" (compensation_trainable only)
+                     ///< "compensation.angles[3]" (compensation_trainable only),
+                     ///< "evolution.noise.q0.t1" (open systems)
   double lower = -std::numeric_limits<double>::infinity();  ///< domain bounds (e.g. sigma > 0)
   double upper = std::numeric_limits<double>::infinity();
   /// A typical meaningful change of the parameter (1 MHz of frequency or amplitude, 0.01 rad of
@@ -40,6 +41,7 @@ struct Evaluation {
   fidelity::FidelityResult fidelity;  ///< F before/after compensation, leakage, angles
   CMatrix columns;          ///< the evolved columns (basis and frame of the config)
   CMatrix unitary;          ///< their computational block (rows and columns), before compensation
+  CMatrix superoperator;    ///< open systems: the channel block (columns and unitary stay empty)
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
 };
 
@@ -78,6 +80,7 @@ class GradientProblem {
   [[nodiscard]] const solver::Simulator& simulator() const;
 
  private:
+  [[nodiscard]] Evaluation evaluate_open(bool with_gradient);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

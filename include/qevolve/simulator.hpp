@@ -157,6 +157,12 @@ class Simulator {
   /// Lower level: evolves vectorised density matrices (D^2 x m, column stacking, product
   /// basis, lab frame) with the configured solver.
   [[nodiscard]] CMatrix evolve_density(const CMatrix& vecs0, const Progress& progress = {}) const;
+  /// Open systems: the inputs |v_i><v_j| of evolve_channel (D^2 x n^2, input i + n j, v the
+  /// initial columns), the channel block of evolved inputs (output map and projection onto the
+  /// initial states), and the adjoint of that map (cotangent of S -> cotangent of the states).
+  [[nodiscard]] CMatrix initial_density() const;
+  [[nodiscard]] CMatrix channel_from(const CMatrix& vecs) const;
+  [[nodiscard]] CMatrix channel_adjoint(const CMatrix& lambda_s) const;
   /// Open systems, trotter: the checkpointed adjoint of evolve_density (memory O(sqrt(steps))
   /// states; `checkpoint_interval` 0 = ceil(sqrt(steps))). lambdaN = d(objective)/d(x_N^*) for
   /// the vectorised final states of evolve_density(vecs0); on_step as for adjoint(). Drive and

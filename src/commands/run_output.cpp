@@ -68,6 +68,7 @@ void compute_fidelity(RunReport& r) {
 void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::string> names) {
   r.columns = std::move(ev.columns);
   r.unitary = std::move(ev.unitary);
+  r.superoperator = std::move(ev.superoperator);
   r.fidelity = std::move(ev.fidelity);
   r.gradient_names = std::move(names);
   r.gradient = std::move(ev.gradient);

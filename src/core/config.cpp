@@ -9,6 +9,8 @@ std::string Config::first_trainable_list() const {
     if (!c.optimize.empty()) return c.path + ".optimize";
   for (const auto& p : pulses)
     if (!p.optimize.empty()) return p.path + ".optimize";
+  for (const auto& n : evolution.noise)
+    if (!n.optimize.empty()) return "evolution.noise." + n.qubit + ".optimize";
   return {};
 }
 

@@ -32,7 +32,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-enum class Kind { pulse, device, angle };
+enum class Kind { pulse, device, angle, noise };
 
 struct Param {
   Kind kind = Kind::pulse;
@@ -40,6 +40,8 @@ struct Param {
   pulse::ParamRef ref;        // Kind::pulse
   int device = 0;             // Kind::device: index into Impl::device_params
   int angle = 0;              // Kind::angle
+  int noise = 0;              // Kind::noise: index of the noise entry
+  bool t1 = true;             // Kind::noise: T1 (else Tphi)
 };
 
 std::pair<double, double> pulse_bounds(pulse::Param p) {
@@ -155,6 +157,20 @@ GradientProblem::GradientProblem(const Config& config, int threads)
   if (config.evolution.initial_states.kind != InitialStates::Kind::computational)
     config.fail("evolution.initial_states", "gradients need the computational initial states",
                 "initial_states: computational");
+  if (!config.evolution.noise.empty()) {
+    // Open systems: the checkpointed adjoint of the split Lindblad step (docs/gradients.md).
+    if (config.evolution.solver != Solver::trotter)
+      config.fail("evolution.solver", "open-system gradients are computed for solver trotter only",
+                  "solver: trotter");
+    bool device_trainable = false;
+    for (const auto& q : config.device.qubits) device_trainable = device_trainable || !q.optimize.empty();
+    for (const auto& c : config.device.couplings) device_trainable = device_trainable || !c.optimize.empty();
+    if (device_trainable && (config.evolution.basis != Basis::product || config.evolution.frame != Frame::lab))
+      config.fail(config.evolution.basis != Basis::product ? "evolution.basis" : "evolution.frame",
+                  "open-system gradients for device parameters are computed in the product basis and the "
+                  "lab frame only",
+                  "basis: product, frame: lab");
+  }
   m.resolved = device::resolve_device(config);
   m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved, {}), threads);
   for (const auto& mode : m.sim->device().modes()) m.bases.push_back(mode.basis);
@@ -197,6 +213,15 @@ GradientProblem::GradientProblem(const Config& config, int threads)
     const auto [lo, hi] = device_bounds(m.device_params[i].key);
     m.info.push_back({m.device_params[i].name, lo, hi, device_scale(m.device_params[i].key)});
   }
+  for (std::size_t e = 0; e < config.evolution.noise.size(); ++e)
+    for (const std::string& rate : config.evolution.noise[e].optimize) {
+      Param q;
+      q.kind = Kind::noise;
+      q.noise = static_cast<int>(e);
+      q.t1 = rate == "t1";
+      m.params.push_back(q);
+      m.info.push_back({"evolution.noise." + config.evolution.noise[e].qubit + "." + rate, 1e-9, kInf, 1000.0});
+    }
   m.compensation = config.target->compensation;
   m.angles_trainable = config.target->compensation_trainable && m.compensation != Compensation::none;
   const auto& dev = m.sim->device();
@@ -233,6 +258,10 @@ GradientProblem::GradientProblem(const Config& config, int threads)
     double v = 0.0;
     if (q.kind == Kind::pulse) v = m.sim->pulses()[static_cast<std::size_t>(q.pulse)].get(q.ref);
     if (q.kind == Kind::device) v = device::get_param(dev, m.device_params[static_cast<std::size_t>(q.device)]);
+    if (q.kind == Kind::noise) {
+      const NoiseSpec& n = config.evolution.noise[static_cast<std::size_t>(q.noise)];
+      v = q.t1 ? *n.t1 : *n.tphi;
+    }
     m.values(static_cast<Index>(i)) = v;  // angles start at 0
   }
 }
@@ -268,7 +297,7 @@ void GradientProblem::set_values(const RVector& values) {
   // Pulses: on a copy, so that a value outside a shape's domain changes nothing.
   std::vector<pulse::Pulse> pulses = m.sim->pulses();
   device::ResolvedDevice resolved = m.resolved;
-  bool device_changed = false;
+  bool device_changed = false, noise_changed = false;
   for (std::size_t i = 0; i < m.params.size(); ++i) {
     const Param& q = m.params[i];
     const double v = values(static_cast<Index>(i));
@@ -278,6 +307,10 @@ void GradientProblem::set_values(const RVector& values) {
     } else if (q.kind == Kind::device && v != m.values(static_cast<Index>(i))) {
       device::set_param(resolved, m.device_params[static_cast<std::size_t>(q.device)], v);
       device_changed = true;
+    } else if (q.kind == Kind::noise && v != m.values(static_cast<Index>(i))) {
+      if (!(v > 0.0))
+        throw NumericalError(m.info[i].name + " must stay positive, got " + std::to_string(v));
+      noise_changed = true;
     }
   }
   const double T = m.sim->options().duration;
@@ -285,7 +318,13 @@ void GradientProblem::set_values(const RVector& values) {
     if (p.end() > T * (1.0 + 1e-12))
       throw NumericalError(p.path() + " would end at " + std::to_string(p.end()) +
                            " ns, after the evolution's fixed duration " + std::to_string(T) + " ns");
-  if (device_changed) {
+  if (noise_changed)
+    for (std::size_t i = 0; i < m.params.size(); ++i)
+      if (m.params[i].kind == Kind::noise) {
+        NoiseSpec& n = m.config.evolution.noise[static_cast<std::size_t>(m.params[i].noise)];
+        (m.params[i].t1 ? n.t1 : n.tphi) = values(static_cast<Index>(i));
+      }
+  if (device_changed || noise_changed) {
     std::swap(m.resolved, resolved);
     try {
       m.rebuild_simulator();
@@ -305,6 +344,8 @@ bool has_trainable(const Config& config) {
     if (!q.optimize.empty()) return true;
   for (const auto& c : config.device.couplings)
     if (!c.optimize.empty()) return true;
+  for (const auto& n : config.evolution.noise)
+    if (!n.optimize.empty()) return true;
   return config.target && config.target->compensation_trainable &&
          config.target->compensation != Compensation::none;
 }
@@ -316,6 +357,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   };
   auto t0 = Clock::now();
   Impl& m = *impl_;
+  if (m.sim->is_open()) return evaluate_open(with_gradient);
   const solver::Simulator& sim = *m.sim;
   const auto& dev = sim.device();
   const CMatrix psi0 = sim.initial_columns();
@@ -401,6 +443,70 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
       ev.gradient(static_cast<Index>(i)) = angle_gradient(q.angle);
     }
   }
+  ev.gradient_s = since(t0);
+  return ev;
+}
+
+Evaluation GradientProblem::evaluate_open(bool with_gradient) {
+  // Open systems (physics.md "Fidelity"): F = (Tr E(I) + Tr(S_t^dag S)) / (d (d + 1)) is
+  // real-linear in the channel block S, dF = Re sum conj(w) dS / (d (d + 1)) with
+  // w = S_t + [a = b, i = j]; so the cotangent of S for 1 - F is -w / (2 d (d + 1)), carried
+  // to the final states by Simulator::channel_adjoint and back by the checkpointed adjoint.
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  auto t0 = Clock::now();
+  Impl& m = *impl_;
+  const solver::Simulator& sim = *m.sim;
+  const CMatrix x0 = sim.initial_density();
+  const CMatrix xN = sim.evolve_density(x0);
+  Evaluation ev;
+  ev.superoperator = sim.channel_from(xN);
+  ev.evolve_s = since(t0);
+  t0 = Clock::now();
+  ev.fidelity = fidelity::evaluate_channel_fidelity(ev.superoperator, m.target);
+  ev.infidelity = 1.0 - ev.fidelity.fidelity;
+  ev.fidelity_s = since(t0);
+  if (!with_gradient) return ev;
+  t0 = Clock::now();
+  const Index d = m.target.rows();
+  CMatrix w(d * d, d * d);
+  for (Index j = 0; j < d; ++j)
+    for (Index i = 0; i < d; ++i)
+      for (Index b = 0; b < d; ++b)
+        for (Index a = 0; a < d; ++a)
+          w(a + d * b, i + d * j) = m.target(a, i) * std::conj(m.target(b, j)) + (a == b && i == j ? 1.0 : 0.0);
+  const CMatrix lambdaN = sim.channel_adjoint(-w / (2.0 * static_cast<double>(d * (d + 1))));
+
+  ev.gradient = RVector::Zero(m.values.size());
+  const auto& refs = m.pulse_refs;
+  const auto& slots = m.pulse_slots;
+  const auto& channels = sim.channels();
+  std::vector<double> df;
+  auto on_step = [&](int, double t, const std::vector<double>& dc) {
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+      if (refs[p].empty()) continue;
+      double g = 0.0;
+      for (std::size_t j = 0; j < channels.size(); ++j)
+        if (channels[j].pulse == static_cast<int>(p)) g += dc[j] * channels[j].factor;
+      if (g == 0.0) continue;
+      df.resize(refs[p].size());
+      sim.pulses()[p].derivatives(t, refs[p], df);
+      for (std::size_t r = 0; r < refs[p].size(); ++r) ev.gradient(slots[p][r]) += g * df[r];
+    }
+  };
+  m.update_device_terms();
+  std::vector<solver::DissipatorTangent> noise;
+  std::vector<std::size_t> noise_slot;
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (m.params[i].kind == Kind::noise) {
+      noise.push_back({m.params[i].noise, sim.dissipator_rate_tangent(m.params[i].noise, m.params[i].t1)});
+      noise_slot.push_back(i);
+    }
+  const solver::OpenAdjointResult adj = sim.adjoint_density(x0, lambdaN, m.tangents, noise, on_step);
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (m.params[i].kind == Kind::device)
+      ev.gradient(static_cast<Index>(i)) = adj.tangents[static_cast<std::size_t>(m.params[i].device)];
+  for (std::size_t k = 0; k < noise.size(); ++k) ev.gradient(static_cast<Index>(noise_slot[k])) = adj.noise[k];
   ev.gradient_s = since(t0);
   return ev;
 }

@@ -10,7 +10,8 @@ namespace {
 constexpr std::string_view kEvolutionKeys[] = {
     "solver", "order", "splitting", "steps",          "duration",  "rtol",   "atol",
     "basis",  "frame", "precision", "initial_states", "device",    "noise"};
-constexpr std::string_view kNoiseKeys[] = {"t1", "tphi"};
+constexpr std::string_view kNoiseKeys[] = {"t1", "tphi", "optimize"};
+constexpr std::string_view kNoiseParams[] = {"t1", "tphi"};
 
 constexpr EnumSpelling<Solver, 4> kSolvers{
     {"expm", "trotter", "magnus4", "adaptive"},
@@ -71,6 +72,12 @@ std::vector<NoiseSpec> read_noise(Doc& doc, const Item& item) {
     if (const Item* t1 = rates.find("t1")) n.t1 = get_number(doc, *t1, Range::gt(0.0, "ns"));
     if (const Item* tp = rates.find("tphi")) n.tphi = get_number(doc, *tp, Range::gt(0.0, "ns"));
     if (!n.t1 && !n.tphi) doc.fail(rates.mark(), rates.path(), Msg::NoNoiseRate);
+    if (const Item* o = rates.find("optimize")) {
+      n.optimize = read_trainables(doc, *o, kNoiseParams, message(Msg::ContextNoise));
+      for (std::size_t k = 0; k < n.optimize.size(); ++k)
+        if ((n.optimize[k] == "t1" && !n.t1) || (n.optimize[k] == "tphi" && !n.tphi))
+          doc.fail(o->mark(), o->path, Msg::TrainableRateMissing, {{"NAME", n.optimize[k]}});
+    }
     out.push_back(std::move(n));
   }
   return out;

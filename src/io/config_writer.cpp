@@ -43,9 +43,9 @@ std::string number(double v) {
 
 /// A mapping of the document that changes.
 struct Target {
-  enum class Kind { evolution, pulse, mode, coupling } kind = Kind::pulse;
+  enum class Kind { evolution, pulse, mode, coupling, noise } kind = Kind::pulse;
   std::size_t index = 0;  // pulse, coupling
-  std::string mode;       // the `name` of a device.qubits entry
+  std::string mode;       // the `name` of a device.qubits entry, or the qubit of a noise entry
   bool operator==(const Target&) const = default;
 };
 
@@ -163,6 +163,18 @@ bool add_named(const Config& config, const std::string& name, double value, Chan
     changes.set(Target{Target::Kind::mode, 0, n.index}, n.key, v);
     return true;
   }
+  if (name.rfind("evolution.noise.", 0) == 0) {  // evolution.noise.QUBIT.RATE
+    const std::string rest = name.substr(16);
+    const std::size_t dot = rest.rfind('.');
+    if (dot == std::string::npos || dot == 0) return false;
+    const std::string qubit = rest.substr(0, dot), key = rest.substr(dot + 1);
+    if (key != "t1" && key != "tphi") return false;
+    const bool known = std::any_of(config.evolution.noise.begin(), config.evolution.noise.end(),
+                                   [&](const NoiseSpec& ns) { return ns.qubit == qubit; });
+    if (!known) return false;
+    changes.set(Target{Target::Kind::noise, 0, qubit}, key, v);
+    return true;
+  }
   if (split_name(name, "device.couplings", n)) {
     if (n.has_element || !parse_index(n.index, index) || index >= config.device.couplings.size() ||
         !one_of(n.key, kCouplingKeys))
@@ -209,6 +221,9 @@ std::optional<YAML::Node> find_map(const YAML::Node& root, const Target& t) {
       break;
     case Target::Kind::coupling:
       map = item(child(child(top, "device"), "couplings"), t.index);
+      break;
+    case Target::Kind::noise:
+      map = child(child(child(top, "evolution"), "noise"), t.mode);
       break;
     case Target::Kind::mode: {
       const auto qubits = child(child(top, "device"), "qubits");

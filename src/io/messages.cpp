@@ -113,6 +113,8 @@ constexpr std::array kTable{
           "labels of equal length, one digit per mode"},
     Entry{Msg::DuplicateLabel, "label `${VALUE}` is listed twice", "distinct labels"},
     Entry{Msg::NoNoiseRate, "no noise rate given", "t1 and/or tphi in ns"},
+    Entry{Msg::TrainableRateMissing, "`${NAME}` is listed as trainable but not given",
+          "a value for every rate in `optimize`"},
     Entry{Msg::EmptyNoise, "empty noise mapping", "entries like `q0: {t1: 50000, tphi: 80000}`"},
     // --- target ----------------------------------------------------------------------------
     Entry{Msg::GateMissing, "missing required key `gate` or `matrix_file`",
@@ -187,6 +189,7 @@ constexpr std::array kTable{
     Entry{Msg::ContextMatrixGate, "a `matrix_file` gate", nullptr},
     Entry{Msg::ContextMode, "a mode", nullptr},
     Entry{Msg::ContextCoupling, "a coupling", nullptr},
+    Entry{Msg::ContextNoise, "a noise entry", nullptr},
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(Msg::kCount),

@@ -80,6 +80,7 @@ enum class Msg {
   LabelLength,
   DuplicateLabel,
   NoNoiseRate,
+  TrainableRateMissing,
   EmptyNoise,
   // --- target ------------------------------------------------------------------------------
   GateMissing,
@@ -139,6 +140,7 @@ enum class Msg {
   ContextMatrixGate,
   ContextMode,
   ContextCoupling,
+  ContextNoise,
   kCount  // number of messages; keep last
 };
 

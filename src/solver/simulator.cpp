@@ -70,10 +70,6 @@ Options make_options(const Config& config, int threads) {
     if (o.precision == Precision::single)
       config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
                   "precision: double for an open system");
-    if (const std::string list = config.first_trainable_list(); !list.empty())
-      config.fail("evolution.noise",
-                  "open-system gradients are not available yet, but `" + list + "` lists trainable parameters",
-                  "no `optimize` lists when `evolution.noise` is given");
     if (config.target && config.target->compensation != Compensation::none)
       config.fail("target.compensation",
                   "compensation of an open-system channel is not available yet, but `evolution.noise` is given",
@@ -506,7 +502,7 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
   return vecs;
 }
 
-ChannelResult Simulator::evolve_channel(const Progress& progress) const {
+CMatrix Simulator::initial_density() const {
   const Index D = device_.dim();
   const CMatrix v = initial_columns();
   const Index n = v.cols();
@@ -516,18 +512,45 @@ ChannelResult Simulator::evolve_channel(const Progress& progress) const {
       const CMatrix rho = v.col(i) * v.col(j).adjoint();
       vecs.col(i + n * j) = Eigen::Map<const CVector>(rho.data(), D * D);  // column stacking
     }
-  vecs = evolve_density(vecs, progress);
-  ChannelResult r;
-  r.superoperator.resize(n * n, n * n);
-  for (Index k = 0; k < n * n; ++k) {
+  return vecs;
+}
+
+CMatrix Simulator::channel_from(const CMatrix& vecs) const {
+  const Index D = device_.dim();
+  const auto n = static_cast<Index>(initial_.size());
+  CMatrix S(n * n, vecs.cols());
+  for (Index k = 0; k < vecs.cols(); ++k) {
     const Eigen::Map<const CMatrix> rho(vecs.col(k).data(), D, D);
     // T rho T^dag with T the output map (dressed transform, rotating-frame phases).
     const CMatrix left = to_output(rho);
     const CMatrix out = to_output(left.adjoint()).adjoint();
     for (Index b = 0; b < n; ++b)
       for (Index a = 0; a < n; ++a)
-        r.superoperator(a + n * b, k) = out(initial_[static_cast<std::size_t>(a)], initial_[static_cast<std::size_t>(b)]);
+        S(a + n * b, k) = out(initial_[static_cast<std::size_t>(a)], initial_[static_cast<std::size_t>(b)]);
   }
+  return S;
+}
+
+CMatrix Simulator::channel_adjoint(const CMatrix& lambda_s) const {
+  const Index D = device_.dim();
+  const auto n = static_cast<Index>(initial_.size());
+  CMatrix out(D * D, lambda_s.cols());
+  for (Index k = 0; k < lambda_s.cols(); ++k) {
+    CMatrix L = CMatrix::Zero(D, D);
+    for (Index b = 0; b < n; ++b)
+      for (Index a = 0; a < n; ++a)
+        L(initial_[static_cast<std::size_t>(a)], initial_[static_cast<std::size_t>(b)]) = lambda_s(a + n * b, k);
+    // T^dag L T = (T^dag (T^dag L)^dag)^dag.
+    const CMatrix left = output_adjoint(L);
+    const CMatrix rho = output_adjoint(left.adjoint()).adjoint();
+    out.col(k) = Eigen::Map<const CVector>(rho.data(), D * D);
+  }
+  return out;
+}
+
+ChannelResult Simulator::evolve_channel(const Progress& progress) const {
+  ChannelResult r;
+  r.superoperator = channel_from(evolve_density(initial_density(), progress));
   return r;
 }
 

@@ -441,7 +441,21 @@ const BadCase kCases[] = {
      "  noise:\n"
      "    q0: {T1: 50000}\n",
      "bad.yaml:4:10: evolution.noise.q0.T1: unknown key `T1`, did you mean `t1`?"
+     " (expected one of: t1, tphi, optimize)"},
+    {"NoiseTrainableUnknown",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  noise:\n"
+     "    q0: {t1: 50000, optimize: [t2]}\n",
+     "bad.yaml:4:32: evolution.noise.q0.optimize[0]: `t2` is not a trainable parameter of a noise entry"
      " (expected one of: t1, tphi)"},
+    {"NoiseTrainableRateMissing",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  noise:\n"
+     "    q0: {t1: 50000, optimize: [tphi]}\n",
+     "bad.yaml:4:31: evolution.noise.q0.optimize: `tphi` is listed as trainable but not given"
+     " (expected a value for every rate in `optimize`)"},
     {"GateSuggest",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"

@@ -6,6 +6,11 @@
 // every evaluation (envelope theorem), in the product and in the dressed basis with the
 // rotating frame.
 //
+// Open systems (issue 5): the same parameter types plus T1 and Tphi on a 2-qubit chain with 3
+// levels and noise on both qubits, through the checkpointed Lindblad adjoint, for trotter
+// orders 1, 2, 4 (terms) and 2 (bonds), compensation none (the open channel has no
+// compensation yet), product basis, lab frame.
+//
 // Tolerance: physics.md's max(1e-6 |g|, 1e-9). The finite difference is Richardson-extrapolated
 // from central differences with h and 2h, h = 1e-4 max(|v|, 0.05): truncation O(h^4), and the
 // noise of re-diagonalising (device parameters, ~1e-14) or re-optimising the compensation
@@ -103,6 +108,75 @@ TEST_P(Gradient, AdjointMatchesCentralDifferences) {
   std::printf("[ gradient ] %s: %lld parameters, 1-F = %.4e, worst |adjoint - FD| / max(|FD|, 1e-3) = %.2e\n",
               GetParam().name, static_cast<long long>(x0.size()), ev.infidelity, worst);
 }
+
+constexpr const char* kOpenChain = R"(
+device:
+  preset: mpc_fluxonium_1d
+  preset_args: {qubits: 2, levels: 3}
+  qubits:
+    - {name: q0, optimize: [ec, ej, el, flux]}
+  couplings:
+    - {qubits: [q0, q1], capacitive: 0.02, inductive: -0.002, optimize: [capacitive, inductive]}
+pulses:
+  - {qubit: q0, shape: rampcos, amplitude: 0.05, frequency: 0.52, phase: 0.3, duration: 16,
+     ramp: 4, delay: 2, optimize: [amplitude, frequency, phase, delay, ramp, duration]}
+  - {qubit: q1, shape: drag, base: gaussian, amplitude: 0.04, frequency: 0.6, phase: -0.4,
+     duration: 18, sigma: 4, lambda: 0.3, optimize: [amplitude, sigma, lambda]}
+  - {qubit: q1, shape: piecewise_constant, values: [0.01, -0.02, 0.03, 0.015], frequency: 0.67,
+     duration: 20, optimize: [values]}
+  - {qubit: q0, shape: spline, values: [0.0, 0.02, -0.01, 0.0], frequency: 0.7, phase: 1.0,
+     duration: 20, optimize: [values]}
+  - {qubit: q1, shape: tanh, amplitude: 0.02, frequency: 0.55, duration: 20, sigma: 3, c: 2,
+     optimize: [sigma, c]}
+evolution: {solver: SOLVER, order: ORDER, steps: 80,
+            noise: {q0: {t1: 300.0, tphi: 500.0, optimize: [t1, tphi]}, q1: {t1: 400.0, optimize: [t1]}}}
+target:
+  gates: [{gate: X, qubits: [q0]}]
+)";
+
+class OpenGradient : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OpenGradient, AdjointMatchesCentralDifferences) {
+  std::string text = kOpenChain;
+  auto put = [&text](const std::string& key, const std::string& value) { text.replace(text.find(key), key.size(), value); };
+  put("SOLVER", GetParam().solver);
+  put("ORDER", std::to_string(GetParam().order));
+  const Config config = io::parse_config(text, "open_gradient.yaml");
+  gradient::GradientProblem problem(config, 2);
+  const auto names = problem.names();
+  const RVector x0 = problem.values();
+  const gradient::Evaluation ev = problem.evaluate(true);
+  ASSERT_EQ(ev.gradient.size(), x0.size());
+  ASSERT_EQ(ev.superoperator.rows(), 16);
+  EXPECT_GT(ev.infidelity, 1e-3);
+  double worst = 0.0;
+  auto f_at = [&](Index i, double v) {
+    RVector x = x0;
+    x(i) = v;
+    problem.set_values(x);
+    return problem.evaluate(false).infidelity;
+  };
+  for (Index i = 0; i < x0.size(); ++i) {
+    const double h = 1e-4 * std::max(std::abs(x0(i)), 0.05);
+    const double d1 = (f_at(i, x0(i) + h) - f_at(i, x0(i) - h)) / (2 * h);
+    const double d2 = (f_at(i, x0(i) + 2 * h) - f_at(i, x0(i) - 2 * h)) / (4 * h);
+    const double fd = (4 * d1 - d2) / 3;
+    const double g = ev.gradient(i);
+    EXPECT_NEAR(g, fd, std::max(1e-6 * std::abs(fd), 1e-9)) << names[static_cast<std::size_t>(i)];
+    worst = std::max(worst, std::abs(g - fd) / std::max(std::abs(fd), 1e-3));
+  }
+  problem.set_values(x0);
+  std::printf("[ gradient ] open %s: %lld parameters, 1-F = %.4e, worst |adjoint - FD| / max(|FD|, 1e-3) = %.2e\n",
+              GetParam().name, static_cast<long long>(x0.size()), ev.infidelity, worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lindblad, OpenGradient,
+    ::testing::Values(Case{"trotter, splitting: terms", 1, "product", "lab", "none", false, "trotter1"},
+                      Case{"trotter, splitting: terms", 2, "product", "lab", "none", false, "trotter2"},
+                      Case{"trotter, splitting: terms", 4, "product", "lab", "none", false, "trotter4"},
+                      Case{"trotter, splitting: bonds", 2, "product", "lab", "none", false, "trotter2_bonds"}),
+    [](const auto& tp) { return std::string(tp.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(
     Solvers, Gradient,

@@ -276,11 +276,6 @@ TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
   EXPECT_EQ(error_of(c), "chain.yaml: evolution.precision: precision: single is for closed systems, but "
                          "`evolution.noise` is given (expected precision: double for an open system)");
   c = noisy_chain();
-  c.pulses[1].optimize.push_back("amplitude");
-  EXPECT_EQ(error_of(c), "chain.yaml: evolution.noise: open-system gradients are not available yet, but "
-                         "`pulses[1].optimize` lists trainable parameters (expected no `optimize` lists when "
-                         "`evolution.noise` is given)");
-  c = noisy_chain();
   c.target = TargetSpec{};
   c.target->compensation = Compensation::vz;
   EXPECT_EQ(error_of(c), "chain.yaml: target.compensation: compensation of an open-system channel is not "
