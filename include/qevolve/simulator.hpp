@@ -105,6 +105,7 @@ struct CacheStats {
   long drive_eigendecompositions = 0;   ///< eigensystems of drive operators computed
   long dense_h0_builds = 0;             ///< dense H0 / drive operators built (expm, adaptive)
   long evaluations = 0;                 ///< evolve() calls
+  long dissipator_builds = 0;           ///< open systems: dissipator sets built (build, set_noise)
 };
 
 struct TimeGrid;  // src/solver/time_grid.hpp
@@ -132,6 +133,10 @@ class Simulator {
 
   /// Changes the number of steps; rebuilds only the dt-dependent static factors.
   void set_steps(int steps);
+  /// Open systems: new noise rates for the same entries (same qubits, same order): rebuilds
+  /// the dissipators only, not the unitary static factors (a batch of noise variants reuses
+  /// the cache). std::invalid_argument if the entries do not match or a rate is not positive.
+  void set_noise(const std::vector<NoiseSpec>& noise);
   [[nodiscard]] double dt() const { return options_.duration / options_.steps; }
 
   /// Basis-state indices of the initial states (flat indices; in the dressed basis these label

@@ -324,7 +324,8 @@ void GradientProblem::set_values(const RVector& values) {
         NoiseSpec& n = m.config.evolution.noise[static_cast<std::size_t>(m.params[i].noise)];
         (m.params[i].t1 ? n.t1 : n.tphi) = values(static_cast<Index>(i));
       }
-  if (device_changed || noise_changed) {
+  if (noise_changed && !device_changed) m.sim->set_noise(m.config.evolution.noise);
+  if (device_changed) {
     std::swap(m.resolved, resolved);
     try {
       m.rebuild_simulator();

@@ -33,7 +33,7 @@ struct Simulator::Cache {
   std::vector<OpenStage> open_stages;           // open systems, trotter: the split step
   std::vector<TrotterGates> open_gates;         // its unitary gate sets
   mutable std::atomic<long> static_builds{0}, eigendecompositions{0}, dense_builds{0},
-      evaluations{0};
+      evaluations{0}, dissipator_builds{0};
 };
 
 namespace {
@@ -211,6 +211,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   if (options_.open) {
     noise_ = config.evolution.noise;
     cache_->dissipators = make_dissipators(config, device_);
+    ++cache_->dissipator_builds;
     const Index D = device_.dim();
     if (uses_dense(options_) && D * D > kMaxDenseLiouvillian)
       config.fail("evolution.solver",
@@ -246,9 +247,27 @@ void Simulator::set_steps(int steps) {
   }
 }
 
+void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
+  if (!options_.open) throw std::invalid_argument("Simulator::set_noise: a closed system");
+  if (noise.size() != noise_.size()) throw std::invalid_argument("Simulator::set_noise: different noise entries");
+  for (std::size_t e = 0; e < noise.size(); ++e) {
+    const NoiseSpec& n = noise[e];
+    if (n.qubit != noise_[e].qubit || n.t1.has_value() != noise_[e].t1.has_value() ||
+        n.tphi.has_value() != noise_[e].tphi.has_value())
+      throw std::invalid_argument("Simulator::set_noise: entry " + std::to_string(e) + " changes its qubit or rates");
+    if ((n.t1 && !(*n.t1 > 0.0)) || (n.tphi && !(*n.tphi > 0.0)))
+      throw std::invalid_argument("Simulator::set_noise: rates must be positive");
+  }
+  Config c;
+  c.evolution.noise = noise;
+  cache_->dissipators = make_dissipators(c, device_);
+  noise_ = noise;
+  ++cache_->dissipator_builds;
+}
+
 CacheStats Simulator::stats() const {
   return {cache_->static_builds.load(), cache_->eigendecompositions.load(),
-          cache_->dense_builds.load(), cache_->evaluations.load()};
+          cache_->dense_builds.load(), cache_->evaluations.load(), cache_->dissipator_builds.load()};
 }
 
 TimeGrid Simulator::time_grid() const {

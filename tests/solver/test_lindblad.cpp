@@ -25,6 +25,14 @@ namespace {
 
 double max_abs(const CMatrix& m) { return m.cwiseAbs().maxCoeff(); }
 
+NoiseSpec noise_entry(const std::string& qubit, std::optional<double> t1, std::optional<double> tphi) {
+  NoiseSpec n;
+  n.qubit = qubit;
+  n.t1 = t1;
+  n.tphi = tphi;
+  return n;
+}
+
 CMatrix random_matrix(Index d, std::mt19937_64& rng) {
   std::normal_distribution<double> g;
   CMatrix m(d, d);
@@ -77,7 +85,7 @@ Config idle_qubit(Solver solver, int order, std::optional<double> t1, std::optio
   c.evolution.steps = 50;
   c.evolution.duration = T;
   c.evolution.frame = Frame::rotating;
-  c.evolution.noise.push_back({"q0", t1, tphi});
+  c.evolution.noise.push_back(noise_entry("q0", t1, tphi));
   c.has_evolution = true;
   return c;
 }
@@ -123,8 +131,8 @@ TEST(Lindblad, WithoutNoiseTheChannelIsTheClosedUnitary) {
     closed.evolution.solver = solver;
     closed.evolution.order = order;
     Config open = closed;
-    open.evolution.noise.push_back({"q0", 1e300, {}});
-    open.evolution.noise.push_back({"q1", {}, 1e300});
+    open.evolution.noise.push_back(noise_entry("q0", 1e300, {}));
+    open.evolution.noise.push_back(noise_entry("q1", {}, 1e300));
     Simulator cs(closed, device::build_device(closed), 1), os(open, device::build_device(open), 1);
     const CMatrix cols = cs.evolve().columns;
     const auto comp = cs.device().computational_indices();
@@ -157,8 +165,8 @@ CMatrix channel(Config c, Solver solver, int order, int steps, int threads = 1) 
 /// on a 20 ns drive), so that the dissipators do not commute with the drive.
 Config noisy_chain() {
   Config c = testing::driven_chain(2, 3);
-  c.evolution.noise.push_back({"q0", 200.0, 300.0});
-  c.evolution.noise.push_back({"q1", 250.0, 300.0});
+  c.evolution.noise.push_back(noise_entry("q0", 200.0, 300.0));
+  c.evolution.noise.push_back(noise_entry("q1", 250.0, 300.0));
   return c;
 }
 
@@ -236,14 +244,35 @@ TEST(Lindblad, DrivenFluxoniumMatchesQutipMesolve) {
   // The noise is visible at that level: the closed channel differs by far more.
   Config closed = base;
   closed.evolution.noise.clear();
-  closed.evolution.noise.push_back({"q0", 1e300, {}});
+  closed.evolution.noise.push_back(noise_entry("q0", 1e300, {}));
   EXPECT_GT(max_abs(channel(closed, Solver::trotter, 4, 4000) - ref), 1e-3);
+}
+
+TEST(Lindblad, NoiseVariantsReuseTheCache) {
+  // A batch of noise variants: set_noise rebuilds the dissipators only (counts, not timing),
+  // and the result equals a simulator built for the new rates.
+  const Config c = noisy_chain();
+  Simulator sim(c, device::build_device(c), 1);
+  const CacheStats before = sim.stats();
+  Config other = c;
+  other.evolution.noise[0].t1 = 150.0;
+  other.evolution.noise[1].tphi = 700.0;
+  sim.set_noise(other.evolution.noise);
+  const CacheStats after = sim.stats();
+  EXPECT_EQ(after.static_factor_builds, before.static_factor_builds);
+  EXPECT_EQ(after.drive_eigendecompositions, before.drive_eigendecompositions);
+  EXPECT_EQ(after.dissipator_builds, before.dissipator_builds + 1);
+  Simulator fresh(other, device::build_device(other), 1);
+  EXPECT_EQ(max_abs(sim.evolve_channel().superoperator - fresh.evolve_channel().superoperator), 0.0);
+  Config bad = c;
+  bad.evolution.noise[0].qubit = "q1";
+  EXPECT_THROW(sim.set_noise(bad.evolution.noise), std::invalid_argument);
 }
 
 TEST(Lindblad, DenseLiouvillianIsLimitedToSmallSystems) {
   Config c = testing::driven_chain(4, 3);  // D = 81 > 32
   c.evolution.solver = Solver::expm;
-  c.evolution.noise.push_back({"q0", 1000.0, {}});
+  c.evolution.noise.push_back(noise_entry("q0", 1000.0, {}));
   try {
     Simulator sim(c, device::build_device(c), 1);
     FAIL() << "expected an input error";
@@ -282,7 +311,7 @@ TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
                          "available yet, but `evolution.noise` is given (expected compensation: none for an "
                          "open system)");
   c = noisy_chain();
-  c.evolution.noise.push_back({"q7", 100.0, {}});
+  c.evolution.noise.push_back(noise_entry("q7", 100.0, {}));
   EXPECT_EQ(error_of(c), "chain.yaml: evolution.noise.q7: unknown mode `q7` (expected a mode name of the device)");
   c = noisy_chain();
   c.device.preset->levels = 9;
