@@ -92,6 +92,16 @@ struct NoiseSpec {
   std::vector<std::string> optimize;  // trainable rates: t1 | tphi (open-system gradients)
 };
 
+/// A general collapse operator c = sqrt(rate) O on one mode (open systems), O a mode operator
+/// in the kept eigenbasis or a given matrix.
+struct CollapseSpec {
+  std::string qubit;
+  std::string op;  ///< lowering | number | phi | n | x | y | matrix
+  std::vector<std::vector<double>> matrix;  ///< op == "matrix": d x d (row-major lists)
+  double rate = 0.0;                        ///< 1/ns
+  std::string path;                         ///< evolution.collapse[k]
+};
+
 struct InitialStates {
   enum class Kind { computational, all, list } kind = Kind::computational;
   std::vector<std::string> labels;  // Kind::list: one digit per mode, e.g. "0110"
@@ -112,6 +122,9 @@ struct EvolutionSpec {
   Precision precision = Precision::double_;
   ComputeDevice device = ComputeDevice::auto_;
   std::vector<NoiseSpec> noise;
+  std::vector<CollapseSpec> collapse;
+  /// An open (Lindblad) system: `noise` or `collapse` given.
+  [[nodiscard]] bool is_open() const { return !noise.empty() || !collapse.empty(); }
 };
 
 enum class Compensation { none, vz, single_qubit };

@@ -84,7 +84,7 @@ struct ChannelResult {
 /// Open systems: d(generator)/dtheta of the dissipator of one `noise` entry (d^2 x d^2, local
 /// column-stacking index, 1/ns), e.g. for theta = T1 or Tphi of that entry.
 struct DissipatorTangent {
-  int dissipator = 0;  ///< index of the noise entry (config order)
+  int dissipator = 0;  ///< index of the dissipator (Simulator::dissipator_rate_tangent gives it)
   CMatrix generator;
 };
 
@@ -177,9 +177,9 @@ class Simulator {
                                                   const std::vector<DissipatorTangent>& noise,
                                                   const StepCotangent& on_step,
                                                   int checkpoint_interval = 0) const;
-  /// d(generator)/dT1 (t1 = true) or d/dTphi of noise entry `entry`; empty if the entry has
-  /// no such rate.
-  [[nodiscard]] CMatrix dissipator_rate_tangent(int entry, bool t1) const;
+  /// d(generator)/dT1 (t1 = true) or d/dTphi of noise entry `entry`, on that entry's
+  /// dissipator (an empty generator if the entry has no such rate).
+  [[nodiscard]] DissipatorTangent dissipator_rate_tangent(int entry, bool t1) const;
   /// The product-basis columns evolve() starts from (basis vectors, or dressed eigenvectors).
   [[nodiscard]] CMatrix initial_columns() const;
   /// The map evolve() applies to the product-basis lab-frame result: out = Phi W^dag psi
@@ -228,6 +228,8 @@ class Simulator {
   std::optional<device::DressedBasis> dressed_;
   std::vector<Index> initial_;
   std::vector<NoiseSpec> noise_;  ///< evolution.noise (open systems), config order
+  std::vector<CollapseSpec> collapse_;  ///< evolution.collapse
+  std::vector<int> noise_dissipator_;   ///< dissipator of each noise entry
   std::unique_ptr<Cache> cache_;
 };
 

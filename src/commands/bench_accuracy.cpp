@@ -139,7 +139,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
     throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
   const Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
-  if (config.evolution.solver == Solver::adaptive || !config.evolution.noise.empty())
+  if (config.evolution.solver == Solver::adaptive || config.evolution.is_open())
     throw InputError({}, "bench accuracy", "the ladder compares the step-based closed-system solvers",
                      "a closed-system config (no `noise`)");
   Runner runner(config, options.threads);

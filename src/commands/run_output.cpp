@@ -168,8 +168,9 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                 o.precision == Precision::single ? ", single precision" : "");
   out << line;
   if (sim.is_open()) {
-    std::snprintf(line, sizeof line, "open system: Lindblad, %zu noisy modes, %zu inputs |i><j|\n",
-                  r.config->evolution.noise.size(), sim.initial_indices().size() * sim.initial_indices().size());
+    std::snprintf(line, sizeof line, "open system: Lindblad, %zu noise entries, %zu collapse operators, %zu inputs |i><j|\n",
+                  r.config->evolution.noise.size(), r.config->evolution.collapse.size(),
+                  sim.initial_indices().size() * sim.initial_indices().size());
     out << line;
   }
   if (!std::isnan(r.single_precision_deviation)) {

@@ -157,7 +157,7 @@ GradientProblem::GradientProblem(const Config& config, int threads)
   if (config.evolution.initial_states.kind != InitialStates::Kind::computational)
     config.fail("evolution.initial_states", "gradients need the computational initial states",
                 "initial_states: computational");
-  if (!config.evolution.noise.empty()) {
+  if (config.evolution.is_open()) {
     // Open systems: the checkpointed adjoint of the split Lindblad step (docs/gradients.md).
     if (config.evolution.solver != Solver::trotter)
       config.fail("evolution.solver", "open-system gradients are computed for solver trotter only",
@@ -500,7 +500,7 @@ Evaluation GradientProblem::evaluate_open(bool with_gradient) {
   std::vector<std::size_t> noise_slot;
   for (std::size_t i = 0; i < m.params.size(); ++i)
     if (m.params[i].kind == Kind::noise) {
-      noise.push_back({m.params[i].noise, sim.dissipator_rate_tangent(m.params[i].noise, m.params[i].t1)});
+      noise.push_back(sim.dissipator_rate_tangent(m.params[i].noise, m.params[i].t1));
       noise_slot.push_back(i);
     }
   const solver::OpenAdjointResult adj = sim.adjoint_density(x0, lambdaN, m.tangents, noise, on_step);

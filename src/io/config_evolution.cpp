@@ -9,7 +9,9 @@ namespace {
 
 constexpr std::string_view kEvolutionKeys[] = {
     "solver", "order", "splitting", "steps",          "duration",  "rtol",   "atol",
-    "basis",  "frame", "precision", "initial_states", "device",    "noise"};
+    "basis",  "frame", "precision", "initial_states", "device",    "noise", "collapse"};
+constexpr std::string_view kCollapseKeys[] = {"qubit", "operator", "matrix", "rate"};
+constexpr std::string_view kCollapseOperators[] = {"lowering", "number", "phi", "n", "x", "y", "matrix"};
 constexpr std::string_view kNoiseKeys[] = {"t1", "tphi", "optimize"};
 constexpr std::string_view kNoiseParams[] = {"t1", "tphi"};
 
@@ -83,6 +85,40 @@ std::vector<NoiseSpec> read_noise(Doc& doc, const Item& item) {
   return out;
 }
 
+std::vector<CollapseSpec> read_collapse(Doc& doc, const Item& item) {
+  std::vector<CollapseSpec> out;
+  for (const Item& entry : get_list(doc, item, message(Msg::ExpectList))) {
+    const MapView m(doc, entry);
+    m.check_keys(kCollapseKeys);
+    CollapseSpec c;
+    c.path = entry.path;
+    c.qubit = get_name(doc, m.require("qubit", message(Msg::ExpectString)));
+    const Item& op = m.require("operator", message(Msg::ExpectString));
+    c.op = std::string(kCollapseOperators[get_choice(doc, op, kCollapseOperators)]);
+    c.rate = get_number(doc, m.require("rate", "a number > 0 (1/ns)"), Range::gt(0.0, "1/ns"));
+    const Item* matrix = m.find("matrix");
+    if (c.op == "matrix" && matrix == nullptr) doc.fail(op.mark(), op.path, Msg::CollapseMatrixMissing);
+    if (c.op != "matrix" && matrix != nullptr)
+      doc.fail(matrix->anchor, matrix->path, Msg::CollapseMatrixUnused, {{"OPERATOR", c.op}});
+    if (matrix != nullptr) {
+      for (const Item& row : get_list(doc, *matrix, message(Msg::ExpectList))) {
+        auto& r = c.matrix.emplace_back();
+        for (const Item& x : get_list(doc, row, message(Msg::ExpectList)))
+          r.push_back(get_number(doc, x, Range::any()));
+      }
+      for (std::size_t i = 0; i < c.matrix.size(); ++i)
+        if (c.matrix[i].size() != c.matrix.size())
+          doc.fail(matrix->mark(), matrix->path, Msg::CollapseMatrixNotSquare,
+                   {{"ROWS", std::to_string(c.matrix.size())}, {"ROW", std::to_string(i)},
+                    {"COLS", std::to_string(c.matrix[i].size())}});
+      if (c.matrix.empty()) doc.fail(matrix->mark(), matrix->path, Msg::CollapseMatrixNotSquare,
+                                     {{"ROWS", "0"}, {"ROW", "0"}, {"COLS", "0"}});
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
 void read_evolution(Doc& doc, const Item& item, EvolutionSpec& ev) {
@@ -104,6 +140,7 @@ void read_evolution(Doc& doc, const Item& item, EvolutionSpec& ev) {
   if (const Item* it = m.find("precision")) ev.precision = get_enum(doc, *it, kPrecisions);
   if (const Item* it = m.find("device")) ev.device = get_enum(doc, *it, kDevices);
   if (const Item* it = m.find("noise")) ev.noise = read_noise(doc, *it);
+  if (const Item* it = m.find("collapse")) ev.collapse = read_collapse(doc, *it);
 }
 
 }  // namespace qevolve::io::detail

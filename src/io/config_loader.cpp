@@ -19,7 +19,7 @@ void check_across(const Config& cfg) {
       throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::AdaptiveTrainable,
                         {{"PATH", list}});
   }
-  if (ev.solver == Solver::magnus4 && !ev.noise.empty())
+  if (ev.solver == Solver::magnus4 && ev.is_open())
     throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::MagnusOpenSystem);
   if (ev.solver == Solver::magnus4 && ev.order_given && ev.order != 4)
     throw input_error(cfg.locate("evolution.order"), "evolution.order", Msg::MagnusOrder,

@@ -115,6 +115,12 @@ constexpr std::array kTable{
     Entry{Msg::NoNoiseRate, "no noise rate given", "t1 and/or tphi in ns"},
     Entry{Msg::TrainableRateMissing, "`${NAME}` is listed as trainable but not given",
           "a value for every rate in `optimize`"},
+    Entry{Msg::CollapseMatrixMissing, "operator: matrix without a `matrix`",
+          "a `matrix: [[...], ...]` of the mode's levels x levels"},
+    Entry{Msg::CollapseMatrixUnused, "`matrix` is only used with operator: matrix, not with `${OPERATOR}`",
+          "operator: matrix, or no `matrix`"},
+    Entry{Msg::CollapseMatrixNotSquare, "the matrix is not square: ${ROWS} rows, row ${ROW} has ${COLS} entries",
+          "a square list of lists of numbers"},
     Entry{Msg::EmptyNoise, "empty noise mapping", "entries like `q0: {t1: 50000, tphi: 80000}`"},
     // --- target ----------------------------------------------------------------------------
     Entry{Msg::GateMissing, "missing required key `gate` or `matrix_file`",
@@ -130,7 +136,7 @@ constexpr std::array kTable{
           "solver `adaptive` gives no gradient, but `${PATH}` lists trainable parameters",
           "solver expm, trotter or magnus4 when parameters are trainable"},
     Entry{Msg::MagnusOpenSystem,
-          "solver `magnus4` is for closed systems only, but `evolution.noise` is given",
+          "solver `magnus4` is for closed systems only, but `evolution.noise` or `collapse` is given",
           "solver trotter (or expm for D <= 32) for an open system"},
     Entry{Msg::MagnusOrder,
           "solver `magnus4` splits each of its exponentials at order 4; order ${ORDER} would "

@@ -81,6 +81,9 @@ enum class Msg {
   DuplicateLabel,
   NoNoiseRate,
   TrainableRateMissing,
+  CollapseMatrixMissing,
+  CollapseMatrixUnused,
+  CollapseMatrixNotSquare,
   EmptyNoise,
   // --- target ------------------------------------------------------------------------------
   GateMissing,

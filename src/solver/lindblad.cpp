@@ -58,25 +58,54 @@ std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels) {
   return out;
 }
 
-std::vector<Dissipator> make_dissipators(const Config& config, const device::Device& device) {
-  std::vector<Dissipator> out;
+DissipatorSet make_dissipators(const Config& config, const device::Device& device) {
+  DissipatorSet out;
+  auto dissipator_of = [&](int mode, const std::string& path) -> Dissipator& {
+    for (auto& d : out.dissipators)
+      if (d.mode == mode) return d;
+    const int d = device.dims()[static_cast<std::size_t>(mode)];
+    if (d * d > backend::kMaxGateSize)
+      config.fail(path,
+                  "mode `" + device.modes()[static_cast<std::size_t>(mode)].name() + "` keeps " +
+                      std::to_string(d) + " levels; its dissipator would act on " + std::to_string(d * d) +
+                      " (column, row) levels, more than the local kernels take (" +
+                      std::to_string(backend::kMaxGateSize) + ")",
+                  "at most 8 levels on a mode with noise");
+    out.dissipators.push_back({mode, CMatrix::Zero(d * d, d * d)});
+    return out.dissipators.back();
+  };
   for (const NoiseSpec& n : config.evolution.noise) {
     const int m = device.find(n.qubit);
     const std::string path = "evolution.noise." + n.qubit;
     if (m < 0) config.fail(path, "unknown mode `" + n.qubit + "`", "a mode name of the device");
+    Dissipator& dis = dissipator_of(m, path);
+    for (const CMatrix& c : collapse_operators(n, device.dims()[static_cast<std::size_t>(m)]))
+      dis.generator += lindblad_generator(c);
+    out.noise_index.push_back(static_cast<int>(&dis - out.dissipators.data()));
+  }
+  for (const CollapseSpec& cs : config.evolution.collapse) {
+    const int m = device.find(cs.qubit);
+    if (m < 0) config.fail(cs.path + ".qubit", "unknown mode `" + cs.qubit + "`", "a mode name of the device");
+    const device::Mode& mode = device.modes()[static_cast<std::size_t>(m)];
     const int d = device.dims()[static_cast<std::size_t>(m)];
-    if (d * d > backend::kMaxGateSize)
-      config.fail(path,
-                  "mode `" + n.qubit + "` keeps " + std::to_string(d) +
-                      " levels; its dissipator would act on " + std::to_string(d * d) +
-                      " (column, row) levels, more than the local kernels take (" +
-                      std::to_string(backend::kMaxGateSize) + ")",
-                  "at most 8 levels on a mode with noise");
-    Dissipator dis;
-    dis.mode = m;
-    dis.generator = CMatrix::Zero(d * d, d * d);
-    for (const CMatrix& c : collapse_operators(n, d)) dis.generator += lindblad_generator(c);
-    out.push_back(std::move(dis));
+    CMatrix O;
+    if (cs.op == "matrix") {
+      if (static_cast<int>(cs.matrix.size()) != d)
+        config.fail(cs.path + ".matrix",
+                    "mode `" + cs.qubit + "` keeps " + std::to_string(d) + " levels but the matrix is " +
+                        std::to_string(cs.matrix.size()) + " x " + std::to_string(cs.matrix.size()),
+                    "a " + std::to_string(d) + " x " + std::to_string(d) + " matrix");
+      O.resize(d, d);
+      for (int i = 0; i < d; ++i)
+        for (int j = 0; j < d; ++j) O(i, j) = cs.matrix[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+    } else {
+      const CMatrix* op = mode.op(cs.op);
+      if (op == nullptr)
+        config.fail(cs.path + ".operator", "mode `" + cs.qubit + "` has no operator `" + cs.op + "`",
+                    "lowering | number | matrix, or an operator of the mode's model");
+      O = *op;
+    }
+    dissipator_of(m, cs.path).generator += lindblad_generator(std::sqrt(cs.rate) * O);
   }
   return out;
 }

@@ -38,8 +38,15 @@ struct Dissipator {
 /// t1: sqrt(1/T1) sum_{k>=1} sqrt(k) |k-1><k|; tphi: sqrt(2/Tphi) sum_k k |k><k|.
 [[nodiscard]] std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels);
 
-/// One Dissipator per `noise` entry; an unknown mode name is a located input error.
-[[nodiscard]] std::vector<Dissipator> make_dissipators(const Config& config, const device::Device& device);
+/// One Dissipator per mode with noise: its `noise` entry's rates plus every `collapse`
+/// operator on it (summed into one generator, so the mode's collapse operators are not split
+/// from each other). noise_index[e] is the dissipator of noise entry e. Unknown modes, missing
+/// operators and wrong matrix sizes are located input errors.
+struct DissipatorSet {
+  std::vector<Dissipator> dissipators;
+  std::vector<int> noise_index;
+};
+[[nodiscard]] DissipatorSet make_dissipators(const Config& config, const device::Device& device);
 
 /// The dense Liouvillian -i 2 pi (I (x) H - H^T (x) I) + sum of the dissipators embedded in the
 /// full space (D^2 x D^2): the `expm` reference, small D only.

@@ -59,7 +59,7 @@ Options make_options(const Config& config, int threads) {
   o.precision = e.precision;
   o.threads = resolve_threads(threads);
   if (o.solver == Solver::magnus4) o.order = 4;  // each exponential split at order 4
-  o.open = !e.noise.empty();
+  o.open = e.is_open();
   if (o.open) {
     // What the open-system path does not have yet (docs/solvers.md "Open systems"); the
     // config itself is valid, so `qevolve check` accepts it and `run` says what is missing.
@@ -210,7 +210,10 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   }
   if (options_.open) {
     noise_ = config.evolution.noise;
-    cache_->dissipators = make_dissipators(config, device_);
+    collapse_ = config.evolution.collapse;
+    DissipatorSet set = make_dissipators(config, device_);
+    cache_->dissipators = std::move(set.dissipators);
+    noise_dissipator_ = std::move(set.noise_index);
     ++cache_->dissipator_builds;
     const Index D = device_.dim();
     if (uses_dense(options_) && D * D > kMaxDenseLiouvillian)
@@ -260,7 +263,8 @@ void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
   }
   Config c;
   c.evolution.noise = noise;
-  cache_->dissipators = make_dissipators(c, device_);
+  c.evolution.collapse = collapse_;
+  cache_->dissipators = make_dissipators(c, device_).dissipators;
   noise_ = noise;
   ++cache_->dissipator_builds;
 }
@@ -603,22 +607,26 @@ OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix
   return r;
 }
 
-CMatrix Simulator::dissipator_rate_tangent(int entry, bool t1) const {
+DissipatorTangent Simulator::dissipator_rate_tangent(int entry, bool t1) const {
   const auto& noise = noise_;
   if (entry < 0 || entry >= static_cast<int>(noise.size())) throw std::out_of_range("dissipator_rate_tangent");
   const NoiseSpec& n = noise[static_cast<std::size_t>(entry)];
   const int d = device_.dims()[static_cast<std::size_t>(device_.find(n.qubit))];
   // generator = rate * lindblad_generator(c0) with c = sqrt(rate) c0; d/dT of rate: T1: rate
   // 1/T1 -> -1/T1^2; Tphi: rate 2/Tphi -> -2/Tphi^2 (c0 = sum_k k |k><k|).
+  DissipatorTangent out;
+  out.dissipator = noise_dissipator_[static_cast<std::size_t>(entry)];
   NoiseSpec unit;
   if (t1) {
-    if (!n.t1) return {};
+    if (!n.t1) return out;
     unit.t1 = 1.0;
-    return -(1.0 / (*n.t1 * *n.t1)) * lindblad_generator(collapse_operators(unit, d)[0]);
+    out.generator = -(1.0 / (*n.t1 * *n.t1)) * lindblad_generator(collapse_operators(unit, d)[0]);
+    return out;
   }
-  if (!n.tphi) return {};
+  if (!n.tphi) return out;
   unit.tphi = 2.0;  // rate 2/Tphi = 1: c0 itself
-  return -(2.0 / (*n.tphi * *n.tphi)) * lindblad_generator(collapse_operators(unit, d)[0]);
+  out.generator = -(2.0 / (*n.tphi * *n.tphi)) * lindblad_generator(collapse_operators(unit, d)[0]);
+  return out;
 }
 
 }  // namespace qevolve::solver

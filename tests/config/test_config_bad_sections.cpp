@@ -456,6 +456,40 @@ const BadCase kCases[] = {
      "    q0: {t1: 50000, optimize: [tphi]}\n",
      "bad.yaml:4:31: evolution.noise.q0.optimize: `tphi` is listed as trainable but not given"
      " (expected a value for every rate in `optimize`)"},
+    {"CollapseMatrixMissing",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  collapse:\n"
+     "    - {qubit: q0, operator: matrix, rate: 1.0e-4}\n",
+     "bad.yaml:4:29: evolution.collapse[0].operator: operator: matrix without a `matrix`"
+     " (expected a `matrix: [[...], ...]` of the mode's levels x levels)"},
+    {"CollapseMatrixUnused",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  collapse:\n"
+     "    - {qubit: q0, operator: phi, rate: 1.0e-4, matrix: [[0, 1], [0, 0]]}\n",
+     "bad.yaml:4:48: evolution.collapse[0].matrix: `matrix` is only used with operator: matrix, not with"
+     " `phi` (expected operator: matrix, or no `matrix`)"},
+    {"CollapseMatrixNotSquare",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  collapse:\n"
+     "    - {qubit: q0, operator: matrix, rate: 1.0e-4, matrix: [[0, 1], [0]]}\n",
+     "bad.yaml:4:59: evolution.collapse[0].matrix: the matrix is not square: 2 rows, row 1 has 1 entries"
+     " (expected a square list of lists of numbers)"},
+    {"CollapseOperatorSuggest",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  collapse:\n"
+     "    - {qubit: q0, operator: lowring, rate: 1.0e-4}\n",
+     "bad.yaml:4:29: evolution.collapse[0].operator: unknown value `lowring`, did you mean `lowering`?"
+     " (expected one of: lowering, number, phi, n, x, y, matrix)"},
+    {"CollapseRateMissing",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  collapse:\n"
+     "    - {qubit: q0, operator: number}\n",
+     "bad.yaml:4:7: evolution.collapse[0]: missing required key `rate` (expected a number > 0 (1/ns))"},
     {"GateSuggest",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"
@@ -596,7 +630,7 @@ const BadCase kCases[] = {
      "  solver: magnus4\n"
      "  noise:\n"
      "    q0: {t1: 50000}\n",
-     "bad.yaml:3:3: evolution.solver: solver `magnus4` is for closed systems only, but `evolution.noise` is given"
+     "bad.yaml:3:3: evolution.solver: solver `magnus4` is for closed systems only, but `evolution.noise` or `collapse` is given"
      " (expected solver trotter (or expm for D <= 32) for an open system)"},
     {"MagnusOrderTwo",
      "device: {preset: mpc_fluxonium_1d}\n"

@@ -251,7 +251,8 @@ constexpr const char* kEverything =
     "  precision: single\r\n"
     "  device: cpu\r\n"
     "  initial_states: [00000, '01000', \"10000\"]\r\n"
-    "  noise: {q0: {t1: 2.5e4}, c0: {tphi: 1e5}}\r\n"
+    "  noise: {q0: {t1: 2.5e4, optimize: [t1]}, c0: {tphi: 1e5}}\r\n"
+    "  collapse: [{qubit: q0, operator: phi, rate: 1.0e-6}, {qubit: c0, operator: matrix, matrix: [[0, 1], [0, 0]], rate: 2e-6}]\r\n"
     "target:\r\n"
     "  gates:\r\n"
     "    - {matrix_file: u3.h5, qubits: [q0, q1, q2]}\r\n"
@@ -332,6 +333,13 @@ TEST(GoodConfig, EveryKeyAndSpelling) {
   EXPECT_FALSE(e.noise[0].tphi.has_value());
   EXPECT_EQ(e.noise[1].qubit, "c0");
   EXPECT_EQ(e.noise[1].tphi, 1e5);
+  EXPECT_EQ(e.noise[0].optimize, (std::vector<std::string>{"t1"}));
+  ASSERT_EQ(e.collapse.size(), 2u);
+  EXPECT_EQ(e.collapse[0].op, "phi");
+  EXPECT_EQ(e.collapse[0].rate, 1e-6);
+  EXPECT_EQ(e.collapse[1].qubit, "c0");
+  EXPECT_EQ(e.collapse[1].matrix, (std::vector<std::vector<double>>{{0, 1}, {0, 0}}));
+  EXPECT_EQ(e.collapse[1].path, "evolution.collapse[1]");
 
   ASSERT_TRUE(c.target.has_value());
   EXPECT_EQ(c.target->gates[0].gate, "");
@@ -347,7 +355,8 @@ TEST(GoodConfig, EveryKeyAndSpelling) {
 
   // CRLF and the byte order mark do not shift locations.
   expect_at(c, "device", 2, 1);
-  expect_at(c, "evolution.noise.c0.tphi", 28, 33);
+  expect_at(c, "evolution.noise.c0.tphi", 28, 49);
+  expect_at(c, "evolution.collapse[1].rate", 29, 112);
 }
 
 TEST(GoodConfig, NewModesWithoutPreset) {
