@@ -137,7 +137,7 @@ constexpr std::array kTable{
           "solver expm, trotter or magnus4 when parameters are trainable"},
     Entry{Msg::MagnusOpenSystem,
           "solver `magnus4` is for closed systems only, but `evolution.noise` or `collapse` is given",
-          "solver trotter (or expm for D <= 32) for an open system"},
+          "solver trotter, adaptive (or expm for D <= 32) for an open system"},
     Entry{Msg::MagnusOrder,
           "solver `magnus4` splits each of its exponentials at order 4; order ${ORDER} would "
           "spoil its fourth-order accuracy",

@@ -32,6 +32,8 @@ constexpr std::array<double, 7> kE = {71.0 / 57600,  0.0,         -71.0 / 16695,
 struct Operator {
   std::vector<double> gate;  // split re/im row-major
   backend::GateGeometry geo;
+  cplx alpha;
+  int channel = -1;
 };
 
 std::vector<double> split(const CMatrix& m) {
@@ -45,19 +47,24 @@ std::vector<double> split(const CMatrix& m) {
   return out;
 }
 
-Operator make_operator(const device::Device& dev, const device::LocalTerm& t, Index width) {
-  const auto& dims = dev.dims();
+Operator make_operator(const std::vector<int>& dims, const AdaptiveTerm& t, Index width) {
   return {split(t.matrix),
-          backend::make_geometry(dims.data(), dev.num_modes(), t.modes[0],
-                                 t.modes.size() == 2 ? t.modes[1] : -1, width)};
+          backend::make_geometry(dims.data(), static_cast<int>(dims.size()), t.modes[0],
+                                 t.modes.size() == 2 ? t.modes[1] : -1, width),
+          t.alpha, t.channel};
+}
+
+Index register_dim(const std::vector<int>& dims) {
+  Index D = 1;
+  for (int d : dims) D *= d;
+  return D;
 }
 
 /// One block of columns, integrated from 0 to T.
 class BlockIntegrator {
  public:
-  BlockIntegrator(const AdaptiveJob& job, Index width) : job_(job), n_(job.device->dim() * width) {
-    for (const auto& t : job.static_terms) statics_.push_back(make_operator(*job.device, t, width));
-    for (const auto& t : job.drive_terms) drives_.push_back(make_operator(*job.device, t, width));
+  BlockIntegrator(const AdaptiveJob& job, Index width) : job_(job), n_(register_dim(job.dims) * width) {
+    for (const auto& t : job.terms) ops_.push_back(make_operator(job.dims, t, width));
     for (auto& k : k_) k.assign(2 * static_cast<std::size_t>(n_), 0.0);
     y_.assign(2 * static_cast<std::size_t>(n_), 0.0);
     tmp_ = y_;
@@ -107,20 +114,19 @@ class BlockIntegrator {
     }
   }
 
-  /// k = -i 2 pi H(t) y
+  /// k = A(t) y = sum over terms of alpha c(t) O y
   void derivative(double t, const std::vector<double>& y, std::vector<double>& k) {
     std::fill(k.begin(), k.end(), 0.0);
     const double* yr = y.data();
     const double* yi = y.data() + n_;
     double* kr = k.data();
     double* ki = k.data() + n_;
-    for (const auto& op : statics_)
-      backend::accumulate_gate(yr, yi, kr, ki, op.geo, op.gate.data(), 0.0, -kTwoPi);
     job_.coefficients(t, coeff_);
-    for (std::size_t j = 0; j < drives_.size(); ++j) {
-      if (coeff_[j] == 0.0) continue;
-      backend::accumulate_gate(yr, yi, kr, ki, drives_[j].geo, drives_[j].gate.data(), 0.0,
-                               -kTwoPi * coeff_[j]);
+    for (const auto& op : ops_) {
+      const double c = op.channel < 0 ? 1.0 : coeff_[static_cast<std::size_t>(op.channel)];
+      if (c == 0.0) continue;
+      const cplx a = op.alpha * c;
+      backend::accumulate_gate(yr, yi, kr, ki, op.geo, op.gate.data(), a.real(), a.imag());
     }
   }
 
@@ -145,7 +151,7 @@ class BlockIntegrator {
 
   const AdaptiveJob& job_;
   Index n_;
-  std::vector<Operator> statics_, drives_;
+  std::vector<Operator> ops_;
   std::array<std::vector<double>, 7> k_;
   std::vector<double> y_, tmp_, ynew_;
   std::vector<double> coeff_;
@@ -153,9 +159,20 @@ class BlockIntegrator {
 
 }  // namespace
 
+AdaptiveJob closed_adaptive_job(const device::Device& device,
+                                const std::vector<device::LocalTerm>& static_terms,
+                                const std::vector<device::LocalTerm>& drive_terms) {
+  AdaptiveJob job;
+  job.dims = device.dims();
+  for (const auto& t : static_terms) job.terms.push_back({t.modes, t.matrix, cplx(0.0, -kTwoPi), -1});
+  for (std::size_t j = 0; j < drive_terms.size(); ++j)
+    job.terms.push_back({drive_terms[j].modes, drive_terms[j].matrix, cplx(0.0, -kTwoPi), static_cast<int>(j)});
+  return job;
+}
+
 long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,
                         const std::function<void(double)>& progress) {
-  const Index D = job.device->dim();
+  const Index D = register_dim(job.dims);
   const Index n = state.cols();
   if (n == 0) return 0;
   const int threads = std::max(1, job.threads);

@@ -1,5 +1,6 @@
-// Error-controlled Dormand-Prince 5(4) integration of d psi/dt = -i 2 pi H(t) psi with H applied
-// matrix-free through its local terms (the reference for convergence studies).
+// Error-controlled Dormand-Prince 5(4) integration of dy/dt = A(t) y with A applied matrix-free
+// through its local terms: closed systems -i 2 pi H(t) psi, open systems the Lindblad generator
+// on vectorised density matrices (the references for convergence studies).
 #pragma once
 
 #include <functional>
@@ -10,18 +11,32 @@
 
 namespace qevolve::solver {
 
+/// One local term of the generator: dy/dt += alpha * c(t) * O y with O on `modes` (1 or 2,
+/// ascending) and c(t) = 1 (channel -1) or the drive coefficient of `channel`.
+struct AdaptiveTerm {
+  std::vector<int> modes;
+  CMatrix matrix;
+  cplx alpha{0.0, 0.0};
+  int channel = -1;
+};
+
+/// dy/dt = sum of the terms, on a register of modes of dimensions `dims` (closed systems: the
+/// device's modes with alpha = -i 2 pi; open systems: the doubled register of lindblad.hpp).
 struct AdaptiveJob {
-  const device::Device* device = nullptr;
-  /// Static local terms (energies, couplings) and drive operators (one per channel).
-  std::vector<device::LocalTerm> static_terms;
-  std::vector<device::LocalTerm> drive_terms;  ///< channel operators (c_j(t) carries the factor)
+  std::vector<int> dims;
+  std::vector<AdaptiveTerm> terms;
   std::function<void(double, std::vector<double>&)> coefficients;
   double duration = 0.0;
   double rtol = 1e-10, atol = 1e-12;
   int threads = 1;
 };
 
-/// Integrates the columns of `state` (D x n, product basis) from 0 to duration in place.
+/// The closed-system job: -i 2 pi H(t) on the device (static terms and drive channels).
+[[nodiscard]] AdaptiveJob closed_adaptive_job(const device::Device& device,
+                                              const std::vector<device::LocalTerm>& static_terms,
+                                              const std::vector<device::LocalTerm>& drive_terms);
+
+/// Integrates the columns of `state` (prod(dims) x n) from 0 to duration in place.
 /// Throws NumericalError if the step size underflows. Returns the number of accepted steps
 /// summed over column blocks.
 long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,

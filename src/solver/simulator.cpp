@@ -63,10 +63,6 @@ Options make_options(const Config& config, int threads) {
   if (o.open) {
     // What the open-system path does not have yet (docs/solvers.md "Open systems"); the
     // config itself is valid, so `qevolve check` accepts it and `run` says what is missing.
-    if (o.solver == Solver::adaptive)
-      config.fail("evolution.solver",
-                  "solver `adaptive` has no open-system (Lindblad) path yet, but `evolution.noise` is given",
-                  "solver trotter (or expm for D <= 32) for an open system");
     if (o.precision == Precision::single)
       config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
                   "precision: double for an open system");
@@ -367,9 +363,12 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress)
       if (progress) progress(static_cast<double>(u + 1) / grid.substeps());
     }
   } else {
-    auto coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
-    AdaptiveJob job{&device_,          cache_->static_terms, cache_->drive_terms, coefficients,
-                    options_.duration, options_.rtol,        options_.atol,       options_.threads};
+    AdaptiveJob job = closed_adaptive_job(device_, cache_->static_terms, cache_->drive_terms);
+    job.coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
+    job.duration = options_.duration;
+    job.rtol = options_.rtol;
+    job.atol = options_.atol;
+    job.threads = options_.threads;
     integrate_adaptive(job, state, progress);
   }
   if (!state.allFinite()) throw NumericalError("evolution produced NaN or inf");
@@ -519,7 +518,28 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
       if (progress) progress(static_cast<double>(s + 1) / options_.steps);
     }
   } else {
-    throw std::logic_error("Simulator::evolve_density: no open-system path for this solver");
+    // adaptive: the Lindblad generator on the doubled register, matrix-free: every local term h
+    // as -i 2 pi h on the row digits and +i 2 pi h^T on the column digits, every dissipator on
+    // its (column, row) pair.
+    const int N = device_.num_modes();
+    AdaptiveJob job;
+    job.dims = device_.dims();
+    job.dims.insert(job.dims.end(), device_.dims().begin(), device_.dims().end());
+    auto add = [&](const device::LocalTerm& t, int channel) {
+      std::vector<int> row(t.modes);
+      for (int& m : row) m += N;
+      job.terms.push_back({row, t.matrix, cplx(0.0, -kTwoPi), channel});
+      job.terms.push_back({t.modes, t.matrix.transpose(), cplx(0.0, kTwoPi), channel});
+    };
+    for (const auto& t : cache_->static_terms) add(t, -1);
+    for (std::size_t j = 0; j < cache_->drive_terms.size(); ++j) add(cache_->drive_terms[j], static_cast<int>(j));
+    for (const auto& d : cache_->dissipators) job.terms.push_back({{d.mode, d.mode + N}, d.generator, cplx(1.0, 0.0), -1});
+    job.coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
+    job.duration = options_.duration;
+    job.rtol = options_.rtol;
+    job.atol = options_.atol;
+    job.threads = options_.threads;
+    integrate_adaptive(job, vecs, progress);
   }
   if (!vecs.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return vecs;

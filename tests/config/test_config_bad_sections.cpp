@@ -631,7 +631,7 @@ const BadCase kCases[] = {
      "  noise:\n"
      "    q0: {t1: 50000}\n",
      "bad.yaml:3:3: evolution.solver: solver `magnus4` is for closed systems only, but `evolution.noise` or `collapse` is given"
-     " (expected solver trotter (or expm for D <= 32) for an open system)"},
+     " (expected solver trotter, adaptive (or expm for D <= 32) for an open system)"},
     {"MagnusOrderTwo",
      "device: {preset: mpc_fluxonium_1d}\n"
      "evolution:\n"
