@@ -108,7 +108,8 @@ struct CacheStats {
   long dissipator_builds = 0;           ///< open systems: dissipator sets built (build, set_noise)
 };
 
-struct TimeGrid;  // src/solver/time_grid.hpp
+struct TimeGrid;          // src/solver/time_grid.hpp
+struct DensityEvolution;  // src/solver/lindblad.hpp
 
 class Simulator {
  public:
@@ -219,6 +220,8 @@ class Simulator {
   struct Cache;
   /// Steps -> gate steps and drive samples (src/solver/time_grid.hpp).
   [[nodiscard]] TimeGrid time_grid() const;
+  /// Open systems, trotter: the split-step job over the cached gate sets and dissipators.
+  void fill_density_job(DensityEvolution& job) const;
   /// Drive coefficients of gate step u (the midpoint values, or magnus4's Gauss combination).
   [[nodiscard]] std::function<void(int, std::vector<double>&)> substep_coefficients() const;
   device::Device device_;

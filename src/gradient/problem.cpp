@@ -130,6 +130,24 @@ struct GradientProblem::Impl {
     device_terms_valid = false;
   }
 
+  /// The adjoint's per-step drive cotangents d(1 - F)/dc_j(t), turned into the pulse
+  /// parameters' gradient entries (chain rule through each pulse's parameter derivatives).
+  solver::StepCotangent pulse_accumulator(RVector& gradient) {
+    return [this, &gradient, df = std::vector<double>()](int, double t, const std::vector<double>& dc) mutable {
+      const auto& channels = sim->channels();
+      for (std::size_t p = 0; p < pulse_refs.size(); ++p) {
+        if (pulse_refs[p].empty()) continue;
+        double g = 0.0;  // d(1 - F)/d f_p(t)
+        for (std::size_t j = 0; j < channels.size(); ++j)
+          if (channels[j].pulse == static_cast<int>(p)) g += dc[j] * channels[j].factor;
+        if (g == 0.0) continue;
+        df.resize(pulse_refs[p].size());
+        sim->pulses()[p].derivatives(t, pulse_refs[p], df);
+        for (std::size_t r = 0; r < pulse_refs[p].size(); ++r) gradient(pulse_slots[p][r]) += g * df[r];
+      }
+    };
+  }
+
   void update_device_terms() {
     if (device_terms_valid) return;
     device_terms.clear();
@@ -415,22 +433,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
 
   ev.gradient = RVector::Zero(m.values.size());
   // Pulse parameters through the per-step drive cotangents.
-  const auto& refs = m.pulse_refs;
-  const auto& slots = m.pulse_slots;
-  const auto& channels = sim.channels();
-  std::vector<double> df;
-  auto on_step = [&](int, double t, const std::vector<double>& dc) {
-    for (std::size_t p = 0; p < refs.size(); ++p) {
-      if (refs[p].empty()) continue;
-      double g = 0.0;  // d(1 - F)/d f_p(t)
-      for (std::size_t j = 0; j < channels.size(); ++j)
-        if (channels[j].pulse == static_cast<int>(p)) g += dc[j] * channels[j].factor;
-      if (g == 0.0) continue;
-      df.resize(refs[p].size());
-      sim.pulses()[p].derivatives(t, refs[p], df);
-      for (std::size_t r = 0; r < refs[p].size(); ++r) ev.gradient(slots[p][r]) += g * df[r];
-    }
-  };
+  const solver::StepCotangent on_step = m.pulse_accumulator(ev.gradient);
   // Device parameters: tangents of the Hamiltonian pieces, plus the basis/frame terms.
   m.update_device_terms();
   const solver::AdjointResult adj = sim.adjoint(psiN, lambdaN, m.tangents, on_step);
@@ -479,22 +482,7 @@ Evaluation GradientProblem::evaluate_open(bool with_gradient) {
   const CMatrix lambdaN = sim.channel_adjoint(-w / (2.0 * static_cast<double>(d * (d + 1))));
 
   ev.gradient = RVector::Zero(m.values.size());
-  const auto& refs = m.pulse_refs;
-  const auto& slots = m.pulse_slots;
-  const auto& channels = sim.channels();
-  std::vector<double> df;
-  auto on_step = [&](int, double t, const std::vector<double>& dc) {
-    for (std::size_t p = 0; p < refs.size(); ++p) {
-      if (refs[p].empty()) continue;
-      double g = 0.0;
-      for (std::size_t j = 0; j < channels.size(); ++j)
-        if (channels[j].pulse == static_cast<int>(p)) g += dc[j] * channels[j].factor;
-      if (g == 0.0) continue;
-      df.resize(refs[p].size());
-      sim.pulses()[p].derivatives(t, refs[p], df);
-      for (std::size_t r = 0; r < refs[p].size(); ++r) ev.gradient(slots[p][r]) += g * df[r];
-    }
-  };
+  const solver::StepCotangent on_step = m.pulse_accumulator(ev.gradient);
   m.update_device_terms();
   std::vector<solver::DissipatorTangent> noise;
   std::vector<std::size_t> noise_slot;

@@ -82,6 +82,15 @@ Options make_options(const Config& config, int threads) {
   return o;
 }
 
+/// The run settings of an adaptive job: drive coefficients, total time, tolerances, threads.
+void set_adaptive_run(AdaptiveJob& job, const Simulator& sim) {
+  job.coefficients = [&sim](double t, std::vector<double>& c) { sim.drive_coefficients(t, c); };
+  job.duration = sim.options().duration;
+  job.rtol = sim.options().rtol;
+  job.atol = sim.options().atol;
+  job.threads = sim.options().threads;
+}
+
 }  // namespace
 
 Simulator::Simulator(const Config& config, device::Device device, int threads)
@@ -364,11 +373,7 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress)
     }
   } else {
     AdaptiveJob job = closed_adaptive_job(device_, cache_->static_terms, cache_->drive_terms);
-    job.coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
-    job.duration = options_.duration;
-    job.rtol = options_.rtol;
-    job.atol = options_.atol;
-    job.threads = options_.threads;
+    set_adaptive_run(job, *this);
     integrate_adaptive(job, state, progress);
   }
   if (!state.allFinite()) throw NumericalError("evolution produced NaN or inf");
@@ -492,20 +497,25 @@ AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
   return r;
 }
 
+void Simulator::fill_density_job(DensityEvolution& job) const {
+  job.device = &device_;
+  job.unitary.clear();
+  for (const auto& g : cache_->open_gates) job.unitary.push_back(&g);
+  job.stages = cache_->open_stages;
+  job.dissipators = &cache_->dissipators;
+  job.coefficients = substep_coefficients();
+  job.steps = options_.steps;
+  job.dt = dt();
+  job.threads = options_.threads;
+}
+
 CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress) const {
   if (!options_.open) throw std::logic_error("Simulator::evolve_density: a closed system (no noise)");
   ++cache_->evaluations;
   CMatrix vecs = vecs0;
   if (uses_trotter_gates(options_)) {
     DensityEvolution job;
-    job.device = &device_;
-    for (const auto& g : cache_->open_gates) job.unitary.push_back(&g);
-    job.stages = cache_->open_stages;
-    job.dissipators = &cache_->dissipators;
-    job.coefficients = substep_coefficients();
-    job.steps = options_.steps;
-    job.dt = dt();
-    job.threads = options_.threads;
+    fill_density_job(job);
     solver::evolve_density(job, vecs, progress);
   } else if (uses_dense(options_)) {
     const linalg::DenseBlasPhase dense_phase;
@@ -534,11 +544,7 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
     for (const auto& t : cache_->static_terms) add(t, -1);
     for (std::size_t j = 0; j < cache_->drive_terms.size(); ++j) add(cache_->drive_terms[j], static_cast<int>(j));
     for (const auto& d : cache_->dissipators) job.terms.push_back({{d.mode, d.mode + N}, d.generator, cplx(1.0, 0.0), -1});
-    job.coefficients = [this](double t, std::vector<double>& c) { drive_coefficients(t, c); };
-    job.duration = options_.duration;
-    job.rtol = options_.rtol;
-    job.atol = options_.atol;
-    job.threads = options_.threads;
+    set_adaptive_run(job, *this);
     integrate_adaptive(job, vecs, progress);
   }
   if (!vecs.allFinite()) throw NumericalError("evolution produced NaN or inf");
@@ -609,14 +615,7 @@ OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix
   r.lambda0 = lambdaN;
   const TimeGrid grid = time_grid();
   DensityEvolution job;
-  job.device = &device_;
-  for (const auto& g : cache_->open_gates) job.unitary.push_back(&g);
-  job.stages = cache_->open_stages;
-  job.dissipators = &cache_->dissipators;
-  job.coefficients = substep_coefficients();
-  job.steps = options_.steps;
-  job.dt = dt();
-  job.threads = options_.threads;
+  fill_density_job(job);
   SubstepCotangent per_step;
   if (on_step) per_step = [&](int s, const std::vector<double>& dc) { on_step(s, grid.sample_time(s, 0), dc); };
   const int K = checkpoint_interval > 0 ? checkpoint_interval

@@ -68,26 +68,24 @@ TEST(Lindblad, CollapseOperatorsOfPhysicsMd) {
 
 /// One undriven fluxonium qubit (2 levels) with noise, evolved for `T` ns, rotating frame.
 Config idle_qubit(Solver solver, int order, std::optional<double> t1, std::optional<double> tphi, double T) {
-  Config c;
-  c.source_file = "idle.yaml";
-  ModeEntry q;
-  q.name = "q0";
-  q.type = ModeType::fluxonium;
-  q.levels = 2;
-  q.ec = 1.0;
-  q.ej = 4.0;
-  q.el = 1.0;
-  q.flux = 0.5;
-  q.path = "device.qubits[0]";
-  c.device.qubits.push_back(q);
-  c.evolution.solver = solver;
+  Config c = testing::single_fluxonium_x(solver, 50);
+  c.pulses.clear();
+  c.device.qubits[0].levels = 2;
   c.evolution.order = order;
-  c.evolution.steps = 50;
   c.evolution.duration = T;
   c.evolution.frame = Frame::rotating;
   c.evolution.noise.push_back(noise_entry("q0", t1, tphi));
-  c.has_evolution = true;
   return c;
+}
+
+/// The InputError text of building a simulator for `c` ("no error" if it builds).
+std::string build_error(const Config& c) {
+  try {
+    Simulator sim(c, device::build_device(c), 1);
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  return "no error";
 }
 
 TEST(Lindblad, FreeDecayAndRamseyMatchTheirClosedForms) {
@@ -320,20 +318,12 @@ TEST(Lindblad, GeneralCollapseOperatorsReproduceT1AndTphiAndAddUp) {
   const double d2 = max_abs(channel(phi, Solver::trotter, 2, 400) - channel(phi, Solver::expm, 2, 400));
   EXPECT_NEAR(d1 / d2, 4.0, 0.8);
   // Located errors: an operator the mode lacks, a matrix of the wrong size.
-  auto error_of = [](const Config& cfg) {
-    try {
-      Simulator sim(cfg, device::build_device(cfg), 1);
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   Config bad = testing::driven_chain(2, 3);
   bad.evolution.collapse.push_back(collapse_entry("q0", "x", 1e-3));
-  EXPECT_EQ(error_of(bad), "chain.yaml: evolution.collapse[0].operator: mode `q0` has no operator `x` (expected "
+  EXPECT_EQ(build_error(bad), "chain.yaml: evolution.collapse[0].operator: mode `q0` has no operator `x` (expected "
                            "lowering | number | matrix, or an operator of the mode's model)");
   bad.evolution.collapse[0] = collapse_entry("q0", "matrix", 1e-3, {{0, 1}, {0, 0}});
-  EXPECT_EQ(error_of(bad), "chain.yaml: evolution.collapse[0].matrix: mode `q0` keeps 3 levels but the matrix is "
+  EXPECT_EQ(build_error(bad), "chain.yaml: evolution.collapse[0].matrix: mode `q0` keeps 3 levels but the matrix is "
                            "2 x 2 (expected a 3 x 3 matrix)");
 }
 
@@ -354,30 +344,22 @@ TEST(Lindblad, DenseLiouvillianIsLimitedToSmallSystems) {
 TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
   // The config is valid (`qevolve check` accepts the interface.md example with noise); building
   // the simulator says which open-system feature is not there yet.
-  auto error_of = [](const Config& c) {
-    try {
-      Simulator sim(c, device::build_device(c), 1);
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   Config c = noisy_chain();
   c.evolution.precision = Precision::single;
-  EXPECT_EQ(error_of(c), "chain.yaml: evolution.precision: precision: single is for closed systems, but "
+  EXPECT_EQ(build_error(c), "chain.yaml: evolution.precision: precision: single is for closed systems, but "
                          "`evolution.noise` is given (expected precision: double for an open system)");
   c = noisy_chain();
   c.target = TargetSpec{};
   c.target->compensation = Compensation::vz;
-  EXPECT_EQ(error_of(c), "chain.yaml: target.compensation: compensation of an open-system channel is not "
+  EXPECT_EQ(build_error(c), "chain.yaml: target.compensation: compensation of an open-system channel is not "
                          "available yet, but `evolution.noise` is given (expected compensation: none for an "
                          "open system)");
   c = noisy_chain();
   c.evolution.noise.push_back(noise_entry("q7", 100.0, {}));
-  EXPECT_EQ(error_of(c), "chain.yaml: evolution.noise.q7: unknown mode `q7` (expected a mode name of the device)");
+  EXPECT_EQ(build_error(c), "chain.yaml: evolution.noise.q7: unknown mode `q7` (expected a mode name of the device)");
   c = noisy_chain();
   c.device.preset->levels = 9;
-  EXPECT_EQ(error_of(c), "chain.yaml: evolution.noise.q0: mode `q0` keeps 9 levels; its dissipator would act on "
+  EXPECT_EQ(build_error(c), "chain.yaml: evolution.noise.q0: mode `q0` keeps 9 levels; its dissipator would act on "
                          "81 (column, row) levels, more than the local kernels take (64) (expected at most 8 "
                          "levels on a mode with noise)");
 }
