@@ -269,21 +269,29 @@ struct FidelityResult {
   double leakage = 0.0;
   RVector angles;                            ///< canonical angles, layout as /compensation/angles
   CMatrix unitary_compensated;               ///< U' = L_post U L_pre
+  CMatrix superoperator_compensated;         ///< open systems: the compensated channel block
   std::vector<Mat2> pre_factors;             ///< per-qubit factors of L_pre (empty for `none`)
   std::vector<Mat2> post_factors;            ///< per-qubit factors of L_post
   [[nodiscard]] CMatrix pre_layer() const;   ///< dense L_pre (identity for `none`)
   [[nodiscard]] CMatrix post_layer() const;  ///< dense L_post
 };
 
-/// Open systems (physics.md "Fidelity"): F = (Tr E(I) + Tr(S_t^dag S_E)) / (d (d + 1)) with
-/// S_t = conj(U_t) (x) U_t, from the computational block S_E of the channel (d^2 x d^2, column
-/// stacking, S_E(a + d b, i + d j) = <a| E(|i><j|) |b>); leakage 1 - Tr E(I) / d. Reduces to
-/// average_gate_fidelity for E(rho) = U rho U^dag. No compensation (open-system compensation
-/// is not implemented; the config loader refuses it).
+
+/// Open systems (physics.md "Fidelity"; src/fidelity/channel.cpp): F = (Tr E(I) +
+/// Tr(S_t^dag S_E)) / (d (d + 1)) with S_t = conj(U_t) (x) U_t, from the computational block S_E
+/// of the channel (d^2 x d^2, column stacking, S_E(a + d b, i + d j) = <a| E(|i><j|) |b>);
+/// leakage 1 - Tr E(I) / d. Reduces to average_gate_fidelity for E(rho) = U rho U^dag.
 [[nodiscard]] double channel_fidelity(const CMatrix& superoperator, const CMatrix& target);
 [[nodiscard]] double channel_leakage(const CMatrix& superoperator);
-/// The FidelityResult of a channel (compensation none; unitary_compensated stays empty).
-[[nodiscard]] FidelityResult evaluate_channel_fidelity(const CMatrix& superoperator, const CMatrix& target);
+/// Kraus operators of the channel block (descending weight) from its Choi matrix.
+[[nodiscard]] std::vector<CMatrix> kraus_operators(const CMatrix& superoperator);
+/// Fidelity, leakage and compensation of a channel: the compensated channel is
+/// (L_post . L_post^dag) o E o (L_pre . L_pre^dag); the angles maximise the sum of the closed
+/// objectives of its Kraus operators (closed solver on the dominant one, Newton polish on the
+/// sum). unitary_compensated stays empty; superoperator_compensated is set.
+[[nodiscard]] FidelityResult evaluate_channel_fidelity(const CMatrix& superoperator, const CMatrix& target,
+                                                       Compensation kind = Compensation::none,
+                                                       const CompensationOptions& options = {});
 
 /// Fidelity, leakage and compensation of a computational block `u` against `target` (both
 /// d x d, d a power of two). Throws NumericalError if u contains NaN or inf, qevolve::Error if

@@ -55,7 +55,7 @@ void compute_fidelity(RunReport& r) {
   for (int q : device.qubit_modes()) qubit_names.push_back(device.modes()[static_cast<std::size_t>(q)].name());
   const CMatrix target = fidelity::target_unitary(*config.target, qubit_names, config);
   if (r.sim->is_open()) {
-    r.fidelity = fidelity::evaluate_channel_fidelity(r.superoperator, target);
+    r.fidelity = fidelity::evaluate_channel_fidelity(r.superoperator, target, config.target->compensation);
     return;
   }
   const auto comp = device.computational_indices();
@@ -84,6 +84,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   if (!dressed && dev.dim() <= kMaxDenseEnergies) dressed = device::dress(dev);
   io::Hdf5Writer w(path);
   if (r.fidelity && sim.is_open()) {
+    w.write("/superoperator_compensated", r.fidelity->superoperator_compensated);
     w.write("/compensation/angles", r.fidelity->angles);
     w.attribute("compensation", std::string(compensation_name(r.fidelity->compensation)));
     w.attribute("fidelity", r.fidelity->fidelity);

@@ -41,58 +41,6 @@ CMatrix FidelityResult::post_layer() const {
   return dense_layer(post_factors);
 }
 
-namespace {
-
-Index channel_dim(const CMatrix& s) {
-  Index d = 0;
-  while (d * d < s.rows()) ++d;
-  if (s.rows() != s.cols() || d * d != s.rows())
-    throw Error("fidelity: a superoperator must be d^2 x d^2, got " + std::to_string(s.rows()) +
-                " x " + std::to_string(s.cols()));
-  return d;
-}
-
-double trace_of_identity_image(const CMatrix& s, Index d) {
-  // Tr E(I) = sum_i sum_a <a| E(|i><i|) |a>.
-  cplx t = 0.0;
-  for (Index i = 0; i < d; ++i)
-    for (Index a = 0; a < d; ++a) t += s(a + d * a, i + d * i);
-  return t.real();
-}
-
-}  // namespace
-
-double channel_fidelity(const CMatrix& s, const CMatrix& target) {
-  const Index d = channel_dim(s);
-  if (target.rows() != d || target.cols() != d)
-    throw Error("fidelity: the channel acts on dimension " + std::to_string(d) + " but the target is " +
-                std::to_string(target.rows()) + " x " + std::to_string(target.cols()));
-  // Tr(S_t^dag S_E) = sum conj(U_t(a, i)) U_t(b, j) S_E(a + d b, i + d j).
-  cplx overlap = 0.0;
-  for (Index j = 0; j < d; ++j)
-    for (Index i = 0; i < d; ++i)
-      for (Index b = 0; b < d; ++b)
-        for (Index a = 0; a < d; ++a)
-          overlap += std::conj(target(a, i)) * target(b, j) * s(a + d * b, i + d * j);
-  const double dd = static_cast<double>(d);
-  return (trace_of_identity_image(s, d) + overlap.real()) / (dd * (dd + 1.0));
-}
-
-double channel_leakage(const CMatrix& s) {
-  const Index d = channel_dim(s);
-  return 1.0 - trace_of_identity_image(s, d) / static_cast<double>(d);
-}
-
-FidelityResult evaluate_channel_fidelity(const CMatrix& s, const CMatrix& target) {
-  if (!s.allFinite()) throw NumericalError("fidelity: the channel contains NaN or inf");
-  FidelityResult out;
-  out.compensation = Compensation::none;
-  out.fidelity_uncompensated = channel_fidelity(s, target);
-  out.fidelity = out.fidelity_uncompensated;
-  out.leakage = channel_leakage(s);
-  return out;
-}
-
 FidelityResult evaluate_fidelity(const CMatrix& u, const CMatrix& target, Compensation kind,
                                  const CompensationOptions& options) {
   check_pair(u, target);

@@ -180,6 +180,10 @@ GradientProblem::GradientProblem(const Config& config, int threads)
     if (config.evolution.solver != Solver::trotter)
       config.fail("evolution.solver", "open-system gradients are computed for solver trotter only",
                   "solver: trotter");
+    if (config.target && config.target->compensation_trainable)
+      config.fail("target.compensation_trainable",
+                  "trainable compensation angles are not available for open systems (they are re-optimised)",
+                  "compensation_trainable: false");
     bool device_trainable = false;
     for (const auto& q : config.device.qubits) device_trainable = device_trainable || !q.optimize.empty();
     for (const auto& c : config.device.couplings) device_trainable = device_trainable || !c.optimize.empty();
@@ -467,18 +471,27 @@ Evaluation GradientProblem::evaluate_open(bool with_gradient) {
   ev.superoperator = sim.channel_from(xN);
   ev.evolve_s = since(t0);
   t0 = Clock::now();
-  ev.fidelity = fidelity::evaluate_channel_fidelity(ev.superoperator, m.target);
+  fidelity::CompensationOptions options;
+  if (m.warm && m.warm->size() > 0) options.initial_angles = *m.warm;
+  ev.fidelity = fidelity::evaluate_channel_fidelity(ev.superoperator, m.target, m.compensation, options);
+  if (m.compensation != Compensation::none) m.warm = ev.fidelity.angles;
   ev.infidelity = 1.0 - ev.fidelity.fidelity;
   ev.fidelity_s = since(t0);
   if (!with_gradient) return ev;
   t0 = Clock::now();
   const Index d = m.target.rows();
+  // With compensation, F at the optimal angles (envelope theorem) is the formula with the
+  // effective target T_eff = L_post^dag T L_pre^dag.
+  const CMatrix T = m.compensation == Compensation::none
+                        ? m.target
+                        : CMatrix(fidelity::dense_layer(ev.fidelity.post_factors).adjoint() * m.target *
+                                  fidelity::dense_layer(ev.fidelity.pre_factors).adjoint());
   CMatrix w(d * d, d * d);
   for (Index j = 0; j < d; ++j)
     for (Index i = 0; i < d; ++i)
       for (Index b = 0; b < d; ++b)
         for (Index a = 0; a < d; ++a)
-          w(a + d * b, i + d * j) = m.target(a, i) * std::conj(m.target(b, j)) + (a == b && i == j ? 1.0 : 0.0);
+          w(a + d * b, i + d * j) = T(a, i) * std::conj(T(b, j)) + (a == b && i == j ? 1.0 : 0.0);
   const CMatrix lambdaN = sim.channel_adjoint(-w / (2.0 * static_cast<double>(d * (d + 1))));
 
   ev.gradient = RVector::Zero(m.values.size());

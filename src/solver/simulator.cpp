@@ -66,10 +66,6 @@ Options make_options(const Config& config, int threads) {
     if (o.precision == Precision::single)
       config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
                   "precision: double for an open system");
-    if (config.target && config.target->compensation != Compensation::none)
-      config.fail("target.compensation",
-                  "compensation of an open-system channel is not available yet, but `evolution.noise` is given",
-                  "compensation: none for an open system");
   }
   if (o.precision == Precision::single && !uses_trotter_gates(o))
     config.fail("evolution.precision",

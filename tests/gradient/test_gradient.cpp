@@ -138,6 +138,7 @@ evolution: {solver: SOLVER, order: ORDER, steps: 80,
             noise: {q0: {t1: 300.0, tphi: 500.0, optimize: [t1, tphi]}, q1: {t1: 400.0, optimize: [t1]}}}
 target:
   gates: [{gate: X, qubits: [q0]}]
+  compensation: COMPENSATION
 )";
 
 class OpenGradient : public ::testing::TestWithParam<Case> {};
@@ -147,6 +148,7 @@ TEST_P(OpenGradient, AdjointMatchesCentralDifferences) {
   auto put = [&text](const std::string& key, const std::string& value) { text.replace(text.find(key), key.size(), value); };
   put("SOLVER", GetParam().solver);
   put("ORDER", std::to_string(GetParam().order));
+  put("COMPENSATION", GetParam().compensation);
   const Config config = io::parse_config(text, "open_gradient.yaml");
   gradient::GradientProblem problem(config, 2);
   ASSERT_EQ(problem.evaluate(false).superoperator.rows(), 16);
@@ -158,7 +160,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"trotter, splitting: terms", 1, "product", "lab", "none", false, "trotter1"},
                       Case{"trotter, splitting: terms", 2, "product", "lab", "none", false, "trotter2"},
                       Case{"trotter, splitting: terms", 4, "product", "lab", "none", false, "trotter4"},
-                      Case{"trotter, splitting: bonds", 2, "product", "lab", "none", false, "trotter2_bonds"}),
+                      Case{"trotter, splitting: bonds", 2, "product", "lab", "none", false, "trotter2_bonds"},
+                      Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2_vz"},
+                      Case{"trotter, splitting: terms", 2, "product", "lab", "single_qubit", false,
+                           "trotter2_single_qubit"}),
     [](const auto& tp) { return std::string(tp.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(

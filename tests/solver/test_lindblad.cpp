@@ -349,12 +349,6 @@ TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
   EXPECT_EQ(build_error(c), "chain.yaml: evolution.precision: precision: single is for closed systems, but "
                          "`evolution.noise` is given (expected precision: double for an open system)");
   c = noisy_chain();
-  c.target = TargetSpec{};
-  c.target->compensation = Compensation::vz;
-  EXPECT_EQ(build_error(c), "chain.yaml: target.compensation: compensation of an open-system channel is not "
-                         "available yet, but `evolution.noise` is given (expected compensation: none for an "
-                         "open system)");
-  c = noisy_chain();
   c.evolution.noise.push_back(noise_entry("q7", 100.0, {}));
   EXPECT_EQ(build_error(c), "chain.yaml: evolution.noise.q7: unknown mode `q7` (expected a mode name of the device)");
   c = noisy_chain();
