@@ -19,6 +19,16 @@ void refine_unitary(CMatrix& U);
 /// with refine_unitary, so the result is unitary to rounding).
 [[nodiscard]] CMatrix expm_hermitian(const CMatrix& H, double scale);
 
+/// kron(A, B), A on the more significant index (np.kron order).
+[[nodiscard]] CMatrix kron(const CMatrix& A, const CMatrix& B);
+
+/// c = a b for g x g row-major matrices (no aliasing of c with a or b).
+void small_matmul(const cplx* a, const cplx* b, cplx* c, int g);
+
+/// m <- m + m (I - m^dag m) / 2, one Newton step towards the unitary polar factor (row-major,
+/// g x g); work: 2 g^2 entries.
+void small_unitary_refine(cplx* m, int g, cplx* work);
+
 /// Largest g handled by expm_hermitian_small.
 inline constexpr int kSmallExpm = 16;
 

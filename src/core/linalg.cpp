@@ -97,9 +97,14 @@ CMatrix expm_hermitian(const CMatrix& H, double scale) {
   return V * phases.asDiagonal() * V.adjoint();
 }
 
-namespace {
+CMatrix kron(const CMatrix& A, const CMatrix& B) {
+  CMatrix h = CMatrix::Zero(A.rows() * B.rows(), A.cols() * B.cols());
+  for (Index i = 0; i < A.rows(); ++i)
+    for (Index j = 0; j < A.cols(); ++j)
+      if (A(i, j) != cplx{}) h.block(i * B.rows(), j * B.cols(), B.rows(), B.cols()) = A(i, j) * B;
+  return h;
+}
 
-/// c = a b, g x g row-major.
 void small_matmul(const cplx* a, const cplx* b, cplx* c, int g) {
   for (int i = 0; i < g; ++i)
     for (int j = 0; j < g; ++j) {
@@ -109,7 +114,18 @@ void small_matmul(const cplx* a, const cplx* b, cplx* c, int g) {
     }
 }
 
-}  // namespace
+void small_unitary_refine(cplx* m, int g, cplx* work) {
+  cplx* defect = work;
+  cplx* corr = work + g * g;
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) {
+      cplx acc{};
+      for (int k = 0; k < g; ++k) acc += std::conj(m[k * g + i]) * m[k * g + j];
+      defect[i * g + j] = (i == j ? cplx{1.0} : cplx{}) - acc;
+    }
+  small_matmul(m, defect, corr, g);
+  for (int i = 0; i < g * g; ++i) m[i] += 0.5 * corr[i];
+}
 
 void expm_hermitian_small(const cplx* H, int g, double scale, cplx* out) {
   if (g < 1 || g > kSmallExpm) throw NumericalError("expm_hermitian_small: size out of range");
@@ -150,15 +166,10 @@ void expm_hermitian_small(const cplx* H, int g, double scale, cplx* out) {
     small_matmul(E, E, T, g);
     std::copy(T, T + n, E);
   }
-  // Newton step to the unitary polar factor: E <- E + E (I - E^dag E) / 2.
-  for (int i = 0; i < g; ++i)
-    for (int j = 0; j < g; ++j) {
-      cplx acc{};
-      for (int k = 0; k < g; ++k) acc += std::conj(E[k * g + i]) * E[k * g + j];
-      X[i * g + j] = (i == j ? cplx{1.0} : cplx{}) - acc;
-    }
-  small_matmul(E, X, T, g);
-  for (int k = 0; k < n; ++k) out[k] = E[k] + 0.5 * T[k];
+  // Newton step to the unitary polar factor.
+  std::copy(E, E + n, out);
+  CplxScratch<2 * kMax> work;
+  small_unitary_refine(out, g, work.data());
 }
 
 CMatrix exp_divided_differences(const RVector& w, double scale) {

@@ -35,15 +35,6 @@ double& coupling_field(Coupling& c, const std::string& key) {
   throw InputError("`" + key + "` is not a coupling parameter");
 }
 
-/// kron(A, B) into an (da db) x (da db) matrix, A on the more significant index.
-CMatrix kron(const CMatrix& A, const CMatrix& B) {
-  CMatrix h = CMatrix::Zero(A.rows() * B.rows(), A.cols() * B.cols());
-  for (Index i = 0; i < A.rows(); ++i)
-    for (Index j = 0; j < A.cols(); ++j)
-      if (A(i, j) != cplx{}) h.block(i * B.rows(), j * B.cols(), B.rows(), B.cols()) = A(i, j) * B;
-  return h;
-}
-
 /// d(coupling matrix)/dtheta for modes ordered (lo, hi), as Device::static_terms orders them.
 CMatrix coupling_derivative(const Device& dev, const Coupling& c, const DeviceParam& p,
                             const std::vector<ModeDerivative>& dmodes,
@@ -56,10 +47,10 @@ CMatrix coupling_derivative(const Device& dev, const Coupling& c, const DevicePa
   // Product rule on J * kron(OA, OB) for each coupling kind.
   auto term = [&](double J, bool own, const CMatrix& OA, const CMatrix& OB, const CMatrix* dA,
                   const CMatrix* dB) {
-    if (own) out += kron(OA, OB);
+    if (own) out += linalg::kron(OA, OB);
     if (J == 0.0) return;
-    if (dA != nullptr && touches[static_cast<std::size_t>(lo)]) out += J * kron(*dA, OB);
-    if (dB != nullptr && touches[static_cast<std::size_t>(hi)]) out += J * kron(OA, *dB);
+    if (dA != nullptr && touches[static_cast<std::size_t>(lo)]) out += J * linalg::kron(*dA, OB);
+    if (dB != nullptr && touches[static_cast<std::size_t>(hi)]) out += J * linalg::kron(OA, *dB);
   };
   const bool this_coupling = p.kind == DeviceParam::Kind::coupling;
   const ModeDerivative& da = dmodes[static_cast<std::size_t>(lo)];

@@ -38,14 +38,7 @@ double trace_of_identity_image(const CMatrix& s, Index d) {
 }
 
 /// The superoperator of rho -> L rho L^dag in column stacking: conj(L) (x) L.
-CMatrix conjugation_superoperator(const CMatrix& L) {
-  const Index d = L.rows();
-  CMatrix out(d * d, d * d);
-  for (Index j = 0; j < d; ++j)
-    for (Index b = 0; b < d; ++b)
-      out.block(b * d, j * d, d, d) = std::conj(L(b, j)) * L;
-  return out;
-}
+CMatrix superoperator_of(const CMatrix& L) { return linalg::kron(L.conjugate(), L); }
 
 /// Wraps angles into the reported ranges (physics.md): vz (-pi/2, pi/2], single_qubit (-pi, pi]
 /// (both shifts leave every channel unchanged: they flip the sign of a layer factor).
@@ -188,7 +181,7 @@ FidelityResult evaluate_channel_fidelity(const CMatrix& s, const CMatrix& target
   out.pre_factors = layer_factors(kind, out.angles, n, false);
   out.post_factors = layer_factors(kind, out.angles, n, true);
   out.superoperator_compensated =
-      conjugation_superoperator(dense_layer(out.post_factors)) * s * conjugation_superoperator(dense_layer(out.pre_factors));
+      superoperator_of(dense_layer(out.post_factors)) * s * superoperator_of(dense_layer(out.pre_factors));
   out.fidelity = channel_fidelity(out.superoperator_compensated, target);
   return out;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "block_evolution.hpp"
+#include "split_gate.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/linalg.hpp"
@@ -36,19 +37,10 @@ struct Operator {
   int channel = -1;
 };
 
-std::vector<double> split(const CMatrix& m) {
-  const auto g = m.rows();
-  std::vector<double> out(2 * static_cast<std::size_t>(g * g));
-  for (Index o = 0; o < g; ++o)
-    for (Index j = 0; j < g; ++j) {
-      out[static_cast<std::size_t>(o * g + j)] = m(o, j).real();
-      out[static_cast<std::size_t>(g * g + o * g + j)] = m(o, j).imag();
-    }
-  return out;
-}
-
 Operator make_operator(const std::vector<int>& dims, const AdaptiveTerm& t, Index width) {
-  return {split(t.matrix),
+  std::vector<double> gate;
+  to_split(t.matrix, gate);
+  return {std::move(gate),
           backend::make_geometry(dims.data(), static_cast<int>(dims.size()), t.modes[0],
                                  t.modes.size() == 2 ? t.modes[1] : -1, width),
           t.alpha, t.channel};

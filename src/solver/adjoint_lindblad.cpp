@@ -20,27 +20,11 @@
 
 #include "adjoint.hpp"
 #include "density_plan.hpp"
+#include "split_gate.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
 namespace {
-
-/// out = in^dag for a g x g matrix, split re/im row-major.
-void dagger(const double* in, int g, double* out) {
-  const int gg = g * g;
-  for (int i = 0; i < g; ++i)
-    for (int j = 0; j < g; ++j) {
-      out[i * g + j] = in[j * g + i];
-      out[gg + i * g + j] = -in[gg + j * g + i];
-    }
-}
-
-CMatrix from_split(const double* e, int g) {
-  CMatrix m(g, g);
-  for (int b = 0; b < g; ++b)
-    for (int a = 0; a < g; ++a) m(b, a) = cplx(e[b * g + a], e[g * g + b * g + a]);
-  return m;
-}
 
 /// d/de exp(A + e E) at e = 0 (A, E square): the upper right block of exp([[A, E], [0, A]]).
 CMatrix expm_frechet(const CMatrix& A, const CMatrix& E) {
@@ -101,7 +85,7 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
     if (apps[i].kind == DensityApp::Kind::dissipator) {
       const int g = plan.size(apps[i]);
       diss_adj[i].resize(static_cast<std::size_t>(2 * g * g));
-      dagger(plan.matrix(apps[i], nullptr), g, diss_adj[i].data());
+      split_adjoint(plan.matrix(apps[i], nullptr), g, diss_adj[i].data());
     }
   std::vector<double> diss_env(diss_total, 0.0);
 
@@ -134,7 +118,7 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
       plan.compute_step(coeffs[at], step);
       for (std::size_t i = 0; i < num_apps; ++i)
         if (apps[i].kind != DensityApp::Kind::dissipator)
-          dagger(plan.matrix(apps[i], step), plan.size(apps[i]), adj_data.data() + adj_per_step * at + adj_off[i]);
+          split_adjoint(plan.matrix(apps[i], step), plan.size(apps[i]), adj_data.data() + adj_per_step * at + adj_off[i]);
     }
     std::fill(env.begin(), env.end(), 0.0);
 #pragma omp parallel num_threads(threads) if (threads > 1 && num_blocks > 1)

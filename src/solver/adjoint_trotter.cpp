@@ -13,6 +13,7 @@
 
 #include "adjoint.hpp"
 #include "bond_list.hpp"
+#include "split_gate.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/linalg.hpp"
 
@@ -106,9 +107,7 @@ void GateContraction::contract_step(const std::vector<double>& c, const double* 
     const auto m = static_cast<int>(gate.segments.size());
     if (m == 0) continue;  // a gate without segments has no parameters to contract
     const double* e = env + gates.offset(k);
-    CMatrix E(g, g);
-    for (int b = 0; b < g; ++b)
-      for (int a = 0; a < g; ++a) E(b, a) = cplx(e[b * g + a], e[g * g + b * g + a]);
+    const CMatrix E = from_split(e, g);
     // Segment matrices: static ones by reference (they do not change from step to step), drive
     // ones built for this step's coefficients.
     std::vector<CMatrix> drive_F(static_cast<std::size_t>(m));

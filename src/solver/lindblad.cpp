@@ -9,38 +9,17 @@
 
 #include "block_evolution.hpp"
 #include "density_plan.hpp"
+#include "split_gate.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
 
-namespace {
-
-CMatrix kron(const CMatrix& A, const CMatrix& B) {
-  CMatrix K(A.rows() * B.rows(), A.cols() * B.cols());
-  for (Index i = 0; i < A.rows(); ++i)
-    for (Index j = 0; j < A.cols(); ++j) K.block(i * B.rows(), j * B.cols(), B.rows(), B.cols()) = A(i, j) * B;
-  return K;
-}
-
-/// Gate matrix (row-major, split re then im) of a g x g complex matrix.
-void split_row_major(const CMatrix& m, std::vector<double>& out) {
-  const auto g = static_cast<std::size_t>(m.rows());
-  out.resize(2 * g * g);
-  for (std::size_t i = 0; i < g; ++i)
-    for (std::size_t j = 0; j < g; ++j) {
-      out[i * g + j] = m(static_cast<Index>(i), static_cast<Index>(j)).real();
-      out[g * g + i * g + j] = m(static_cast<Index>(i), static_cast<Index>(j)).imag();
-    }
-}
-
-}  // namespace
-
 CMatrix lindblad_generator(const CMatrix& c) {
   const Index d = c.rows();
   const CMatrix I = CMatrix::Identity(d, d);
   const CMatrix cdc = c.adjoint() * c;
-  return kron(c.conjugate(), c) - 0.5 * kron(I, cdc) - 0.5 * kron(cdc.transpose(), I);
+  return linalg::kron(c.conjugate(), c) - 0.5 * linalg::kron(I, cdc) - 0.5 * linalg::kron(cdc.transpose(), I);
 }
 
 std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels) {
@@ -114,7 +93,7 @@ CMatrix dense_liouvillian(const device::Device& device, const CMatrix& H,
                           const std::vector<Dissipator>& dissipators) {
   const Index D = H.rows();
   const CMatrix I = CMatrix::Identity(D, D);
-  CMatrix L = cplx(0.0, -kTwoPi) * (kron(I, H) - kron(H.transpose(), I));
+  CMatrix L = cplx(0.0, -kTwoPi) * (linalg::kron(I, H) - linalg::kron(H.transpose(), I));
   for (const Dissipator& dis : dissipators) {
     // Recover the collapse operators' full-space action from the local generator: embed the
     // generator as a superoperator on (column digit, row digit) of mode `dis.mode`.
@@ -177,8 +156,8 @@ DensityPlan::DensityPlan(const DensityEvolution& job, Index n) : job_(&job) {
       auto& set = diss_.emplace_back();
       auto& inv = diss_inv_.emplace_back();
       for (const Dissipator& dis : *job.dissipators) {
-        split_row_major(linalg::expm(dis.generator * (st.frac * job.dt)), set.emplace_back());
-        split_row_major(linalg::expm(dis.generator * (-st.frac * job.dt)), inv.emplace_back());
+        to_split(linalg::expm(dis.generator * (st.frac * job.dt)), set.emplace_back());
+        to_split(linalg::expm(dis.generator * (-st.frac * job.dt)), inv.emplace_back());
       }
     }
   for (std::size_t i = 0; i < job.stages.size(); ++i) {

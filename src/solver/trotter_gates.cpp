@@ -166,33 +166,6 @@ CMatrix TrotterGates::bond_factor(const Segment& s, const std::vector<double>& c
   return F;
 }
 
-namespace {
-
-/// c = a b for g x g row-major matrices.
-void matmul(const cplx* a, const cplx* b, cplx* c, int g) {
-  for (int i = 0; i < g; ++i)
-    for (int j = 0; j < g; ++j) {
-      cplx acc{};
-      for (int k = 0; k < g; ++k) acc += a[i * g + k] * b[k * g + j];
-      c[i * g + j] = acc;
-    }
-}
-
-/// m <- m + m (I - m^dag m) / 2 (one Newton step to the unitary polar factor); work: 2 g^2.
-void refine(cplx* m, int g, cplx* work) {
-  cplx* defect = work;
-  cplx* corr = work + g * g;
-  for (int i = 0; i < g; ++i)
-    for (int j = 0; j < g; ++j) {
-      cplx acc{};
-      for (int k = 0; k < g; ++k) acc += std::conj(m[k * g + i]) * m[k * g + j];
-      defect[i * g + j] = (i == j ? cplx{1.0} : cplx{}) - acc;
-    }
-  matmul(m, defect, corr, g);
-  for (int i = 0; i < g * g; ++i) m[i] += 0.5 * corr[i];
-}
-
-}  // namespace
 
 void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, cplx* m,
                                cplx* work) const {
@@ -210,7 +183,7 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
       if (identity) {
         std::copy(f, f + g * g, m);
       } else {
-        matmul(f, m, work, g);
+        linalg::small_matmul(f, m, work, g);
         std::copy(work, work + g * g, m);
       }
       identity = false;
@@ -278,7 +251,7 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
   }
   // The product of a few factors is unitary to ~g eps; remove that defect so it does not
   // accumulate over thousands of steps.
-  refine(m, g, work);
+  linalg::small_unitary_refine(m, g, work);
 }
 
 CMatrix TrotterGates::segment_matrix(const Gate& gate, const Segment& s,
