@@ -59,7 +59,7 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
     CMatrix x = x0;
     for (int s = 0; s < job.steps; s += K) {
       checkpoints.push_back(x);
-      evolve_density_steps(job, x, s, std::min(job.steps, s + K), nullptr, {});
+      evolve_density_steps(job, plan, x, s, std::min(job.steps, s + K), nullptr, {});
     }
   }
 
@@ -110,7 +110,7 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
     const int sa = c * K, sb = std::min(job.steps, sa + K), len = sb - sa;
     CMatrix x = checkpoints[static_cast<std::size_t>(c)];
     std::vector<CMatrix> starts;
-    evolve_density_steps(job, x, sa, sb, &starts, {});  // x = x_sb
+    evolve_density_steps(job, plan, x, sa, sb, &starts, {});  // x = x_sb
     for (int s = sa; s < sb; ++s) {
       const auto at = static_cast<std::size_t>(s - sa);
       job.coefficients(s, coeffs[at]);

@@ -89,20 +89,17 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
   return out;
 }
 
-CMatrix dense_liouvillian(const device::Device& device, const CMatrix& H,
-                          const std::vector<Dissipator>& dissipators) {
-  const Index D = H.rows();
-  const CMatrix I = CMatrix::Identity(D, D);
-  CMatrix L = cplx(0.0, -kTwoPi) * (linalg::kron(I, H) - linalg::kron(H.transpose(), I));
+CMatrix dense_dissipator(const device::Device& device, const std::vector<Dissipator>& dissipators) {
+  const Index D = device.dim();
+  const int N = device.num_modes();
+  CMatrix L = CMatrix::Zero(D * D, D * D);
+  // Strides of the doubled register (digit 0 most significant; digits N.. repeat the modes).
+  std::vector<Index> stride(static_cast<std::size_t>(2 * N), 1);
+  for (int q = 2 * N - 2; q >= 0; --q)
+    stride[static_cast<std::size_t>(q)] =
+        stride[static_cast<std::size_t>(q) + 1] * device.dims()[static_cast<std::size_t>((q + 1) % N)];
   for (const Dissipator& dis : dissipators) {
-    // Recover the collapse operators' full-space action from the local generator: embed the
-    // generator as a superoperator on (column digit, row digit) of mode `dis.mode`.
-    const int N = device.num_modes();
-    std::vector<int> dims2(device.dims());
-    dims2.insert(dims2.end(), device.dims().begin(), device.dims().end());
-    // Strides of the doubled register (digit 0 most significant).
-    std::vector<Index> stride(static_cast<std::size_t>(2 * N), 1);
-    for (int q = 2 * N - 2; q >= 0; --q) stride[static_cast<std::size_t>(q)] = stride[static_cast<std::size_t>(q) + 1] * dims2[static_cast<std::size_t>(q) + 1];
+    // The local generator on (column digit, row digit) of mode `dis.mode`, embedded.
     const int d = device.dims()[static_cast<std::size_t>(dis.mode)];
     const Index sc = stride[static_cast<std::size_t>(dis.mode)], sr = stride[static_cast<std::size_t>(dis.mode + N)];
     for (Index x = 0; x < D * D; ++x) {
@@ -116,6 +113,12 @@ CMatrix dense_liouvillian(const device::Device& device, const CMatrix& H,
     }
   }
   return L;
+}
+
+CMatrix dense_liouvillian(const CMatrix& H, const CMatrix& dissipator) {
+  const Index D = H.rows();
+  const CMatrix I = CMatrix::Identity(D, D);
+  return cplx(0.0, -kTwoPi) * (linalg::kron(I, H) - linalg::kron(H.transpose(), I)) + dissipator;
 }
 
 std::vector<OpenStage> open_step_stages(int order, std::vector<double>& unitary_fracs,
@@ -237,18 +240,19 @@ const double* DensityPlan::dissipator_inverse(const DensityApp& a) const {
 
 void evolve_density(const DensityEvolution& job, CMatrix& vecs,
                     const std::function<void(double)>& progress) {
-  evolve_density_steps(job, vecs, 0, job.steps, nullptr, progress);
+  if (vecs.cols() == 0) return;
+  const DensityPlan plan(job, vecs.cols());
+  evolve_density_steps(job, plan, vecs, 0, job.steps, nullptr, progress);
 }
 
-void evolve_density_steps(const DensityEvolution& job, CMatrix& vecs, int s_begin, int s_end,
-                          std::vector<CMatrix>* store, const std::function<void(double)>& progress) {
+void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, CMatrix& vecs, int s_begin,
+                          int s_end, std::vector<CMatrix>* store, const std::function<void(double)>& progress) {
   const device::Device& dev = *job.device;
   const Index D2 = dev.dim() * dev.dim();
   const Index n = vecs.cols();
   if (n == 0 || s_end <= s_begin) return;
   if (vecs.rows() != D2) throw std::logic_error("evolve_density: columns are not D^2 long");
   const int threads = std::max(1, job.threads);
-  const DensityPlan plan(job, n);
   const auto& apps = plan.apps();
   if (store) store->assign(static_cast<std::size_t>(s_end - s_begin), CMatrix(D2, n));
 

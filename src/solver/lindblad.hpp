@@ -48,10 +48,11 @@ struct DissipatorSet {
 };
 [[nodiscard]] DissipatorSet make_dissipators(const Config& config, const device::Device& device);
 
-/// The dense Liouvillian -i 2 pi (I (x) H - H^T (x) I) + sum of the dissipators embedded in the
-/// full space (D^2 x D^2): the `expm` reference, small D only.
-[[nodiscard]] CMatrix dense_liouvillian(const device::Device& device, const CMatrix& H,
-                                        const std::vector<Dissipator>& dissipators);
+/// The dissipators embedded in the full space (D^2 x D^2, step independent: built once), and
+/// the dense Liouvillian -i 2 pi (I (x) H - H^T (x) I) + that part: the `expm` reference,
+/// small D only.
+[[nodiscard]] CMatrix dense_dissipator(const device::Device& device, const std::vector<Dissipator>& dissipators);
+[[nodiscard]] CMatrix dense_liouvillian(const CMatrix& H, const CMatrix& dissipator);
 
 /// One stage of the split open step: a unitary Trotter step (`unitary` >= 0, an index into
 /// the unitary gate sets) or every dissipator for `frac` of dt (`unitary` = -1).
@@ -88,9 +89,12 @@ struct DensityEvolution {
 void evolve_density(const DensityEvolution& job, CMatrix& vecs,
                     const std::function<void(double)>& progress);
 
-/// Steps [s_begin, s_end) only; with `store`, (*store)[s - s_begin] receives the state at the
-/// start of step s (the adjoint's recomputation between checkpoints).
-void evolve_density_steps(const DensityEvolution& job, CMatrix& vecs, int s_begin, int s_end,
-                          std::vector<CMatrix>* store, const std::function<void(double)>& progress);
+class DensityPlan;  // density_plan.hpp
+
+/// Steps [s_begin, s_end) only, with a plan built for vecs.cols() columns (the adjoint builds one
+/// and reuses it for every segment); with `store`, (*store)[s - s_begin] receives the state at
+/// the start of step s (the adjoint's recomputation between checkpoints).
+void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, CMatrix& vecs, int s_begin,
+                          int s_end, std::vector<CMatrix>* store, const std::function<void(double)>& progress);
 
 }  // namespace qevolve::solver

@@ -30,6 +30,7 @@ struct Simulator::Cache {
   std::vector<device::LocalTerm> static_terms;  // adaptive
   std::vector<device::LocalTerm> drive_terms;   // adaptive, channel operators
   std::vector<Dissipator> dissipators;          // open systems
+  CMatrix dense_dissipator;                     // open systems, expm: the embedded dissipators
   std::vector<OpenStage> open_stages;           // open systems, trotter: the split step
   std::vector<TrotterGates> open_gates;         // its unitary gate sets
   mutable std::atomic<long> static_builds{0}, eigendecompositions{0}, dense_builds{0},
@@ -223,6 +224,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
                       " would be " + std::to_string(D * D) + " x " + std::to_string(D * D) +
                       " (limit " + std::to_string(kMaxDenseLiouvillian) + ")",
                   "solver: trotter for D > 32");
+    if (uses_dense(options_)) cache_->dense_dissipator = dense_dissipator(device_, cache_->dissipators);
   }
   set_steps(options_.steps);
 }
@@ -266,6 +268,7 @@ void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
   c.evolution.noise = noise;
   c.evolution.collapse = collapse_;
   cache_->dissipators = make_dissipators(c, device_).dissipators;
+  if (uses_dense(options_)) cache_->dense_dissipator = dense_dissipator(device_, cache_->dissipators);
   noise_ = noise;
   ++cache_->dissipator_builds;
 }
@@ -519,7 +522,7 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
     std::vector<double> c;
     for (int s = 0; s < options_.steps; ++s) {
       coefficients(s, c);
-      const CMatrix L = dense_liouvillian(device_, dense_hamiltonian_for(c), cache_->dissipators);
+      const CMatrix L = dense_liouvillian(dense_hamiltonian_for(c), cache_->dense_dissipator);
       vecs = linalg::expm(L * dt()) * vecs;
       if (progress) progress(static_cast<double>(s + 1) / options_.steps);
     }
