@@ -83,16 +83,13 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   std::optional<device::DressedBasis> dressed = sim.dressed();
   if (!dressed && dev.dim() <= kMaxDenseEnergies) dressed = device::dress(dev);
   io::Hdf5Writer w(path);
-  if (r.fidelity && sim.is_open()) {
-    w.write("/superoperator_compensated", r.fidelity->superoperator_compensated);
-    w.write("/compensation/angles", r.fidelity->angles);
-    w.attribute("compensation", std::string(compensation_name(r.fidelity->compensation)));
-    w.attribute("fidelity", r.fidelity->fidelity);
-    w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
-    w.attribute("leakage", r.fidelity->leakage);
-  } else if (r.fidelity) {
-    w.write("/unitary", r.unitary);
-    w.write("/unitary_compensated", r.fidelity->unitary_compensated);
+  if (r.fidelity) {
+    if (sim.is_open()) {
+      w.write("/superoperator_compensated", r.fidelity->superoperator_compensated);
+    } else {
+      w.write("/unitary", r.unitary);
+      w.write("/unitary_compensated", r.fidelity->unitary_compensated);
+    }
     w.write("/compensation/angles", r.fidelity->angles);
     w.attribute("compensation", std::string(compensation_name(r.fidelity->compensation)));
     w.attribute("fidelity", r.fidelity->fidelity);

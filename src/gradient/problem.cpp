@@ -32,6 +32,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
 enum class Kind { pulse, device, angle, noise };
 
 struct Param {
@@ -374,10 +377,6 @@ bool has_trainable(const Config& config) {
 }
 
 Evaluation GradientProblem::evaluate(bool with_gradient) {
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  };
   auto t0 = Clock::now();
   Impl& m = *impl_;
   if (m.sim->is_open()) return evaluate_open(with_gradient);
@@ -460,8 +459,6 @@ Evaluation GradientProblem::evaluate_open(bool with_gradient) {
   // real-linear in the channel block S, dF = Re sum conj(w) dS / (d (d + 1)) with
   // w = S_t + [a = b, i = j]; so the cotangent of S for 1 - F is -w / (2 d (d + 1)), carried
   // to the final states by Simulator::channel_adjoint and back by the checkpointed adjoint.
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   auto t0 = Clock::now();
   Impl& m = *impl_;
   const solver::Simulator& sim = *m.sim;

@@ -51,7 +51,7 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
   const DensityPlan plan(job, n);
   const auto& apps = plan.apps();
   const std::size_t num_apps = apps.size();
-  const int K = interval > 0 ? interval : std::max(1, static_cast<int>(std::ceil(std::sqrt(job.steps))));
+  const int K = interval > 0 ? interval : checkpoint_interval(job.steps);
 
   // Forward: the checkpoints x_0, x_K, x_2K, ...
   std::vector<CMatrix> checkpoints;

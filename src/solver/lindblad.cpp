@@ -22,20 +22,26 @@ CMatrix lindblad_generator(const CMatrix& c) {
   return linalg::kron(c.conjugate(), c) - 0.5 * linalg::kron(I, cdc) - 0.5 * linalg::kron(cdc.transpose(), I);
 }
 
+CMatrix t1_operator(int levels) {
+  CMatrix c = CMatrix::Zero(levels, levels);
+  for (int k = 1; k < levels; ++k) c(k - 1, k) = std::sqrt(static_cast<double>(k));
+  return c;
+}
+
+CMatrix tphi_operator(int levels) {
+  CMatrix c = CMatrix::Zero(levels, levels);
+  for (int k = 0; k < levels; ++k) c(k, k) = k;
+  return c;
+}
+
 std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels) {
   std::vector<CMatrix> out;
-  if (noise.t1) {
-    CMatrix c = CMatrix::Zero(levels, levels);
-    for (int k = 1; k < levels; ++k) c(k - 1, k) = std::sqrt(static_cast<double>(k) / *noise.t1);
-    out.push_back(std::move(c));
-  }
-  if (noise.tphi) {
-    CMatrix c = CMatrix::Zero(levels, levels);
-    for (int k = 0; k < levels; ++k) c(k, k) = std::sqrt(2.0 / *noise.tphi) * k;
-    out.push_back(std::move(c));
-  }
+  if (noise.t1) out.push_back(std::sqrt(1.0 / *noise.t1) * t1_operator(levels));
+  if (noise.tphi) out.push_back(std::sqrt(2.0 / *noise.tphi) * tphi_operator(levels));
   return out;
 }
+
+int checkpoint_interval(int steps) { return std::max(1, static_cast<int>(std::ceil(std::sqrt(steps)))); }
 
 DissipatorSet make_dissipators(const Config& config, const device::Device& device) {
   DissipatorSet out;

@@ -35,8 +35,14 @@ struct Dissipator {
 [[nodiscard]] CMatrix lindblad_generator(const CMatrix& c);
 
 /// The collapse operators of a `noise` entry in the mode's kept eigenbasis (physics.md):
-/// t1: sqrt(1/T1) sum_{k>=1} sqrt(k) |k-1><k|; tphi: sqrt(2/Tphi) sum_k k |k><k|.
+/// t1: sqrt(1/T1) c1 with c1 = sum_{k>=1} sqrt(k) |k-1><k|; tphi: sqrt(2/Tphi) c2 with
+/// c2 = sum_k k |k><k|. The generators are rate * lindblad_generator(c1 or c2).
+[[nodiscard]] CMatrix t1_operator(int levels);
+[[nodiscard]] CMatrix tphi_operator(int levels);
 [[nodiscard]] std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels);
+
+/// The checkpoint interval of the open-system adjoint: ceil(sqrt(steps)).
+[[nodiscard]] int checkpoint_interval(int steps);
 
 /// One Dissipator per mode with noise: its `noise` entry's rates plus every `collapse`
 /// operator on it (summed into one generator, so the mode's collapse operators are not split

@@ -617,8 +617,7 @@ OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix
   fill_density_job(job);
   SubstepCotangent per_step;
   if (on_step) per_step = [&](int s, const std::vector<double>& dc) { on_step(s, grid.sample_time(s, 0), dc); };
-  const int K = checkpoint_interval > 0 ? checkpoint_interval
-                                        : std::max(1, static_cast<int>(std::ceil(std::sqrt(options_.steps))));
+  const int K = checkpoint_interval > 0 ? checkpoint_interval : solver::checkpoint_interval(options_.steps);
   solver::adjoint_density(job, cache_->terms, vecs0, r.lambda0, tangents, noise, per_step, r.tangents, r.noise, K);
   r.checkpoint_interval = K;
   r.stored_states = (options_.steps + K - 1) / K + std::min(K, options_.steps) + 2;
@@ -630,20 +629,12 @@ DissipatorTangent Simulator::dissipator_rate_tangent(int entry, bool t1) const {
   if (entry < 0 || entry >= static_cast<int>(noise.size())) throw std::out_of_range("dissipator_rate_tangent");
   const NoiseSpec& n = noise[static_cast<std::size_t>(entry)];
   const int d = device_.dims()[static_cast<std::size_t>(device_.find(n.qubit))];
-  // generator = rate * lindblad_generator(c0) with c = sqrt(rate) c0; d/dT of rate: T1: rate
-  // 1/T1 -> -1/T1^2; Tphi: rate 2/Tphi -> -2/Tphi^2 (c0 = sum_k k |k><k|).
+  // generator = rate * lindblad_generator(c0): d/dT1 of 1/T1 is -1/T1^2, d/dTphi of 2/Tphi is
+  // -2/Tphi^2.
   DissipatorTangent out;
   out.dissipator = noise_dissipator_[static_cast<std::size_t>(entry)];
-  NoiseSpec unit;
-  if (t1) {
-    if (!n.t1) return out;
-    unit.t1 = 1.0;
-    out.generator = -(1.0 / (*n.t1 * *n.t1)) * lindblad_generator(collapse_operators(unit, d)[0]);
-    return out;
-  }
-  if (!n.tphi) return out;
-  unit.tphi = 2.0;  // rate 2/Tphi = 1: c0 itself
-  out.generator = -(2.0 / (*n.tphi * *n.tphi)) * lindblad_generator(collapse_operators(unit, d)[0]);
+  if (t1 && n.t1) out.generator = -(1.0 / (*n.t1 * *n.t1)) * lindblad_generator(t1_operator(d));
+  if (!t1 && n.tphi) out.generator = -(2.0 / (*n.tphi * *n.tphi)) * lindblad_generator(tphi_operator(d));
   return out;
 }
 
