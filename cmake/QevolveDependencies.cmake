@@ -37,11 +37,30 @@ if(NOT QEVOLVE_ENABLE_CUDA STREQUAL "OFF")
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
-    set(QEVOLVE_HAVE_CUDA ON)
+    find_package(CUDAToolkit QUIET)
+    if(CUDAToolkit_FOUND AND TARGET CUDA::cublas AND TARGET CUDA::cusolver)
+      set(QEVOLVE_HAVE_CUDA ON)
+    elseif(QEVOLVE_ENABLE_CUDA STREQUAL "ON")
+      message(FATAL_ERROR "QEVOLVE_ENABLE_CUDA=ON but the CUDA toolkit libraries (cudart, cuBLAS, "
+                          "cuSOLVER) were not found next to ${CMAKE_CUDA_COMPILER} "
+                          "(or configure with -DQEVOLVE_ENABLE_CUDA=OFF).")
+    endif()
   elseif(QEVOLVE_ENABLE_CUDA STREQUAL "ON")
     message(FATAL_ERROR "QEVOLVE_ENABLE_CUDA=ON but no CUDA compiler (nvcc) was found on PATH "
                         "or in CMAKE_CUDA_COMPILER (or configure with -DQEVOLVE_ENABLE_CUDA=OFF).")
   endif()
+endif()
+if(QEVOLVE_HAVE_CUDA)
+  # One architecture unless the user chooses (-DCMAKE_CUDA_ARCHITECTURES=90, "80;90", native):
+  # sm_80 code runs on A100 and, through the driver's JIT of the embedded PTX, on later GPUs,
+  # and keeps the CUDA part of a CI build short.
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES 80)
+  endif()
+  enable_language(CUDA)
+  # The kernels (.cu) need C++17 only; CMake 3.25 does not know nvcc's C++20 flag.
+  set(CMAKE_CUDA_STANDARD 17)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 endif()
 
 # --- Python with h5py/numpy: only for tests that read our HDF5 output --------

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/version.hpp"
@@ -155,7 +156,29 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  qevolve::commands::Streams io{std::cout, std::cerr, quiet, !quiet && isatty(2) != 0};
+  // Under mpirun only rank 0 prints (interface.md); the others write into a null stream.
+  std::ostream null_stream(nullptr);
+  int rank = 0, ranks = 1;
+  try {
+    const auto& world = qevolve::comm::world();
+    rank = world.rank();
+    ranks = world.size();
+  } catch (const qevolve::InputError& e) {
+    return report(e.what(), 2);
+  }
+  const bool root = rank == 0;
+  qevolve::commands::Streams io{root ? std::cout : null_stream, root ? std::cerr : null_stream, quiet,
+                                root && !quiet && isatty(2) != 0};
+  // A distributed failure: input errors are found by every rank alike (the same config), so
+  // rank 0 reports and all return; anything else may have happened on one rank only while the
+  // others wait in a collective, so that rank reports and ends them all.
+  auto fail = [&](const std::string& message, int code) {
+    if (ranks == 1) return report(message, code);
+    if (code == 2) return root ? report(message, code) : code;
+    report("rank " + std::to_string(rank) + ": " + message, code);
+    qevolve::comm::world().abort(code);
+    return code;
+  };
   try {
     if (check->parsed()) return qevolve::commands::check(config_path, io);
     if (spectrum->parsed()) {
@@ -183,13 +206,13 @@ int main(int argc, char** argv) {
       return qevolve::commands::bench_accuracy(acc_opts, io);
     }
   } catch (const qevolve::InputError& e) {
-    return report(e.what(), 2);
+    return fail(e.what(), 2);
   } catch (const qevolve::NumericalError& e) {
-    return report(e.what(), 3);
+    return fail(e.what(), 3);
   } catch (const std::bad_alloc&) {
-    return report("out of memory", 1);
+    return fail("out of memory", 1);
   } catch (const std::exception& e) {
-    return report(e.what(), 1);
+    return fail(e.what(), 1);
   }
   return 1;
 }

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/types.hpp"
 
@@ -161,6 +162,9 @@ class CompensationShard {
   [[nodiscard]] int num_qubits() const { return num_qubits_; }
   [[nodiscard]] Index dim() const { return target_.rows(); }
   [[nodiscard]] const RVector& angles() const { return angles_; }
+  [[nodiscard]] const CMatrix& columns() const { return columns_; }
+  [[nodiscard]] const CMatrix& target() const { return target_; }
+  [[nodiscard]] Index first_column() const { return first_; }
 
   /// Sets all angles (recomputes A and B).
   void set_angles(const RVector& angles);
@@ -231,6 +235,29 @@ class SerialObjective final : public CompensationObjective {
   CompensationShard shard_;
 };
 
+/// The distributed objective (src/fidelity/distributed.cpp): this rank's shard of columns;
+/// every sum is all-reduced over `comm` (a few dozen numbers per call; single_qubit's Pauli
+/// start gathers U on rank 0 once per solve). Every rank must make the same calls in the same
+/// order (the solver does: the reduced values are identical on all ranks).
+class DistributedObjective final : public CompensationObjective {
+ public:
+  DistributedObjective(Compensation kind, const CMatrix& target, const CMatrix& columns, Index first_column,
+                       comm::Communicator& comm);
+  [[nodiscard]] Compensation kind() const override { return shard_.kind(); }
+  [[nodiscard]] int num_qubits() const override { return shard_.num_qubits(); }
+  [[nodiscard]] Index dim() const override { return shard_.dim(); }
+  void set_angles(const RVector& angles) override { shard_.set_angles(angles); }
+  void set_site(int site, const RVector& a) override { shard_.set_site(site, a); }
+  [[nodiscard]] PartialSums sums() override;
+  [[nodiscard]] Mat2 site_environment(int site) override;
+  [[nodiscard]] PartialHessianSums hessian_sums() override;
+  [[nodiscard]] StartSums start_sums() override;
+
+ private:
+  CompensationShard shard_;
+  comm::Communicator& comm_;
+};
+
 // ---------------------------------------------------------------------------------------------
 // The solver
 // ---------------------------------------------------------------------------------------------
@@ -298,6 +325,14 @@ struct FidelityResult {
 /// the sizes do not match.
 [[nodiscard]] FidelityResult evaluate_fidelity(const CMatrix& u, const CMatrix& target,
                                                Compensation kind,
+                                               const CompensationOptions& options = {});
+
+/// The distributed evaluation: this rank holds columns [first_column, first_column + b) of the
+/// computational block (d x b); every rank calls it with its shard and gets the same result.
+/// Fidelities, leakage, angles and layer factors are set; unitary_compensated is left empty
+/// (the caller that gathers U for output applies the layers: apply_compensation).
+[[nodiscard]] FidelityResult evaluate_fidelity(const CMatrix& columns, Index first_column, const CMatrix& target,
+                                               Compensation kind, comm::Communicator& comm,
                                                const CompensationOptions& options = {});
 
 }  // namespace qevolve::fidelity

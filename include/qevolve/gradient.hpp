@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/types.hpp"
@@ -39,9 +40,11 @@ struct Evaluation {
   double infidelity = 0.0;  ///< 1 - F after compensation
   RVector gradient;         ///< d(1 - F)/d(theta), empty unless requested
   fidelity::FidelityResult fidelity;  ///< F before/after compensation, leakage, angles
-  CMatrix columns;          ///< the evolved columns (basis and frame of the config)
-  CMatrix unitary;          ///< their computational block (rows and columns), before compensation
-  CMatrix superoperator;    ///< open systems: the channel block (columns and unitary stay empty)
+  CMatrix columns;          ///< the evolved columns (basis and frame of the config); rank 0 only
+  CMatrix unitary;          ///< their computational block (rows and columns), before compensation;
+                            ///< rank 0 only
+  CMatrix superoperator;    ///< open systems: the channel block (columns and unitary stay empty);
+                            ///< rank 0 only
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
 };
 
@@ -54,7 +57,11 @@ class GradientProblem {
   /// Builds the device and the cached simulator from `config` (auto values frozen at build).
   /// InputError if nothing is trainable, if the solver is `adaptive`, if initial_states is not
   /// `computational` or the config has no target.
-  GradientProblem(const Config& config, int threads = 0);
+  /// Distributed (issue "scale-out"): with a communicator of K ranks every rank builds the
+  /// same problem and evaluates its shard of the initial states; every reduction is
+  /// collective, every rank gets the same infidelity, angles and gradient, and rank 0 the
+  /// gathered columns, unitary (and superoperator) for output.
+  GradientProblem(const Config& config, int threads = 0, comm::Communicator& comm = comm::world());
   ~GradientProblem();
   GradientProblem(const GradientProblem&) = delete;
   GradientProblem& operator=(const GradientProblem&) = delete;

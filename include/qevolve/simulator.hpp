@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/pulse.hpp"
@@ -40,6 +41,11 @@ struct Options {
   Precision precision = Precision::double_;
   int threads = 0;  ///< 0: all cores
   bool open = false;  ///< evolution.noise given: Lindblad evolution of density matrices
+  /// Where the closed evolution runs: evolution.device resolved to cpu or cuda (never auto_;
+  /// docs/backend.md "Selection"), and why, for the run summary ("auto: no CUDA device
+  /// found"; empty for an explicit `device: cpu`).
+  ComputeDevice device = ComputeDevice::cpu;
+  std::string device_note;
 };
 
 /// One device parameter as the solver sees it: d/dtheta of every static local term
@@ -149,6 +155,12 @@ class Simulator {
 
   /// Evolves every initial state through all steps.
   [[nodiscard]] EvolveResult evolve(const Progress& progress = {}) const;
+  /// Evolves the initial states [shard.first, shard.first + shard.count) only (a rank's shard
+  /// of a distributed run): the columns are those of evolve() for these states.
+  [[nodiscard]] EvolveResult evolve(const comm::Shard& shard, const Progress& progress = {}) const;
+  /// The whole range of initial states {0, n} and of density inputs {0, n^2}.
+  [[nodiscard]] comm::Shard all_initial() const;
+  [[nodiscard]] comm::Shard all_inputs() const;
 
   /// Lower level: evolves arbitrary product-basis columns psi0 (D x n) in the lab frame with
   /// the configured solver and returns the product-basis lab-frame result (no basis change,
@@ -160,6 +172,9 @@ class Simulator {
   /// Open systems: evolves |i><j| for every pair of initial states (Lindblad; trotter with the
   /// local dissipators of src/solver/lindblad.hpp, or expm of the dense Liouvillian).
   [[nodiscard]] ChannelResult evolve_channel(const Progress& progress = {}) const;
+  /// The channel columns of the inputs [shard.first, shard.first + shard.count) (input
+  /// i + n j = |v_i><v_j|) only: a rank's shard of a distributed open-system run.
+  [[nodiscard]] ChannelResult evolve_channel(const comm::Shard& shard, const Progress& progress = {}) const;
   /// Lower level: evolves vectorised density matrices (D^2 x m, column stacking, product
   /// basis, lab frame) with the configured solver.
   [[nodiscard]] CMatrix evolve_density(const CMatrix& vecs0, const Progress& progress = {}) const;
@@ -167,6 +182,7 @@ class Simulator {
   /// initial columns), the channel block of evolved inputs (output map and projection onto the
   /// initial states), and the adjoint of that map (cotangent of S -> cotangent of the states).
   [[nodiscard]] CMatrix initial_density() const;
+  [[nodiscard]] CMatrix initial_density(const comm::Shard& shard) const;
   [[nodiscard]] CMatrix channel_from(const CMatrix& vecs) const;
   [[nodiscard]] CMatrix channel_adjoint(const CMatrix& lambda_s) const;
   /// Open systems, trotter: the checkpointed adjoint of evolve_density (memory O(sqrt(steps))
@@ -183,6 +199,7 @@ class Simulator {
   [[nodiscard]] DissipatorTangent dissipator_rate_tangent(int entry, bool t1) const;
   /// The product-basis columns evolve() starts from (basis vectors, or dressed eigenvectors).
   [[nodiscard]] CMatrix initial_columns() const;
+  [[nodiscard]] CMatrix initial_columns(const comm::Shard& shard) const;
   /// The map evolve() applies to the product-basis lab-frame result: out = Phi W^dag psi
   /// (W: dressed transform for basis: dressed; Phi: the rotating-frame phases), and its
   /// adjoint (used to carry a cotangent of the output back to psi).

@@ -9,6 +9,7 @@
 
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
+#include "qevolve/comm.hpp"
 #include "qevolve/config_writer.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
@@ -71,7 +72,11 @@ int optimize(const OptimizeOptions& options, Streams io) {
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
-  gradient::GradientProblem problem(config, options.threads);
+  // Under mpirun every rank runs the same optimisation on its shard of the initial states: the
+  // objective and gradient are reduced (identical on all ranks), so the iterates are too; only
+  // rank 0 writes the checkpoint and the outputs (the others write nothing).
+  comm::Communicator& comm = comm::world();
+  gradient::GradientProblem problem(config, options.threads, comm);
   RunReport report;
   report.config = &config;
   report.sim = &problem.simulator();
@@ -82,7 +87,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   settings.max_iterations = spec.max_iterations;
   settings.target_infidelity = spec.target_infidelity;
   settings.learning_rate = spec.learning_rate;
-  settings.checkpoint = spec.checkpoint;
+  settings.checkpoint = comm.is_root() ? spec.checkpoint : std::string();
   settings.resume = options.resume;
   // A relative checkpoint path is taken relative to the working directory, like output.file.
 
@@ -105,6 +110,9 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);
   take_evaluation(report, problem.evaluate(true), problem.names());
+  report.ranks = comm.size();
+  report.bytes_communicated = comm.bytes_sent();
+  if (!comm.is_root()) return 0;
 
   const auto t3 = Clock::now();
   const std::string output = options.output.empty() ? config.output.file : options.output;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "progress.hpp"
+#include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
@@ -18,43 +19,61 @@ namespace qevolve::commands {
 
 int run(const RunOptions& options, Streams io) {
   const auto t_start = Clock::now();
+  // Under mpirun every rank runs this; the initial states are sharded over the ranks, only
+  // rank 0 shows progress, writes and prints (interface.md).
+  comm::Communicator& comm = comm::world();
+  const bool root = comm.is_root();
+  const bool show = root && io.progress && !io.quiet;
   Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
   RunReport report;
   report.config = &config;
+  report.ranks = comm.size();
   std::unique_ptr<solver::Simulator> sim;
   std::unique_ptr<gradient::GradientProblem> problem;
   if (gradient::has_trainable(config)) {
-    problem = std::make_unique<gradient::GradientProblem>(config, options.threads);
+    problem = std::make_unique<gradient::GradientProblem>(config, options.threads, comm);
     report.sim = &problem->simulator();
     report.t_build = since(t_start);
     take_evaluation(report, problem->evaluate(true), problem->names());
-    check_norms(report.columns, report.sim->options());
+    if (root) {  // the gathered columns (the evaluation's reductions were collective)
+      comm::SerialCommunicator here;
+      check_norms(report.columns, report.sim->options(), here);
+    }
   } else {
     device::Device dev = device::build_device(config);
     sim = std::make_unique<solver::Simulator>(config, std::move(dev), options.threads);
     report.sim = sim.get();
     report.t_build = since(t_start);
     const auto t1 = Clock::now();
-    solver::EvolveResult evolved;
+    CMatrix local;
+    comm::Shard shard;
     if (sim->is_open()) {
-      ProgressBar bar(io.err, io.progress && !io.quiet, "evolving (Lindblad)");
-      report.superoperator = sim->evolve_channel([&bar](double f) { bar.update(f); }).superoperator;
+      const auto n = static_cast<Index>(sim->initial_indices().size());
+      shard = comm.shard(n * n);
+      ProgressBar bar(io.err, show, "evolving (Lindblad)");
+      local = sim->evolve_channel(shard, [&bar](double f) { bar.update(f); }).superoperator;
+      report.superoperator = comm.gather_columns(local, n * n, 0);
     } else {
+      shard = comm.shard(static_cast<Index>(sim->initial_indices().size()));
+      solver::EvolveResult evolved;
       {
-        ProgressBar bar(io.err, io.progress && !io.quiet, "evolving");
-        evolved = sim->evolve([&bar](double f) { bar.update(f); });
+        ProgressBar bar(io.err, show, "evolving");
+        evolved = sim->evolve(shard, [&bar](double f) { bar.update(f); });
       }
-      check_norms(evolved.columns, sim->options());
-      report.columns = std::move(evolved.columns);
+      check_norms(evolved.columns, sim->options(), comm);
+      local = std::move(evolved.columns);
+      report.columns = comm.gather_columns(local, sim->device().dim(), 0);
       report.single_precision_deviation = evolved.single_precision_deviation;
     }
     report.t_evolve = since(t1);
     const auto t2 = Clock::now();
-    compute_fidelity(report);
+    compute_fidelity(report, local, shard, comm);
     report.t_fidelity = since(t2);
   }
+  report.bytes_communicated = comm.bytes_sent();
+  if (!root) return 0;
 
   const auto t3 = Clock::now();
   const std::string output = options.output.empty() ? config.output.file : options.output;

@@ -34,35 +34,61 @@ const char* compensation_name(Compensation c) {
 }
 
 /// Closed-system evolution keeps every column normalised; a larger deviation than the solver's
-/// own accuracy means a numerical failure (exit 3).
-void check_norms(const CMatrix& columns, const solver::Options& o) {
+/// own accuracy means a numerical failure (exit 3). Collective: every rank throws together.
+void check_norms(const CMatrix& columns, const solver::Options& o, comm::Communicator& comm) {
   double tol = o.precision == Precision::single ? 1e-4 : 1e-9;
   if (o.solver == Solver::adaptive) tol = std::max(1e-8, 1e3 * o.rtol);
   double worst = 0.0;
-  for (Index c = 0; c < columns.cols(); ++c)
-    worst = std::max(worst, std::abs(columns.col(c).squaredNorm() - 1.0));
+  for (Index c = 0; c < columns.cols(); ++c) {
+    const double dev = std::abs(columns.col(c).squaredNorm() - 1.0);
+    worst = std::isnan(dev) ? std::numeric_limits<double>::infinity() : std::max(worst, dev);
+  }
+  worst = comm.allreduce_max(worst);
   if (!(worst <= tol))
     throw NumericalError("lost unitarity: a column's squared norm deviates from 1 by " +
                          std::to_string(worst) + " (tolerance " + std::to_string(tol) + ")");
 }
 
-
-void compute_fidelity(RunReport& r) {
+namespace {
+CMatrix run_target(const RunReport& r) {
   const auto& device = r.sim->device();
-  const Config& config = *r.config;
-  if (!config.target || !r.sim->initial_states_are_computational()) return;
   std::vector<std::string> qubit_names;
   for (int q : device.qubit_modes()) qubit_names.push_back(device.modes()[static_cast<std::size_t>(q)].name());
-  const CMatrix target = fidelity::target_unitary(*config.target, qubit_names, config);
+  return fidelity::target_unitary(*r.config->target, qubit_names, *r.config);
+}
+
+CMatrix computational_rows(const RunReport& r, const CMatrix& columns) {
+  const auto comp = r.sim->device().computational_indices();
+  const auto d = static_cast<Index>(comp.size());
+  CMatrix u(d, columns.cols());
+  for (Index i = 0; i < d; ++i) u.row(i) = columns.row(comp[static_cast<std::size_t>(i)]);
+  return u;
+}
+}  // namespace
+
+void compute_fidelity(RunReport& r) {
+  comm::SerialCommunicator serial;
+  compute_fidelity(r, r.columns, {0, r.columns.cols()}, serial);
+}
+
+void compute_fidelity(RunReport& r, const CMatrix& local, const comm::Shard& shard, comm::Communicator& comm) {
+  const Config& config = *r.config;
+  if (!config.target || !r.sim->initial_states_are_computational()) return;
+  const CMatrix target = run_target(r);
   if (r.sim->is_open()) {
-    r.fidelity = fidelity::evaluate_channel_fidelity(r.superoperator, target, config.target->compensation);
+    // The channel's compensation needs its whole Choi matrix: rank 0 holds the gathered block.
+    if (comm.is_root())
+      r.fidelity = fidelity::evaluate_channel_fidelity(r.superoperator, target, config.target->compensation);
     return;
   }
-  const auto comp = device.computational_indices();
-  const auto d = static_cast<Index>(comp.size());
-  r.unitary.resize(d, d);
-  for (Index i = 0; i < d; ++i) r.unitary.row(i) = r.columns.row(comp[static_cast<std::size_t>(i)]);
-  r.fidelity = fidelity::evaluate_fidelity(r.unitary, target, config.target->compensation);
+  r.fidelity = fidelity::evaluate_fidelity(computational_rows(r, local), shard.first, target,
+                                           config.target->compensation, comm);
+  if (!comm.is_root()) return;
+  r.unitary = computational_rows(r, r.columns);
+  r.fidelity->unitary_compensated =
+      r.fidelity->compensation == Compensation::none
+          ? r.unitary
+          : fidelity::apply_compensation(r.fidelity->compensation, r.unitary, r.fidelity->angles);
 }
 
 void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::string> names) {
@@ -165,6 +191,15 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                 o.steps, sim.dt(), o.duration, sim.initial_indices().size(), o.threads,
                 o.precision == Precision::single ? ", single precision" : "");
   out << line;
+  // The resolved evolution.device (docs/backend.md "Selection").
+  out << "device: " << (o.device == ComputeDevice::cuda ? "cuda" : "cpu");
+  if (!o.device_note.empty()) out << " (" << o.device_note << ")";
+  out << "\n";
+  if (r.ranks > 1) {
+    std::snprintf(line, sizeof line, "ranks: %d (initial states sharded), %.4g kB reduced/gathered by rank 0\n", r.ranks,
+                  static_cast<double>(r.bytes_communicated) / 1e3);
+    out << line;
+  }
   if (sim.is_open()) {
     std::snprintf(line, sizeof line, "open system: Lindblad, %zu noise entries, %zu collapse operators, %zu inputs |i><j|\n",
                   r.config->evolution.noise.size(), r.config->evolution.collapse.size(),

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/gradient.hpp"
@@ -34,6 +36,8 @@ struct RunReport {
   std::vector<std::string> gradient_names;  ///< empty: no /gradient
   RVector gradient;
   std::vector<optimize::IterationRecord> history;  ///< empty: no /history
+  int ranks = 1;                       ///< ranks of a distributed run
+  std::uint64_t bytes_communicated = 0;  ///< payload rank 0 put into collectives
   double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;
 };
 
@@ -42,11 +46,17 @@ struct RunReport {
 
 /// Closed-system evolution keeps every column normalised; a larger deviation than the solver's
 /// own accuracy is a numerical failure (NumericalError, exit 3).
-void check_norms(const CMatrix& columns, const solver::Options& o);
+/// Collective over `comm` (every rank throws together).
+void check_norms(const CMatrix& columns, const solver::Options& o, comm::Communicator& comm);
 
 /// The computational block of `columns` and its fidelity (when the config has a target and
 /// the initial states are computational).
 void compute_fidelity(RunReport& report);
+/// Distributed: `local` are this rank's evolved columns (initial states `shard`); the
+/// fidelity and compensation are reduced over `comm` (every rank gets them). Rank 0 must
+/// already hold the gathered report.columns (closed) or report.superoperator (open): it
+/// computes the unitary and compensated unitary (closed) or the channel fidelity (open).
+void compute_fidelity(RunReport& report, const CMatrix& local, const comm::Shard& shard, comm::Communicator& comm);
 
 /// Moves a gradient evaluation (columns, unitary, fidelity, gradient, phase times) into the
 /// report; `names` are the problem's parameter names.

@@ -23,7 +23,7 @@ DeviceTerms device_terms_for(const solver::Simulator& sim, const device::DeviceP
 
 double basis_and_frame_term(const solver::Simulator& sim, const DeviceTerms& terms,
                             const CMatrix& psiN, const CMatrix& lambda0,
-                            const CMatrix& Lambda_out) {
+                            const CMatrix& Lambda_out, Index first_column) {
   const device::Device& dev = sim.device();
   const auto& o = sim.options();
   const bool dressed = o.basis == Basis::dressed;
@@ -37,8 +37,8 @@ double basis_and_frame_term(const solver::Simulator& sim, const DeviceTerms& ter
     dout += y;
     // Initial columns psi_0 = W e_i: df = 2 Re Tr(lambda0^dag dW[:, init]).
     const auto& init = sim.initial_indices();
-    for (std::size_t c = 0; c < init.size(); ++c)
-      total += 2.0 * lambda0.col(static_cast<Index>(c)).dot(dW.col(init[c])).real();
+    for (Index c = 0; c < lambda0.cols(); ++c)
+      total += 2.0 * lambda0.col(c).dot(dW.col(init[static_cast<std::size_t>(first_column + c)])).real();
   }
   if (o.frame == Frame::rotating) {
     const RVector E = sim.frame_energies();

@@ -104,6 +104,7 @@ device::Device build_from(const device::ResolvedDevice& r,
 struct GradientProblem::Impl {
   Config config;  // frozen
   int threads = 0;
+  comm::Communicator* comm = nullptr;
   device::ResolvedDevice resolved;
   std::unique_ptr<solver::Simulator> sim;
   std::vector<device::DeviceParam> device_params;
@@ -163,11 +164,12 @@ struct GradientProblem::Impl {
   }
 };
 
-GradientProblem::GradientProblem(const Config& config, int threads)
+GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.config = config;
   m.threads = threads;
+  m.comm = &comm;
   if (!config.target) config.fail("target", "gradients need a `target`", "a target section");
   if (config.evolution.solver == Solver::adaptive)
     config.fail("evolution.solver", "the adaptive solver has no gradient",
@@ -380,20 +382,27 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   auto t0 = Clock::now();
   Impl& m = *impl_;
   if (m.sim->is_open()) return evaluate_open(with_gradient);
+  comm::Communicator& comm = *m.comm;
   const solver::Simulator& sim = *m.sim;
   const auto& dev = sim.device();
-  const CMatrix psi0 = sim.initial_columns();
-  const CMatrix psiN = sim.evolve_product(psi0);
+  // This rank's initial states (all of them in one process): columns J of U.
+  const comm::Shard shard = comm.shard(static_cast<Index>(sim.initial_indices().size()));
+  const CMatrix psiN = sim.evolve_product(sim.initial_columns(shard));
+  const CMatrix out = sim.to_output(psiN);
   Evaluation ev;
-  ev.columns = sim.to_output(psiN);
+  ev.columns = comm.gather_columns(out, dev.dim(), 0);
   ev.evolve_s = since(t0);
   t0 = Clock::now();
   const auto d = static_cast<Index>(m.comp.size());
-  ev.unitary.resize(d, d);
-  for (Index r = 0; r < d; ++r) ev.unitary.row(r) = ev.columns.row(m.comp[static_cast<std::size_t>(r)]);
-  const CMatrix& U = ev.unitary;
+  auto rows = [&m, d](const CMatrix& cols) {
+    CMatrix u(d, cols.cols());
+    for (Index r = 0; r < d; ++r) u.row(r) = cols.row(m.comp[static_cast<std::size_t>(r)]);
+    return u;
+  };
+  const CMatrix U = rows(out);  // d x |J|
+  if (comm.is_root()) ev.unitary = rows(ev.columns);
 
-  // Fidelity (compensation re-optimised, or at the trainable angles).
+  // Fidelity (compensation re-optimised, or at the trainable angles), reduced over the ranks.
   const Index na = m.angles_trainable ? fidelity::compensation_angle_count(
                                             m.compensation, static_cast<int>(dev.qubit_modes().size()))
                                       : 0;
@@ -402,54 +411,66 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
     const RVector angles = m.values.tail(na);
     fidelity::FidelityResult& f = ev.fidelity;
     const int nq = static_cast<int>(dev.qubit_modes().size());
+    const fidelity::FidelityResult plain =
+        fidelity::evaluate_fidelity(U, shard.first, m.target, Compensation::none, comm);
     f.compensation = m.compensation;
-    f.fidelity_uncompensated = fidelity::average_gate_fidelity(U, m.target);
-    f.leakage = fidelity::leakage(U);
+    f.fidelity_uncompensated = plain.fidelity_uncompensated;
+    f.leakage = plain.leakage;
     f.angles = angles;
     f.pre_factors = fidelity::layer_factors(m.compensation, angles, nq, false);
     f.post_factors = fidelity::layer_factors(m.compensation, angles, nq, true);
-    f.unitary_compensated = fidelity::apply_compensation(m.compensation, U, angles);
-    f.fidelity = fidelity::average_gate_fidelity(f.unitary_compensated, m.target);
-    if (with_gradient) {
-      fidelity::SerialObjective obj(m.compensation, U, m.target);
-      obj.set_angles(angles);
-      angle_gradient = -fidelity::objective(m.compensation, d, angles, obj.sums()).gradient;
-    }
+    fidelity::DistributedObjective obj(m.compensation, m.target, U, shard.first, comm);
+    obj.set_angles(angles);
+    const fidelity::ObjectiveValue value = fidelity::objective(m.compensation, d, angles, obj.sums());
+    f.fidelity = value.fidelity;
+    if (with_gradient) angle_gradient = -value.gradient;
   } else {
     fidelity::CompensationOptions options;
     if (m.warm && m.warm->size() > 0) options.initial_angles = *m.warm;
-    ev.fidelity = fidelity::evaluate_fidelity(U, m.target, m.compensation, options);
+    ev.fidelity = fidelity::evaluate_fidelity(U, shard.first, m.target, m.compensation, comm, options);
     if (m.compensation != Compensation::none) m.warm = ev.fidelity.angles;
   }
+  if (comm.is_root())
+    ev.fidelity.unitary_compensated = m.compensation == Compensation::none
+                                          ? ev.unitary
+                                          : fidelity::apply_compensation(m.compensation, ev.unitary,
+                                                                         ev.fidelity.angles);
   ev.infidelity = 1.0 - ev.fidelity.fidelity;
   ev.fidelity_s = since(t0);
   if (!with_gradient) return ev;
   t0 = Clock::now();
 
-  // Cotangent of the output columns for F, then of psi_N for 1 - F.
-  const CMatrix T_eff = ev.fidelity.post_layer().adjoint() * m.target * ev.fidelity.pre_layer().adjoint();
-  const cplx tau = T_eff.conjugate().cwiseProduct(U).sum();
+  // Cotangent of the output columns for F, then of psi_N for 1 - F (this rank's columns; tau
+  // is the global overlap with the effective target T_eff = L_post^dag T L_pre^dag).
+  const CMatrix T_eff =
+      m.compensation == Compensation::none
+          ? CMatrix(m.target.middleCols(shard.first, shard.count))
+          : CMatrix((fidelity::dense_layer(ev.fidelity.post_factors).adjoint() * m.target *
+                     fidelity::dense_layer(ev.fidelity.pre_factors).adjoint())
+                        .middleCols(shard.first, shard.count));
+  const cplx tau = comm.allreduce_sum(cplx(T_eff.conjugate().cwiseProduct(U).sum()));
   const CMatrix Lambda = (U + tau * T_eff) / static_cast<double>(d * (d + 1));
-  CMatrix Lambda_out = CMatrix::Zero(ev.columns.rows(), ev.columns.cols());
+  CMatrix Lambda_out = CMatrix::Zero(out.rows(), out.cols());
   for (Index r = 0; r < d; ++r) Lambda_out.row(m.comp[static_cast<std::size_t>(r)]) = Lambda.row(r);
   const CMatrix lambdaN = -sim.output_adjoint(Lambda_out);
 
-  ev.gradient = RVector::Zero(m.values.size());
-  // Pulse parameters through the per-step drive cotangents.
-  const solver::StepCotangent on_step = m.pulse_accumulator(ev.gradient);
-  // Device parameters: tangents of the Hamiltonian pieces, plus the basis/frame terms.
+  // Per-rank cotangent sums (pulse parameters through the per-step drive cotangents, device
+  // parameters through the Hamiltonian tangents and the basis/frame terms), reduced once.
+  RVector local = RVector::Zero(m.values.size());
+  const solver::StepCotangent on_step = m.pulse_accumulator(local);
   m.update_device_terms();
   const solver::AdjointResult adj = sim.adjoint(psiN, lambdaN, m.tangents, on_step);
   for (std::size_t i = 0; i < m.params.size(); ++i) {
     const Param& q = m.params[i];
-    if (q.kind == Kind::device) {
-      const auto k = static_cast<std::size_t>(q.device);
-      ev.gradient(static_cast<Index>(i)) =
-          adj.tangents[k] + basis_and_frame_term(sim, m.device_terms[k], psiN, adj.lambda0, Lambda_out);
-    } else if (q.kind == Kind::angle) {
-      ev.gradient(static_cast<Index>(i)) = angle_gradient(q.angle);
-    }
+    if (q.kind != Kind::device) continue;
+    const auto k = static_cast<std::size_t>(q.device);
+    local(static_cast<Index>(i)) = adj.tangents[k] + basis_and_frame_term(sim, m.device_terms[k], psiN, adj.lambda0,
+                                                                          Lambda_out, shard.first);
   }
+  comm.allreduce_sum(local);
+  ev.gradient = std::move(local);
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (m.params[i].kind == Kind::angle) ev.gradient(static_cast<Index>(i)) = angle_gradient(m.params[i].angle);
   ev.gradient_s = since(t0);
   return ev;
 }
@@ -459,18 +480,47 @@ Evaluation GradientProblem::evaluate_open(bool with_gradient) {
   // real-linear in the channel block S, dF = Re sum conj(w) dS / (d (d + 1)) with
   // w = S_t + [a = b, i = j]; so the cotangent of S for 1 - F is -w / (2 d (d + 1)), carried
   // to the final states by Simulator::channel_adjoint and back by the checkpointed adjoint.
+  // Distributed: each rank evolves its shard of the n^2 inputs |i><j|; the channel's
+  // compensation needs its whole Choi matrix, so rank 0 gathers the block (d^4 numbers),
+  // solves and broadcasts the angles and fidelities.
   auto t0 = Clock::now();
   Impl& m = *impl_;
+  comm::Communicator& comm = *m.comm;
   const solver::Simulator& sim = *m.sim;
-  const CMatrix x0 = sim.initial_density();
+  const auto n = static_cast<Index>(sim.initial_indices().size());
+  const comm::Shard shard = comm.shard(n * n);
+  const CMatrix x0 = sim.initial_density(shard);
   const CMatrix xN = sim.evolve_density(x0);
   Evaluation ev;
-  ev.superoperator = sim.channel_from(xN);
+  ev.superoperator = comm.gather_columns(sim.channel_from(xN), n * n, 0);
   ev.evolve_s = since(t0);
   t0 = Clock::now();
   fidelity::CompensationOptions options;
   if (m.warm && m.warm->size() > 0) options.initial_angles = *m.warm;
-  ev.fidelity = fidelity::evaluate_channel_fidelity(ev.superoperator, m.target, m.compensation, options);
+  RVector summary(3);
+  RVector angles;
+  if (comm.is_root()) {
+    ev.fidelity = fidelity::evaluate_channel_fidelity(ev.superoperator, m.target, m.compensation, options);
+    summary << ev.fidelity.fidelity, ev.fidelity.fidelity_uncompensated, ev.fidelity.leakage;
+    angles = ev.fidelity.angles;
+  }
+  if (comm.size() > 1) {
+    comm.broadcast(summary, 0);
+    comm.broadcast(angles, 0);
+    if (!comm.is_root()) {
+      fidelity::FidelityResult& f = ev.fidelity;
+      f.compensation = m.compensation;
+      f.fidelity = summary(0);
+      f.fidelity_uncompensated = summary(1);
+      f.leakage = summary(2);
+      f.angles = angles;
+      if (m.compensation != Compensation::none) {
+        const int nq = static_cast<int>(sim.device().qubit_modes().size());
+        f.pre_factors = fidelity::layer_factors(m.compensation, angles, nq, false);
+        f.post_factors = fidelity::layer_factors(m.compensation, angles, nq, true);
+      }
+    }
+  }
   if (m.compensation != Compensation::none) m.warm = ev.fidelity.angles;
   ev.infidelity = 1.0 - ev.fidelity.fidelity;
   ev.fidelity_s = since(t0);
@@ -483,16 +533,17 @@ Evaluation GradientProblem::evaluate_open(bool with_gradient) {
                         ? m.target
                         : CMatrix(fidelity::dense_layer(ev.fidelity.post_factors).adjoint() * m.target *
                                   fidelity::dense_layer(ev.fidelity.pre_factors).adjoint());
-  CMatrix w(d * d, d * d);
-  for (Index j = 0; j < d; ++j)
-    for (Index i = 0; i < d; ++i)
-      for (Index b = 0; b < d; ++b)
-        for (Index a = 0; a < d; ++a)
-          w(a + d * b, i + d * j) = T(a, i) * std::conj(T(b, j)) + (a == b && i == j ? 1.0 : 0.0);
+  CMatrix w(d * d, shard.count);  // this rank's inputs k = i + d j
+  for (Index k = 0; k < shard.count; ++k) {
+    const Index i = (shard.first + k) % d, j = (shard.first + k) / d;
+    for (Index b = 0; b < d; ++b)
+      for (Index a = 0; a < d; ++a)
+        w(a + d * b, k) = T(a, i) * std::conj(T(b, j)) + (a == b && i == j ? 1.0 : 0.0);
+  }
   const CMatrix lambdaN = sim.channel_adjoint(-w / (2.0 * static_cast<double>(d * (d + 1))));
 
-  ev.gradient = RVector::Zero(m.values.size());
-  const solver::StepCotangent on_step = m.pulse_accumulator(ev.gradient);
+  RVector local = RVector::Zero(m.values.size());
+  const solver::StepCotangent on_step = m.pulse_accumulator(local);
   m.update_device_terms();
   std::vector<solver::DissipatorTangent> noise;
   std::vector<std::size_t> noise_slot;
@@ -504,8 +555,10 @@ Evaluation GradientProblem::evaluate_open(bool with_gradient) {
   const solver::OpenAdjointResult adj = sim.adjoint_density(x0, lambdaN, m.tangents, noise, on_step);
   for (std::size_t i = 0; i < m.params.size(); ++i)
     if (m.params[i].kind == Kind::device)
-      ev.gradient(static_cast<Index>(i)) = adj.tangents[static_cast<std::size_t>(m.params[i].device)];
-  for (std::size_t k = 0; k < noise.size(); ++k) ev.gradient(static_cast<Index>(noise_slot[k])) = adj.noise[k];
+      local(static_cast<Index>(i)) = adj.tangents[static_cast<std::size_t>(m.params[i].device)];
+  for (std::size_t k = 0; k < noise.size(); ++k) local(static_cast<Index>(noise_slot[k])) = adj.noise[k];
+  comm.allreduce_sum(local);
+  ev.gradient = std::move(local);
   ev.gradient_s = since(t0);
   return ev;
 }

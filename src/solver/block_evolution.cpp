@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "device_select.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/linalg.hpp"
 
@@ -27,26 +28,31 @@ int step_chunk(std::size_t bytes_per_step, int steps) {
   return static_cast<int>(std::min<std::size_t>(fit, static_cast<std::size_t>(std::max(1, steps))));
 }
 
-BlockLayout make_block_layout(const BlockEvolution& job, Index n) {
-  const device::Device& dev = *job.device;
+backend::GateSchedule gate_schedule(const BlockEvolution& job) {
   const TrotterGates& gates = *job.gates;
-  BlockLayout l;
-  l.width = job.block_width > 0 ? std::min(job.block_width, n)
-                                : choose_block_width(dev.dim(), n, std::max(1, job.threads));
-  l.num_blocks = (n + l.width - 1) / l.width;
-  l.last_width = n - (l.num_blocks - 1) * l.width;
-  auto geometries = [&](Index w) {
-    std::vector<backend::GateGeometry> geo;
-    for (int k = 0; k < gates.num_gates(); ++k) {
-      const auto& m = gates.modes(k);
-      geo.push_back(backend::make_geometry(dev.dims().data(), dev.num_modes(), m[0],
-                                           m.size() == 2 ? m[1] : -1, w));
-    }
-    return geo;
-  };
-  l.geo_full = geometries(l.width);
-  l.geo_last = geometries(l.last_width);
-  return l;
+  backend::GateSchedule s;
+  s.dims = job.device->dims();
+  for (int k = 0; k < gates.num_gates(); ++k) {
+    const auto& m = gates.modes(k);
+    s.gates.push_back({m[0], m.size() == 2 ? m[1] : -1, gates.offset(k)});
+  }
+  s.step_size = gates.step_size();
+  s.boundary = gates.boundary_gates();
+  s.steps = job.steps;
+  return s;
+}
+
+namespace {
+
+Index block_width(const BlockEvolution& job, Index n) {
+  return job.block_width > 0 ? std::min(job.block_width, n)
+                             : choose_block_width(job.device->dim(), n, std::max(1, job.threads));
+}
+
+}  // namespace
+
+BlockLayout make_block_layout(const BlockEvolution& job, Index n) {
+  return backend::make_block_layout(gate_schedule(job), n, block_width(job, n));
 }
 
 namespace {
@@ -76,20 +82,19 @@ void multiply_into(Real* a, const Real* b, int g) {
 template <typename Real>
 void evolve_blocks(const BlockEvolution& job, CMatrix& state,
                    const std::function<void(double)>& progress) {
-  const device::Device& dev = *job.device;
   const TrotterGates& gates = *job.gates;
-  const Index D = dev.dim();
+  const Index D = job.device->dim();
   const Index n = state.cols();
   if (n == 0 || job.steps == 0) return;
   const int threads = std::max(1, job.threads);
-  const BlockLayout layout = make_block_layout(job, n);
-  const Index width = layout.width, num_blocks = layout.num_blocks;
   const int num_gates = gates.num_gates();
 
   // Chunks of steps whose gates are computed together (step_chunk: <= ~2 MiB, <= 256 steps).
   const std::size_t per_step = gates.step_size();
   const int chunk = step_chunk(per_step * sizeof(Real), job.steps);
   std::vector<Real> buffer(per_step * static_cast<std::size_t>(chunk));
+  const auto executor = make_gate_executor<Real>(job.compute_device, gate_schedule(job), n,
+                                                 block_width(job, n), threads, chunk);
   // splitting: bonds: the last layer of step s - 1 is multiplied into the first layer of step
   // s (same bonds, exact), so each step applies num_gates - boundary gates and the very last
   // step also its last layer. `carry` keeps the previous chunk's last step.
@@ -98,10 +103,12 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   std::vector<Real> carry(boundary > 0 ? per_step : 0);
 
   // Flops of one step on all columns; a chunk smaller than ~1e7 flops (a fraction of a
-  // millisecond) runs on one thread, where waking a team would cost more than it saves.
+  // millisecond) runs on one thread, where waking a team would cost more than it saves (the
+  // CPU executor applies the same rule to its blocks).
   double step_flops = 0.0;
   for (int k = 0; k < applied; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.size(k);
   if (threads > 1 && step_flops * std::min(chunk, job.steps) > 1e7) linalg::park_blas_workers();
+  executor->upload(state);
   for (int s0 = 0; s0 < job.steps; s0 += chunk) {
     const int s1 = std::min(job.steps, s0 + chunk);
     const bool parallel = threads > 1 && step_flops * (s1 - s0) > 1e7;
@@ -122,26 +129,13 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
             multiply_into(cur + gates.offset(k), prev + gates.offset(applied + k), gates.size(k));
         }
       }
-      std::vector<Real> re(static_cast<std::size_t>(D * width)), im(re.size());
-#pragma omp for schedule(dynamic, 1)
-      for (Index b = 0; b < num_blocks; ++b) {
-        const Index c0 = layout.first_column(b), w = layout.columns(b);
-        const auto& geo = layout.geometry(b);
-        load_block(state, c0, w, re.data(), im.data());
-        for (int s = s0; s < s1; ++s) {
-          const Real* step_gates = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
-          const int last = s + 1 == job.steps ? num_gates : applied;
-          for (int k = 0; k < last; ++k)
-            backend::apply_gate(re.data(), im.data(), geo[static_cast<std::size_t>(k)],
-                                step_gates + gates.offset(k));
-        }
-        store_block(state, c0, w, re.data(), im.data());
-      }
     }
+    executor->apply(buffer.data(), s0, s1);
     if (boundary > 0)
       std::copy_n(buffer.data() + per_step * static_cast<std::size_t>(s1 - 1 - s0), per_step, carry.data());
     if (progress) progress(static_cast<double>(s1) / job.steps);
   }
+  executor->download(state);
 }
 
 template void evolve_blocks<double>(const BlockEvolution&, CMatrix&,

@@ -6,7 +6,10 @@
 
 #include <functional>
 
+#include "qevolve/backend/backend.hpp"
+#include "qevolve/backend/block_layout.hpp"
 #include "qevolve/backend/local_gate.hpp"
+#include "qevolve/config.hpp"
 #include "qevolve/types.hpp"
 #include "trotter_gates.hpp"
 
@@ -22,9 +25,14 @@ struct BlockEvolution {
   int threads = 1;
   /// Block width override (0: automatic, from D and the cache size).
   Index block_width = 0;
+  /// Where evolve_blocks applies the gates (the resolved evolution.device; the adjoint pass
+  /// always runs on the CPU).
+  ComputeDevice compute_device = ComputeDevice::cpu;
 };
 
-/// Evolves the columns of `state` (D x n, product basis) in place, in precision Real.
+/// Evolves the columns of `state` (D x n, product basis) in place, in precision Real: per chunk
+/// of steps the gates are computed on the host (threads over steps) and applied by the gate
+/// executor of job.compute_device (backend.hpp).
 /// `progress` (may be empty) receives the fraction done after each chunk of steps.
 template <typename Real>
 void evolve_blocks(const BlockEvolution& job, CMatrix& state,
@@ -35,37 +43,17 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
 /// run (forward and adjoint) is the same for 1000 and 8000 steps.
 [[nodiscard]] int step_chunk(std::size_t bytes_per_step, int steps);
 
-/// How n columns are cut into blocks for one job: the block width (the job's override or the
-/// automatic one), the number of blocks, and the gate geometries of a full and of the
-/// (narrower) last block. Shared by the forward and the adjoint pass.
-struct BlockLayout {
-  Index width = 1, num_blocks = 0, last_width = 0;
-  std::vector<backend::GateGeometry> geo_full, geo_last;
-  [[nodiscard]] Index first_column(Index b) const { return b * width; }
-  [[nodiscard]] Index columns(Index b) const { return b + 1 == num_blocks ? last_width : width; }
-  [[nodiscard]] const std::vector<backend::GateGeometry>& geometry(Index b) const {
-    return b + 1 == num_blocks ? geo_last : geo_full;
-  }
-};
+/// The job's gates as the backend sees them (modes, buffer offsets, boundary, steps).
+[[nodiscard]] backend::GateSchedule gate_schedule(const BlockEvolution& job);
+
+/// How n columns are cut into blocks for one job (backend/block_layout.hpp): the job's width
+/// override or the automatic width. Shared by the forward and the adjoint pass.
+using backend::BlockLayout;
 [[nodiscard]] BlockLayout make_block_layout(const BlockEvolution& job, Index n);
 
-/// Copies columns [c0, c0 + w) of `state` into split planes (element (i, c) at i * w + c), and
-/// back.
-template <typename Real>
-void load_block(const CMatrix& state, Index c0, Index w, Real* re, Real* im) {
-  for (Index c = 0; c < w; ++c)
-    for (Index i = 0; i < state.rows(); ++i) {
-      const cplx v = state(i, c0 + c);
-      re[i * w + c] = static_cast<Real>(v.real());
-      im[i * w + c] = static_cast<Real>(v.imag());
-    }
-}
-template <typename Real>
-void store_block(CMatrix& state, Index c0, Index w, const Real* re, const Real* im) {
-  for (Index c = 0; c < w; ++c)
-    for (Index i = 0; i < state.rows(); ++i)
-      state(i, c0 + c) = cplx(static_cast<double>(re[i * w + c]), static_cast<double>(im[i * w + c]));
-}
+/// Copies between a matrix and split planes (backend/block_layout.hpp).
+using backend::load_block;
+using backend::store_block;
 
 /// The automatic block width for dimension D, n columns and `threads` threads.
 [[nodiscard]] Index choose_block_width(Index D, Index n, int threads);

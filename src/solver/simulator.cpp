@@ -10,6 +10,7 @@
 #include "adaptive.hpp"
 #include "bond_list.hpp"
 #include "block_evolution.hpp"
+#include "device_select.hpp"
 #include "lindblad.hpp"
 #include "qevolve/linalg.hpp"
 #include "adjoint.hpp"
@@ -73,9 +74,7 @@ Options make_options(const Config& config, int threads) {
                 "precision: single is supported by the split solvers (trotter, magnus4 with "
                 "splitting terms) only",
                 "precision: double, or solver: trotter");
-  if (e.device == ComputeDevice::cuda)
-    config.fail("evolution.device", "this qevolve was built without a CUDA backend",
-                "device: cpu | auto");
+  select_compute_device(config, o);
   return o;
 }
 
@@ -86,6 +85,14 @@ void set_adaptive_run(AdaptiveJob& job, const Simulator& sim) {
   job.rtol = sim.options().rtol;
   job.atol = sim.options().atol;
   job.threads = sim.options().threads;
+}
+
+/// A shard must lie inside the n items it is cut from.
+void check_shard(const comm::Shard& shard, Index n) {
+  if (shard.first < 0 || shard.count < 0 || shard.first + shard.count > n)
+    throw std::invalid_argument("Simulator: shard [" + std::to_string(shard.first) + ", " +
+                                std::to_string(shard.first + shard.count) + ") outside the " + std::to_string(n) +
+                                " initial states or inputs");
 }
 
 }  // namespace
@@ -355,7 +362,7 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress)
   const TimeGrid grid = time_grid();
   if (uses_trotter_gates(options_)) {
     BlockEvolution job{&device_, &cache_->gates, substep_coefficients(), grid.substeps(),
-                       grid.substep_dt(), options_.threads, 0};
+                       grid.substep_dt(), options_.threads, 0, options_.device};
     if (options_.precision == Precision::single)
       evolve_blocks<float>(job, state, progress);
     else
@@ -364,12 +371,14 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress)
     const linalg::DenseBlasPhase dense_phase;
     const auto coefficients = substep_coefficients();
     std::vector<double> c;
+    const auto executor = make_dense_executor(options_.device, state.rows(), state.cols());
+    executor->upload(state);
     for (int u = 0; u < grid.substeps(); ++u) {
       coefficients(u, c);
-      const CMatrix U = linalg::expm_hermitian(dense_hamiltonian_for(c), kTwoPi * grid.substep_dt());
-      state = U * state;
+      executor->apply_exponential(dense_hamiltonian_for(c), kTwoPi * grid.substep_dt());
       if (progress) progress(static_cast<double>(u + 1) / grid.substeps());
     }
+    executor->download(state);
   } else {
     AdaptiveJob job = closed_adaptive_job(device_, cache_->static_terms, cache_->drive_terms);
     set_adaptive_run(job, *this);
@@ -379,12 +388,21 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress)
   return state;
 }
 
-CMatrix Simulator::initial_columns() const {
-  const Index D = device_.dim();
+comm::Shard Simulator::all_initial() const { return {0, static_cast<Index>(initial_.size())}; }
+
+comm::Shard Simulator::all_inputs() const {
   const auto n = static_cast<Index>(initial_.size());
-  CMatrix psi0 = CMatrix::Zero(D, n);
-  for (Index c = 0; c < n; ++c) {
-    const Index i = initial_[static_cast<std::size_t>(c)];
+  return {0, n * n};
+}
+
+CMatrix Simulator::initial_columns() const { return initial_columns(all_initial()); }
+
+CMatrix Simulator::initial_columns(const comm::Shard& shard) const {
+  const Index D = device_.dim();
+  check_shard(shard, static_cast<Index>(initial_.size()));
+  CMatrix psi0 = CMatrix::Zero(D, shard.count);
+  for (Index c = 0; c < shard.count; ++c) {
+    const Index i = initial_[static_cast<std::size_t>(shard.first + c)];
     if (options_.basis == Basis::dressed)
       psi0.col(c) = dressed_->transform.col(i);
     else
@@ -429,15 +447,17 @@ CMatrix Simulator::output_adjoint(const CMatrix& cotangent) const {
   return x;
 }
 
-EvolveResult Simulator::evolve(const Progress& progress) const {
+EvolveResult Simulator::evolve(const Progress& progress) const { return evolve(all_initial(), progress); }
+
+EvolveResult Simulator::evolve(const comm::Shard& shard, const Progress& progress) const {
   if (options_.open) throw std::logic_error("Simulator::evolve: an open system evolves with evolve_channel()");
   const Index D = device_.dim();
-  const auto n = static_cast<Index>(initial_.size());
-  const CMatrix psi0 = initial_columns();
+  const Index n = shard.count;
+  const CMatrix psi0 = initial_columns(shard);
   EvolveResult result;
   result.columns = evolve_product(psi0, progress);
   result.single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
-  if (options_.precision == Precision::single) {
+  if (options_.precision == Precision::single && n > 0) {
     // The first column block again in double precision, to report what single costs.
     const Index w = std::min<Index>(n, choose_block_width(D, n, options_.threads));
     CMatrix first = psi0.leftCols(w);
@@ -550,16 +570,19 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
   return vecs;
 }
 
-CMatrix Simulator::initial_density() const {
+CMatrix Simulator::initial_density() const { return initial_density(all_inputs()); }
+
+CMatrix Simulator::initial_density(const comm::Shard& shard) const {
   const Index D = device_.dim();
   const CMatrix v = initial_columns();
   const Index n = v.cols();
-  CMatrix vecs(D * D, n * n);
-  for (Index j = 0; j < n; ++j)
-    for (Index i = 0; i < n; ++i) {
-      const CMatrix rho = v.col(i) * v.col(j).adjoint();
-      vecs.col(i + n * j) = Eigen::Map<const CVector>(rho.data(), D * D);  // column stacking
-    }
+  check_shard(shard, n * n);
+  CMatrix vecs(D * D, shard.count);
+  for (Index k = 0; k < shard.count; ++k) {
+    const Index i = (shard.first + k) % n, j = (shard.first + k) / n;  // input i + n j
+    const CMatrix rho = v.col(i) * v.col(j).adjoint();
+    vecs.col(k) = Eigen::Map<const CVector>(rho.data(), D * D);  // column stacking
+  }
   return vecs;
 }
 
@@ -597,8 +620,12 @@ CMatrix Simulator::channel_adjoint(const CMatrix& lambda_s) const {
 }
 
 ChannelResult Simulator::evolve_channel(const Progress& progress) const {
+  return evolve_channel(all_inputs(), progress);
+}
+
+ChannelResult Simulator::evolve_channel(const comm::Shard& shard, const Progress& progress) const {
   ChannelResult r;
-  r.superoperator = channel_from(evolve_density(initial_density(), progress));
+  r.superoperator = channel_from(evolve_density(initial_density(shard), progress));
   return r;
 }
 

@@ -1,9 +1,12 @@
 // Test bodies of the local-gate kernels, written once and instantiated per backend (the qsim
 // fixture pattern): a backend's test file supplies a `Backend` type with
-//   static constexpr const char* name; static bool available();
+//   static constexpr const char* name;
+//   static std::string unavailable();   // empty, or why the test skips ("no CUDA device: ...")
+//   static constexpr bool has_accumulate;  // the accumulate kernel (adaptive solver) exists
 //   template <class Real> static void apply(Real* re, Real* im, const GateGeometry&, const Real* gate, std::size_t n);
 //   template <class Real> static void accumulate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 //                                                const GateGeometry&, const Real* gate, Real ar, Real ai, std::size_t n);
+//       (only with has_accumulate)
 // and instantiates LocalGateTest<Backend, Real>. The reference is a dense D x D embedding of the
 // gate applied column by column.
 #pragma once
@@ -12,6 +15,7 @@
 
 #include <complex>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "qevolve/backend/local_gate.hpp"
@@ -58,7 +62,7 @@ class LocalGateTest : public ::testing::Test {
   using Backend = typename C::backend;
   using Real = typename C::real;
   void SetUp() override {
-    if (!Backend::available()) GTEST_SKIP() << Backend::name << " backend: no device found";
+    if (const std::string why = Backend::unavailable(); !why.empty()) GTEST_SKIP() << why;
   }
   // Tolerance: double rounding ~1e-15 per operation; float ~6e-8 per operation, amplified by
   // a sum of g terms of O(1) magnitude.
@@ -96,11 +100,13 @@ class LocalGateTest : public ::testing::Test {
     to_split(X, xr, xi);
     to_split(Y0, yr, yi);
     const auto geo = make_geometry(dims.data(), static_cast<int>(dims.size()), a, b, width);
-    if (accumulate) {
-      Backend::template accumulate<Real>(xr.data(), xi.data(), yr.data(), yi.data(), geo,
-                                         gate.data(), static_cast<Real>(alpha.real()),
-                                         static_cast<Real>(alpha.imag()), xr.size());
-    } else {
+    if constexpr (Backend::has_accumulate) {
+      if (accumulate)
+        Backend::template accumulate<Real>(xr.data(), xi.data(), yr.data(), yi.data(), geo,
+                                           gate.data(), static_cast<Real>(alpha.real()),
+                                           static_cast<Real>(alpha.imag()), xr.size());
+    }
+    if (!accumulate) {
       Backend::template apply<Real>(xr.data(), xi.data(), geo, gate.data(), xr.size());
       yr = xr;
       yi = xi;
@@ -139,6 +145,9 @@ TYPED_TEST_P(LocalGateTest, CompileTimeAndRuntimeGateSizes) {
 }
 
 TYPED_TEST_P(LocalGateTest, AccumulateAddsAlphaTimesGate) {
+  if constexpr (!TestFixture::Backend::has_accumulate)
+    GTEST_SKIP() << TestFixture::Backend::name
+                 << " backend: no accumulate kernel (the adaptive solver runs on the CPU only)";
   const std::vector<int> dims{2, 3, 4};
   for (int a = 0; a < 3; ++a) {
     this->check(dims, a, -1, 4, true);

@@ -6,7 +6,8 @@ namespace {
 
 struct CpuBackend {
   static constexpr const char* name = "cpu";
-  static bool available() { return true; }
+  static std::string unavailable() { return {}; }
+  static constexpr bool has_accumulate = true;
   template <class Real>
   static void apply(Real* re, Real* im, const GateGeometry& geo, const Real* gate, std::size_t) {
     apply_gate(re, im, geo, gate);

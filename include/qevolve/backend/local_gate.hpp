@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 #include "qevolve/backend/host_device.hpp"
 
@@ -73,8 +75,56 @@ struct ApplyGate {
   }
 };
 
-/// Applies a g x g gate (g = geo.size()) in place to a block. Dispatches to a compile-time g for
-/// the common sizes (2..9, 12, 16, 25) and to a runtime-g loop otherwise.
+/// ApplyGate for a gate size known only at run time (g = geo.size() <= kMaxGateSize): the same
+/// arithmetic with fixed-size scratch arrays.
+template <typename Real>
+struct ApplyGateDynamic {
+  Real* re;
+  Real* im;
+  const Real* gate;
+  GateGeometry geo;
+
+  QEVOLVE_HOST_DEVICE void operator()(std::ptrdiff_t l, std::ptrdiff_t m, std::ptrdiff_t n) const {
+    const int g = geo.size();
+    const std::ptrdiff_t b = geo.base(l, m) + n;
+    Real xr[kMaxGateSize], xi[kMaxGateSize];
+    for (int j = 0; j < g; ++j) {
+      xr[j] = re[b + geo.offset[j]];
+      xi[j] = im[b + geo.offset[j]];
+    }
+    for (int o = 0; o < g; ++o) {
+      Real yr = 0, yi = 0;
+      for (int j = 0; j < g; ++j) {
+        const Real gr = gate[o * g + j], gi = gate[g * g + o * g + j];
+        yr += gr * xr[j] - gi * xi[j];
+        yi += gr * xi[j] + gi * xr[j];
+      }
+      re[b + geo.offset[o]] = yr;
+      im[b + geo.offset[o]] = yi;
+    }
+  }
+};
+
+/// The gate sizes with a compile-time kernel (ApplyGate<Real, G>); every backend dispatches
+/// over the same list.
+using CompiledGateSizes = std::integer_sequence<int, 1, 2, 3, 4, 5, 6, 8, 9, 12, 16, 25>;
+
+namespace detail {
+template <typename Fixed, int... Gs>
+bool dispatch_compiled(int g, Fixed& fixed, std::integer_sequence<int, Gs...> /*sizes*/) {
+  return ((g == Gs ? (fixed(std::integral_constant<int, Gs>{}), true) : false) || ...);
+}
+}  // namespace detail
+
+/// Calls fixed(std::integral_constant<int, g>{}) when g is in CompiledGateSizes, dynamic()
+/// otherwise. (C++17: the CUDA sources include this header too.)
+template <typename Fixed, typename Dynamic>
+void dispatch_gate_size(int g, Fixed&& fixed, Dynamic&& dynamic) {
+  if (!detail::dispatch_compiled(g, fixed, CompiledGateSizes{})) dynamic();
+}
+
+/// Applies a g x g gate (g = geo.size()) in place to a block (CPU driver). Dispatches to a
+/// compile-time g for CompiledGateSizes and to ApplyGateDynamic otherwise.
 template <typename Real>
 void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate);
 

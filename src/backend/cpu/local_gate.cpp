@@ -3,7 +3,6 @@
 #include "qevolve/backend/local_gate.hpp"
 
 #include <stdexcept>
-#include <vector>
 
 namespace qevolve::backend {
 
@@ -40,40 +39,16 @@ GateGeometry make_geometry(const int* dims, int num_modes, int mode_a, int mode_
 
 namespace {
 
-template <typename Real, int G>
-void run_apply(Real* re, Real* im, const GateGeometry& geo, const Real* gate) {
-  const ApplyGate<Real, G> f{re, im, gate, geo};
+/// A gate functor over every (l, m) slice, the contiguous run n vectorised.
+template <typename F>
+void run_slices(const F& functor) {
+  const F f = functor;  // a local copy: the stores through f.re / f.im cannot change it
+  const GateGeometry& geo = f.geo;
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
     for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
 #pragma omp simd
       for (std::ptrdiff_t n = 0; n < geo.inner; ++n) f(l, m, n);
     }
-}
-
-/// Runtime gate size: same arithmetic as ApplyGate, with a scratch buffer.
-template <typename Real>
-void run_apply_dynamic(Real* re, Real* im, const GateGeometry& geo, const Real* gate) {
-  const int g = geo.size();
-  std::vector<Real> xr(static_cast<std::size_t>(g)), xi(static_cast<std::size_t>(g));
-  for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
-    for (std::ptrdiff_t m = 0; m < geo.middle; ++m)
-      for (std::ptrdiff_t n = 0; n < geo.inner; ++n) {
-        const std::ptrdiff_t b = geo.base(l, m) + n;
-        for (int j = 0; j < g; ++j) {
-          xr[static_cast<std::size_t>(j)] = re[b + geo.offset[j]];
-          xi[static_cast<std::size_t>(j)] = im[b + geo.offset[j]];
-        }
-        for (int o = 0; o < g; ++o) {
-          Real yr = 0, yi = 0;
-          for (int j = 0; j < g; ++j) {
-            const Real gr = gate[o * g + j], gi = gate[g * g + o * g + j];
-            yr += gr * xr[static_cast<std::size_t>(j)] - gi * xi[static_cast<std::size_t>(j)];
-            yi += gr * xi[static_cast<std::size_t>(j)] + gi * xr[static_cast<std::size_t>(j)];
-          }
-          re[b + geo.offset[o]] = yr;
-          im[b + geo.offset[o]] = yi;
-        }
-      }
 }
 
 template <typename Real>
@@ -133,20 +108,9 @@ void accumulate_environment(const Real* psi_re, const Real* psi_im, const Real* 
 
 template <typename Real>
 void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate) {
-  switch (geo.size()) {
-    case 1: return run_apply<Real, 1>(re, im, geo, gate);
-    case 2: return run_apply<Real, 2>(re, im, geo, gate);
-    case 3: return run_apply<Real, 3>(re, im, geo, gate);
-    case 4: return run_apply<Real, 4>(re, im, geo, gate);
-    case 5: return run_apply<Real, 5>(re, im, geo, gate);
-    case 6: return run_apply<Real, 6>(re, im, geo, gate);
-    case 8: return run_apply<Real, 8>(re, im, geo, gate);
-    case 9: return run_apply<Real, 9>(re, im, geo, gate);
-    case 12: return run_apply<Real, 12>(re, im, geo, gate);
-    case 16: return run_apply<Real, 16>(re, im, geo, gate);
-    case 25: return run_apply<Real, 25>(re, im, geo, gate);
-    default: return run_apply_dynamic<Real>(re, im, geo, gate);
-  }
+  dispatch_gate_size(
+      geo.size(), [&](auto g) { run_slices(ApplyGate<Real, decltype(g)::value>{re, im, gate, geo}); },
+      [&] { run_slices(ApplyGateDynamic<Real>{re, im, gate, geo}); });
 }
 
 template <typename Real>

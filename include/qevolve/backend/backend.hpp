@@ -1,0 +1,90 @@
+// The backend interface below the solvers (docs/backend.md): executors that own the state
+// columns of one evolution and apply host-computed operators to them. The solvers compute what
+// changes per step (the gate matrices of a chunk of Trotter steps, the dense midpoint H) on the
+// host and hand it to an executor; the CPU executors run the OpenMP kernels of
+// backend/local_gate.hpp, the CUDA executors (backend/cuda.hpp) the same functors on the GPU.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "qevolve/types.hpp"
+
+namespace qevolve::backend {
+
+/// True when this qevolve was built with the CUDA backend (QEVOLVE_HAVE_CUDA). The CUDA entry
+/// points of backend/cuda.hpp are defined only then; callers name them inside
+/// `if constexpr (kCudaBuilt)`.
+#if defined(QEVOLVE_HAVE_CUDA) && QEVOLVE_HAVE_CUDA
+inline constexpr bool kCudaBuilt = true;
+#else
+inline constexpr bool kCudaBuilt = false;
+#endif
+
+/// The gates of one Trotter step as the executors see them: the state's mode dimensions, each
+/// gate's modes, and where its matrix sits in one step's gate buffer (2 g^2 numbers, real
+/// parts then imaginary parts, row-major; backend/local_gate.hpp).
+struct GateSchedule {
+  struct Gate {
+    int mode_a = 0;
+    int mode_b = -1;          ///< -1: a one-mode gate
+    std::size_t offset = 0;   ///< position of the gate's 2 g^2 numbers in a step's buffer
+  };
+  std::vector<int> dims;
+  std::vector<Gate> gates;
+  std::size_t step_size = 0;  ///< numbers per step in the gate buffer
+  /// splitting: bonds: the last `boundary` gates of step s were multiplied (on the host) into
+  /// the first gates of step s + 1, so every step but the last applies only the first
+  /// num_gates() - boundary gates.
+  int boundary = 0;
+  int steps = 0;  ///< total steps of the evolution
+
+  [[nodiscard]] int num_gates() const { return static_cast<int>(gates.size()); }
+  /// Gates applied in step s.
+  [[nodiscard]] int applied(int s) const { return s + 1 == steps ? num_gates() : num_gates() - boundary; }
+  /// Gate size g = d_a d_b of gate k.
+  [[nodiscard]] int size(int k) const;
+  /// Product of the mode dimensions.
+  [[nodiscard]] Index dim() const;
+};
+
+/// Applies chunks of host-computed Trotter gates to the columns of one evolution, in precision
+/// Real. Use: upload(state), apply() for consecutive chunks s0..s1 covering 0..steps, then
+/// download(state) with the same matrix. `gates` holds (s1 - s0) step buffers of
+/// schedule.step_size numbers (gate k of step s at (s - s0) * step_size + offset_k); it is
+/// read before apply() returns, so the caller may compute the next chunk into it at once.
+template <typename Real>
+class GateExecutor {
+ public:
+  virtual ~GateExecutor() = default;
+  virtual void upload(CMatrix& state) = 0;
+  virtual void apply(const Real* gates, int s0, int s1) = 0;
+  virtual void download(CMatrix& state) = 0;
+};
+
+/// Dense steps of the `expm` solver (and `splitting: dense`): state <- exp(-i scale H) state
+/// for Hermitian D x D matrices H, in double precision. Use as GateExecutor: upload, one
+/// apply_exponential per step, download with the same matrix.
+class DenseExecutor {
+ public:
+  virtual ~DenseExecutor() = default;
+  virtual void upload(CMatrix& state) = 0;
+  virtual void apply_exponential(const CMatrix& H, double scale) = 0;
+  virtual void download(CMatrix& state) = 0;
+};
+
+/// The CPU gate executor: the columns are cut into blocks of `block_width` columns; per chunk
+/// every block is loaded into split planes (thread-local, cache-sized), carried through all
+/// steps of the chunk by one OpenMP thread (blocks taken dynamically) and stored back. It
+/// works in the uploaded matrix itself (no second copy of the state). Results do not depend on
+/// `threads`.
+template <typename Real>
+[[nodiscard]] std::unique_ptr<GateExecutor<Real>> make_cpu_gate_executor(
+    const GateSchedule& schedule, Index columns, Index block_width, int threads);
+
+/// The CPU dense executor: linalg::expm_hermitian (LAPACK eigendecomposition, eigenvectors
+/// refined to unitarity) and one BLAS product per step, in the uploaded matrix itself.
+[[nodiscard]] std::unique_ptr<DenseExecutor> make_cpu_dense_executor();
+
+}  // namespace qevolve::backend

@@ -1,0 +1,115 @@
+// Communicators (issue "scale-out", algorithms.md §7): the initial states of a run are split
+// into balanced shards, one per rank; ranks reduce only the few numbers the objective and the
+// gradient need and gather the evolved columns on rank 0 only for output. Implementations:
+// serial (always), MPI (OpenMPI, built when found), NCCL (with the CUDA backend). Every
+// collective counts the bytes this rank sends, so a run can report what it communicated.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "qevolve/types.hpp"
+
+namespace qevolve::comm {
+
+/// A contiguous range [first, first + count) of the n items (columns, density inputs) of a run.
+struct Shard {
+  Index first = 0;
+  Index count = 0;
+};
+
+/// Balanced split of n items over `size` ranks: the first n % size ranks get one more item.
+/// Uneven sizes are allowed (a rank may get zero items when n < size).
+[[nodiscard]] Shard balanced_shard(Index n, int rank, int size);
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  [[nodiscard]] virtual int rank() const = 0;
+  [[nodiscard]] virtual int size() const = 0;
+  /// "serial", "mpi", "nccl".
+  [[nodiscard]] virtual std::string kind() const = 0;
+
+  /// In-place element-wise sum over all ranks (every rank gets the total).
+  virtual void allreduce_sum(std::span<double> values) = 0;
+  /// In-place element-wise maximum over all ranks (exact: no rounding).
+  virtual void allreduce_max(std::span<double> values) = 0;
+  /// Rank `root`'s values replace everyone's.
+  virtual void broadcast(std::span<double> values, int root) = 0;
+  /// Gathers each rank's `local` doubles on `root` in rank order (counts may differ per rank;
+  /// every rank passes its own). Returns the concatenation on root and an empty vector elsewhere.
+  virtual std::vector<double> gather(std::span<const double> local, int root) = 0;
+  /// Every rank gets the concatenation in rank order.
+  virtual std::vector<double> allgather(std::span<const double> local) = 0;
+  virtual void barrier() = 0;
+  /// Ends every rank of a distributed run at once with exit code `code` (a failure on one rank
+  /// would otherwise leave the others waiting in a collective). Serial: does nothing (the
+  /// caller returns the code itself).
+  virtual void abort(int code) = 0;
+
+  /// Bytes this rank has put into collectives since construction (or the last reset): the
+  /// payload, not the transport's own overhead.
+  [[nodiscard]] std::uint64_t bytes_sent() const { return bytes_sent_; }
+  void reset_bytes() { bytes_sent_ = 0; }
+
+  // --- conveniences built on the primitives ----------------------------------------------
+  [[nodiscard]] bool is_root() const { return rank() == 0; }
+  [[nodiscard]] Shard shard(Index n) const { return balanced_shard(n, rank(), size()); }
+  void allreduce_sum(std::span<cplx> values);
+  void allreduce_sum(RVector& values);
+  void allreduce_sum(CMatrix& values);
+  [[nodiscard]] double allreduce_sum(double value);
+  [[nodiscard]] double allreduce_max(double value);
+  [[nodiscard]] cplx allreduce_sum(cplx value);
+  void broadcast(RVector& values, int root);
+  void broadcast(CMatrix& values, int root);
+  /// Column shards (rows x local cols each, in rank order) -> rows x total on root, empty
+  /// elsewhere. `rows` is given so a rank with zero columns still agrees on the shape.
+  [[nodiscard]] CMatrix gather_columns(const CMatrix& local, Index rows, int root);
+  /// The same, every rank receiving the whole matrix.
+  [[nodiscard]] CMatrix allgather_columns(const CMatrix& local, Index rows);
+
+ protected:
+  void count_bytes(std::size_t doubles) { bytes_sent_ += 8u * doubles; }
+
+ private:
+  std::uint64_t bytes_sent_ = 0;
+};
+
+/// One process: collectives are identities (nothing is counted as sent).
+class SerialCommunicator final : public Communicator {
+ public:
+  [[nodiscard]] int rank() const override { return 0; }
+  [[nodiscard]] int size() const override { return 1; }
+  [[nodiscard]] std::string kind() const override { return "serial"; }
+  void allreduce_sum(std::span<double>) override {}
+  void allreduce_max(std::span<double>) override {}
+  void broadcast(std::span<double>, int) override {}
+  std::vector<double> gather(std::span<const double> local, int) override {
+    return {local.begin(), local.end()};
+  }
+  std::vector<double> allgather(std::span<const double> local) override {
+    return {local.begin(), local.end()};
+  }
+  void barrier() override {}
+  void abort(int) override {}
+  using Communicator::allreduce_max;
+  using Communicator::allreduce_sum;
+  using Communicator::broadcast;
+};
+
+/// True when this qevolve was built with MPI.
+[[nodiscard]] bool mpi_available();
+/// True when the process was started by an MPI launcher (mpirun/mpiexec/srun set the
+/// environment; a plain start stays serial and never initialises MPI).
+[[nodiscard]] bool launched_by_mpi();
+
+/// The communicator of this process: MPI over all ranks when launched by mpirun (MPI is
+/// initialised on first use and finalised at exit), serial otherwise. Error if launched by
+/// mpirun but built without MPI.
+[[nodiscard]] Communicator& world();
+
+}  // namespace qevolve::comm

@@ -1,0 +1,55 @@
+// One-off kernel runs on host arrays (backend/cuda.hpp): the functor tests on the GPU.
+#include <string>
+
+#include "device_buffer.hpp"
+#include "kernels.hpp"
+#include "qevolve/backend/cuda.hpp"
+
+namespace qevolve::backend::cuda {
+namespace {
+
+template <typename T>
+DeviceBuffer<T> to_device(const T* host, std::size_t count, const Stream& stream, const char* what) {
+  DeviceBuffer<T> d(count);
+  check(cudaMemcpyAsync(d.get(), host, d.bytes(), cudaMemcpyHostToDevice, stream.get()),
+        std::string("cudaMemcpyAsync host -> device (") + what + ")");
+  return d;
+}
+
+template <typename T>
+void to_host(T* host, const DeviceBuffer<T>& d, const Stream& stream, const char* what) {
+  check(cudaMemcpyAsync(host, d.get(), d.bytes(), cudaMemcpyDeviceToHost, stream.get()),
+        std::string("cudaMemcpyAsync device -> host (") + what + ")");
+}
+
+}  // namespace
+
+template <typename Real>
+void run_apply_gate(Real* re, Real* im, std::size_t size, const GateGeometry& geo, const Real* gate) {
+  const Stream stream;
+  const auto gg = static_cast<std::size_t>(2 * geo.size() * geo.size());
+  DeviceBuffer<Real> dre = to_device(re, size, stream, "real plane");
+  DeviceBuffer<Real> dim = to_device(im, size, stream, "imaginary plane");
+  const DeviceBuffer<Real> dgate = to_device(gate, gg, stream, "gate");
+  launch_apply_gate(dre.get(), dim.get(), geo, dgate.get(), stream.get());
+  to_host(re, dre, stream, "real plane");
+  to_host(im, dim, stream, "imaginary plane");
+  stream.synchronize("run_apply_gate");
+}
+
+void run_apply_phases(const double* v, double* w, const double* lambda, double scale,
+                      std::ptrdiff_t rows, std::ptrdiff_t cols) {
+  const Stream stream;
+  const auto size = static_cast<std::size_t>(2 * rows * cols);
+  const DeviceBuffer<double> dv = to_device(v, size, stream, "v");
+  const DeviceBuffer<double> dlambda = to_device(lambda, static_cast<std::size_t>(cols), stream, "lambda");
+  const DeviceBuffer<double> dw(size);
+  launch_apply_phases(dv.get(), dw.get(), dlambda.get(), scale, rows, cols, stream.get());
+  to_host(w, dw, stream, "w");
+  stream.synchronize("run_apply_phases");
+}
+
+template void run_apply_gate<double>(double*, double*, std::size_t, const GateGeometry&, const double*);
+template void run_apply_gate<float>(float*, float*, std::size_t, const GateGeometry&, const float*);
+
+}  // namespace qevolve::backend::cuda

@@ -1,0 +1,83 @@
+#include "device_select.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "qevolve/backend/cuda.hpp"
+
+namespace qevolve::solver {
+namespace {
+
+constexpr const char* kKey = "evolution.device";
+constexpr const char* kOtherDevices = "device: cpu | auto";
+
+/// What of this run only the CPU backend has (empty: the CUDA backend can run it).
+std::string cpu_only_part(const Config& config, const Options& o) {
+  if (o.open) return "open systems (evolution.noise / evolution.collapse)";
+  if (o.solver == Solver::adaptive) return "solver: adaptive";
+  const std::string trainable = config.first_trainable_list();
+  if (!trainable.empty()) return "gradients (trainable parameters in `" + trainable + "`)";
+  if (config.target && config.target->compensation_trainable && config.target->compensation != Compensation::none)
+    return "gradients (trainable compensation angles)";
+  return {};
+}
+
+}  // namespace
+
+void select_compute_device(const Config& config, Options& o) {
+  const ComputeDevice asked = config.evolution.device;
+  o.device = ComputeDevice::cpu;
+  o.device_note.clear();
+  if (asked == ComputeDevice::cpu) return;
+  const bool required = asked == ComputeDevice::cuda;
+  if constexpr (!backend::kCudaBuilt) {
+    if (required) config.fail(kKey, "this qevolve was built without a CUDA backend", kOtherDevices);
+    o.device_note = "auto: built without CUDA";
+    return;
+  } else {
+    if (const std::string part = cpu_only_part(config, o); !part.empty()) {
+      if (required)
+        config.fail(kKey,
+                    "the CUDA backend does not support " + part +
+                        " (it runs closed-system trotter, magnus4 and expm without gradients)",
+                    kOtherDevices);
+      o.device_note = "auto: the CUDA backend does not support " + part;
+      return;
+    }
+    const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
+    if (q.count == 0) {
+      if (required) config.fail(kKey, "no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", kOtherDevices);
+      o.device_note = "auto: no CUDA device found";
+      return;
+    }
+    o.device = ComputeDevice::cuda;
+    o.device_note = (required ? "" : "auto: ") + std::string("CUDA device 0") + (q.name.empty() ? "" : ": " + q.name);
+  }
+}
+
+template <typename Real>
+std::unique_ptr<backend::GateExecutor<Real>> make_gate_executor(ComputeDevice device,
+                                                                const backend::GateSchedule& schedule,
+                                                                Index columns, Index block_width,
+                                                                int threads, int chunk_steps) {
+  if (device == ComputeDevice::cuda) {
+    if constexpr (backend::kCudaBuilt) return backend::cuda::make_gate_executor<Real>(schedule, columns, chunk_steps);
+    throw std::logic_error("make_gate_executor: this qevolve was built without a CUDA backend");
+  }
+  return backend::make_cpu_gate_executor<Real>(schedule, columns, block_width, threads);
+}
+
+std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim, Index columns) {
+  if (device == ComputeDevice::cuda) {
+    if constexpr (backend::kCudaBuilt) return backend::cuda::make_dense_executor(dim, columns);
+    throw std::logic_error("make_dense_executor: this qevolve was built without a CUDA backend");
+  }
+  return backend::make_cpu_dense_executor();
+}
+
+template std::unique_ptr<backend::GateExecutor<double>> make_gate_executor<double>(
+    ComputeDevice, const backend::GateSchedule&, Index, Index, int, int);
+template std::unique_ptr<backend::GateExecutor<float>> make_gate_executor<float>(
+    ComputeDevice, const backend::GateSchedule&, Index, Index, int, int);
+
+}  // namespace qevolve::solver

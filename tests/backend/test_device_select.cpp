@@ -1,0 +1,172 @@
+// evolution.device: which backend runs, what the run summary says, and the exact input errors
+// (docs/backend.md "Selection"). The expectations depend on the build (with or without the
+// CUDA backend) and on the machine (a CUDA device or none); each test checks the case it is in.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/cli_util.hpp"
+#include "qevolve/backend/backend.hpp"
+#include "qevolve/backend/cuda.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/error.hpp"
+#include "qevolve/simulator.hpp"
+#include "solver/solver_fixtures.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+enum class Machine { no_cuda_build, no_device, device };
+
+/// What this build and machine offer, and cudaGetDeviceCount's words when no device is found.
+Machine machine(std::string* said = nullptr) {
+  if constexpr (!backend::kCudaBuilt) {
+    return Machine::no_cuda_build;
+  } else {
+    const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
+    if (said != nullptr) *said = q.said;
+    return q.count > 0 ? Machine::device : Machine::no_device;
+  }
+}
+
+solver::Options options_for(const Config& c) {
+  return solver::Simulator(c, device::build_device(c), 1).options();
+}
+
+/// The InputError the simulator raises for `c` ("" when none).
+std::string input_error(const Config& c) {
+  try {
+    (void)options_for(c);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key_path(), "evolution.device");
+    return e.problem();
+  }
+  return {};
+}
+
+Config fluxonium(Solver solver, ComputeDevice device) {
+  Config c = single_fluxonium_x(solver, 20);
+  c.evolution.device = device;
+  return c;
+}
+
+const std::string kSupported = " (it runs closed-system trotter, magnus4 and expm without gradients)";
+
+TEST(DeviceSelect, CpuIsTheCpuWithoutANote) {
+  const solver::Options o = options_for(fluxonium(Solver::trotter, ComputeDevice::cpu));
+  EXPECT_EQ(o.device, ComputeDevice::cpu);
+  EXPECT_EQ(o.device_note, "");
+}
+
+TEST(DeviceSelect, CudaIsTheCudaBackendOrAnExactError) {
+  std::string said;
+  const Config c = fluxonium(Solver::trotter, ComputeDevice::cuda);
+  switch (machine(&said)) {
+    case Machine::no_cuda_build:
+      EXPECT_EQ(input_error(c), "this qevolve was built without a CUDA backend");
+      break;
+    case Machine::no_device:
+      EXPECT_FALSE(said.empty());
+      EXPECT_EQ(input_error(c), "no CUDA device found (cudaGetDeviceCount said: " + said + ")");
+      break;
+    case Machine::device: {
+      const solver::Options o = options_for(c);
+      EXPECT_EQ(o.device, ComputeDevice::cuda);
+      EXPECT_EQ(o.device_note.rfind("CUDA device 0", 0), 0u) << o.device_note;
+      break;
+    }
+  }
+}
+
+TEST(DeviceSelect, AutoSaysWhereAndWhy) {
+  for (Solver s : {Solver::trotter, Solver::magnus4, Solver::expm}) {
+    const solver::Options o = options_for(fluxonium(s, ComputeDevice::auto_));
+    switch (machine()) {
+      case Machine::no_cuda_build:
+        EXPECT_EQ(o.device, ComputeDevice::cpu);
+        EXPECT_EQ(o.device_note, "auto: built without CUDA");
+        break;
+      case Machine::no_device:
+        EXPECT_EQ(o.device, ComputeDevice::cpu);
+        EXPECT_EQ(o.device_note, "auto: no CUDA device found");
+        break;
+      case Machine::device:
+        EXPECT_EQ(o.device, ComputeDevice::cuda);
+        EXPECT_EQ(o.device_note.rfind("auto: CUDA device 0", 0), 0u) << o.device_note;
+        break;
+    }
+  }
+}
+
+TEST(DeviceSelect, WhatOnlyTheCpuHas) {
+  Config adaptive = fluxonium(Solver::adaptive, ComputeDevice::cuda);
+  Config trainable = fluxonium(Solver::trotter, ComputeDevice::cuda);
+  trainable.pulses[0].optimize = {"amplitude"};
+  Config open = fluxonium(Solver::trotter, ComputeDevice::cuda);
+  open.evolution.noise.push_back({"q0", 5000.0, 8000.0, {}});
+  const std::pair<Config*, std::string> cases[] = {
+      {&adaptive, "solver: adaptive"},
+      {&trainable, "gradients (trainable parameters in `pulses[0].optimize`)"},
+      {&open, "open systems (evolution.noise / evolution.collapse)"}};
+  for (const auto& [config, part] : cases) {
+    if (machine() == Machine::no_cuda_build)
+      EXPECT_EQ(input_error(*config), "this qevolve was built without a CUDA backend");
+    else
+      EXPECT_EQ(input_error(*config), "the CUDA backend does not support " + part + kSupported);
+    config->evolution.device = ComputeDevice::auto_;
+    const solver::Options o = options_for(*config);
+    EXPECT_EQ(o.device, ComputeDevice::cpu);
+    EXPECT_EQ(o.device_note, machine() == Machine::no_cuda_build ? "auto: built without CUDA"
+                                                                  : "auto: the CUDA backend does not support " + part);
+  }
+}
+
+// The command line: the summary line and the located error message.
+const std::string kConfig =
+    "device:\n"
+    "  qubits:\n"
+    "    - {name: q0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, flux: 0.5, levels: 6}\n"
+    "pulses:\n"
+    "  - {qubit: q0, shape: cos, amplitude: 0.08, frequency: 0.58, duration: 10.0}\n"
+    "evolution:\n"
+    "  steps: 50\n"
+    "  device: ";
+
+TEST(DeviceSelectCli, RunSummaryNamesTheDevice) {
+  TempDir dir;
+  const auto cfg = dir.write("auto.yaml", kConfig + "auto\n");
+  const auto r = run_qevolve("run '" + cfg.string() + "' --threads 1", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  switch (machine()) {
+    case Machine::no_cuda_build:
+      EXPECT_NE(r.out.find("\ndevice: cpu (auto: built without CUDA)\n"), std::string::npos) << r.out;
+      break;
+    case Machine::no_device:
+      EXPECT_NE(r.out.find("\ndevice: cpu (auto: no CUDA device found)\n"), std::string::npos) << r.out;
+      break;
+    case Machine::device:
+      EXPECT_NE(r.out.find("\ndevice: cuda (auto: CUDA device 0"), std::string::npos) << r.out;
+      break;
+  }
+  const auto cpu = run_qevolve("run '" + dir.write("cpu.yaml", kConfig + "cpu\n").string() + "' --threads 1", dir);
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  EXPECT_NE(cpu.out.find("\ndevice: cpu\n"), std::string::npos) << cpu.out;
+}
+
+TEST(DeviceSelectCli, CudaWithoutItIsAnInputError) {
+  std::string said;
+  const Machine m = machine(&said);
+  if (m == Machine::device) GTEST_SKIP() << "a CUDA device is present: `device: cuda` runs";
+  TempDir dir;
+  const auto cfg = dir.write("cuda.yaml", kConfig + "cuda\n");
+  const auto r = run_qevolve("run '" + cfg.string() + "'", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  const std::string problem = m == Machine::no_cuda_build
+                                  ? "this qevolve was built without a CUDA backend"
+                                  : "no CUDA device found (cudaGetDeviceCount said: " + said + ")";
+  EXPECT_EQ(r.err, "qevolve: error: " + cfg.string() + ":8:11: evolution.device: " + problem +
+                       " (expected device: cpu | auto)\n");
+}
+
+}  // namespace
+}  // namespace qevolve::testing

@@ -1,0 +1,75 @@
+// `device: cuda` against `device: cpu` through the whole simulator: the same propagator for
+// every solver the CUDA backend runs (skips without a device).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cuda_test_backend.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/simulator.hpp"
+#include "solver/solver_fixtures.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+CMatrix propagator(Config c, ComputeDevice device) {
+  c.evolution.device = device;
+  const solver::Simulator sim(c, device::build_device(c), 2);
+  EXPECT_EQ(sim.options().device, device);
+  return sim.evolve().columns;
+}
+
+void expect_same_on_both(const Config& c, double tolerance, const std::string& what) {
+  const CMatrix cpu = propagator(c, ComputeDevice::cpu);
+  const CMatrix gpu = propagator(c, ComputeDevice::cuda);
+  EXPECT_LT((cpu - gpu).cwiseAbs().maxCoeff(), tolerance) << what;
+}
+
+class SimulatorCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const std::string why = backend::testing::cuda_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  }
+  static Config chain(Solver solver, int steps) {
+    Config c = driven_chain(3, 3);
+    c.evolution.solver = solver;
+    c.evolution.steps = steps;
+    c.evolution.initial_states.kind = InitialStates::Kind::all;
+    return c;
+  }
+};
+
+TEST_F(SimulatorCuda, TrotterTermsAndBonds) {
+  for (int order : {1, 2, 4}) {
+    Config c = chain(Solver::trotter, 300);
+    c.evolution.order = order;
+    expect_same_on_both(c, 1e-11, "trotter terms, order " + std::to_string(order));
+    c.evolution.splitting = Splitting::bonds;
+    expect_same_on_both(c, 1e-11, "trotter bonds, order " + std::to_string(order));
+  }
+}
+
+TEST_F(SimulatorCuda, Magnus4AllSplittings) {
+  for (Splitting s : {Splitting::terms, Splitting::bonds, Splitting::dense}) {
+    Config c = chain(Solver::magnus4, 100);
+    c.evolution.splitting = s;
+    expect_same_on_both(c, 1e-10, "magnus4, splitting " + std::to_string(static_cast<int>(s)));
+  }
+}
+
+TEST_F(SimulatorCuda, Expm) { expect_same_on_both(chain(Solver::expm, 200), 1e-10, "expm"); }
+
+TEST_F(SimulatorCuda, SinglePrecision) {
+  Config c = chain(Solver::trotter, 300);
+  c.evolution.precision = Precision::single;
+  expect_same_on_both(c, 1e-4, "trotter, precision single");
+}
+
+TEST_F(SimulatorCuda, SingleFluxoniumXGate) {
+  // physics.md's reference gate: 10 levels, one-mode gates only.
+  expect_same_on_both(single_fluxonium_x(Solver::trotter, 1000), 1e-11, "fluxonium X, trotter");
+  expect_same_on_both(single_fluxonium_x(Solver::expm, 500), 1e-10, "fluxonium X, expm");
+}
+
+}  // namespace
+}  // namespace qevolve::testing
