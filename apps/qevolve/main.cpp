@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
   scaling->add_option("--threads", threads_list, "Comma-separated thread counts (default: all cores)");
   scaling->add_option("--csv", bench_opts.csv, "Write the table as CSV");
   scaling->add_option("--plot", bench_opts.plot, "Draw a PNG plot (needs --csv)");
+  scaling->add_option("--worker-row", bench_opts.worker_row)->group("");  // internal: one rank of --ranks
 
   qevolve::commands::BenchAccuracyOptions acc_opts;
   std::string acc_steps;

@@ -107,6 +107,17 @@ class SerialCommunicator final : public Communicator {
 /// environment; a plain start stays serial and never initialises MPI).
 [[nodiscard]] bool launched_by_mpi();
 
+/// True when this qevolve was built with NCCL (CUDA backend and MPI).
+[[nodiscard]] bool nccl_available();
+/// An NCCL communicator over the ranks of `bootstrap` (MPI), one GPU per rank (local rank
+/// modulo the visible devices). Error if NCCL was not built or no GPU is present.
+[[nodiscard]] std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap);
+
+/// The communicator for the reductions of a run on `world`: an NCCL communicator when the run
+/// is distributed (size > 1), every rank computes on a GPU (`gpu`, i.e. evolution.device:
+/// cuda) and NCCL was built; otherwise nullptr (use `world` itself).
+[[nodiscard]] std::unique_ptr<Communicator> gpu_reductions(Communicator& world, bool gpu);
+
 /// The communicator of this process: MPI over all ranks when launched by mpirun (MPI is
 /// initialised on first use and finalised at exit), serial otherwise. Error if launched by
 /// mpirun but built without MPI.

@@ -56,8 +56,11 @@ struct BenchScalingOptions {
   int min_qubits = 2, max_qubits = 12;
   int steps = 500;
   Splitting splitting = Splitting::terms;  ///< --splitting terms | bonds
-  std::vector<int> ranks{1};
+  std::vector<int> ranks{1};  ///< rank counts > 1 start `mpirun -n R qevolve bench scaling --worker-row`
   std::vector<int> threads;  ///< empty: all cores only
+  /// Internal (the runs started for --ranks): this process is one rank of a distributed run of
+  /// the single qubit count min_qubits with threads[0]; rank 0 appends its row to this file.
+  std::string worker_row;
   std::string csv;           ///< CSV file (empty: none)
   std::string plot;          ///< PNG file (empty: none)
 };

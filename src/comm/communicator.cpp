@@ -4,6 +4,7 @@
 
 #include "qevolve/comm.hpp"
 #include "qevolve/error.hpp"
+#include "nccl_factory.hpp"
 #include "world_factory.hpp"
 
 namespace qevolve::comm {
@@ -84,6 +85,17 @@ bool launched_by_mpi() {
 }
 
 bool mpi_available() { return detail::mpi_built(); }
+
+bool nccl_available() { return detail::nccl_built(); }
+
+std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap) { return detail::make_nccl(bootstrap); }
+
+std::unique_ptr<Communicator> gpu_reductions(Communicator& world, bool gpu) {
+  if (world.size() == 1 || !detail::nccl_built()) return nullptr;
+  // Every rank must agree (a rank without a GPU keeps everyone on MPI).
+  if (world.allreduce_sum(gpu ? 1.0 : 0.0) != static_cast<double>(world.size())) return nullptr;
+  return detail::make_nccl(world);
+}
 
 Communicator& world() {
   static std::unique_ptr<Communicator> instance = [] {

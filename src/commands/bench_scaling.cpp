@@ -6,10 +6,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
+#include <vector>
 #include <ostream>
 #include <string>
 
+#include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/fidelity.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/workloads.hpp"
@@ -44,23 +49,143 @@ double physical_memory_bytes() {
 struct Row {
   int qubits = 0;
   Index dim = 0, columns = 0;
-  int steps = 0, threads = 0, gates = 0;
+  int steps = 0, ranks = 1, threads = 0, gates = 0;
   double seconds = 0.0, rate = 0.0, gflops = 0.0, peak = 0.0;
+  double speedup = 1.0, efficiency = 1.0;  ///< vs the 1-rank, 1-thread row of the same N (if run)
+  /// Distributed rows: payload bytes rank 0 put into collectives for one vz compensation
+  /// objective evaluation (one all-reduce of the partial sums) and for one whole fidelity
+  /// evaluation (checks, uncompensated sums, the compensation solve with its restarts).
+  double bytes_objective = 0.0, bytes_fidelity = 0.0;
 };
+
+constexpr const char* kCsvHeader =
+    "qubits,dim,columns,steps,ranks,threads,gates_per_step,seconds,column_steps_per_s,gflops,zgemm_peak_gflops,"
+    "speedup,efficiency,bytes_per_objective,bytes_per_fidelity\n";
+
+void write_row(std::ostream& f, const Row& r) {
+  f << r.qubits << ',' << r.dim << ',' << r.columns << ',' << r.steps << ',' << r.ranks << ',' << r.threads << ','
+    << r.gates << ',' << r.seconds << ',' << r.rate << ',' << r.gflops << ',' << r.peak << ',' << r.speedup << ','
+    << r.efficiency << ',' << r.bytes_objective << ',' << r.bytes_fidelity << '\n';
+}
+
+Row read_row(const std::string& line) {
+  std::vector<double> v;
+  std::size_t at = 0;
+  while (at <= line.size()) {
+    const std::size_t end = std::min(line.find(',', at), line.size());
+    v.push_back(std::stod(line.substr(at, end - at)));
+    at = end + 1;
+  }
+  if (v.size() != 15) throw Error("bench scaling: malformed worker row: " + line);
+  Row r;
+  r.qubits = static_cast<int>(v[0]);
+  r.dim = static_cast<Index>(v[1]);
+  r.columns = static_cast<Index>(v[2]);
+  r.steps = static_cast<int>(v[3]);
+  r.ranks = static_cast<int>(v[4]);
+  r.threads = static_cast<int>(v[5]);
+  r.gates = static_cast<int>(v[6]);
+  r.seconds = v[7];
+  r.rate = v[8];
+  r.gflops = v[9];
+  r.peak = v[10];
+  r.bytes_objective = v[13];
+  r.bytes_fidelity = v[14];
+  return r;
+}
+
+/// The standard workload's target with vz compensation (the bytes a distributed fidelity
+/// evaluation communicates).
+CMatrix standard_target(const Config& config, const solver::Simulator& sim) {
+  std::vector<std::string> names;
+  for (int q : sim.device().qubit_modes()) names.push_back(sim.device().modes()[static_cast<std::size_t>(q)].name());
+  return fidelity::target_unitary(*config.target, names, config);
+}
+
+/// One rank of a distributed run (started by the --ranks parent through mpirun): every rank
+/// evolves its shard between two barriers; the time is the slowest rank's. Then one vz
+/// fidelity evaluation measures the bytes communicated. Rank 0 appends the row to `path`.
+int bench_worker(const BenchScalingOptions& options, int threads) {
+  comm::Communicator& comm = comm::world();
+  const int n = options.min_qubits;
+  const Config config = standard_workload(n, options.steps, options.splitting);
+  solver::Simulator sim(config, device::build_device(config), threads);
+  const comm::Shard shard = comm.shard(static_cast<Index>(sim.initial_indices().size()));
+  comm.barrier();
+  const auto t0 = Clock::now();
+  const auto result = sim.evolve(shard);
+  comm.barrier();
+  Row r;
+  r.seconds = comm.allreduce_max(std::chrono::duration<double>(Clock::now() - t0).count());
+  const CMatrix target = standard_target(config, sim);
+  comm.reset_bytes();
+  {
+    fidelity::DistributedObjective obj(Compensation::vz, target, result.columns, shard.first, comm);
+    obj.set_angles(RVector::Zero(2 * n));
+    (void)obj.sums();
+  }
+  r.bytes_objective = static_cast<double>(comm.bytes_sent());
+  comm.reset_bytes();
+  (void)fidelity::evaluate_fidelity(result.columns, shard.first, target, Compensation::vz, comm);
+  r.bytes_fidelity = static_cast<double>(comm.bytes_sent());
+  if (!comm.is_root()) return 0;
+  r.qubits = n;
+  r.dim = sim.device().dim();
+  r.columns = static_cast<Index>(sim.initial_indices().size());
+  r.steps = options.steps;
+  r.ranks = comm.size();
+  r.threads = threads;
+  r.gates = sim.gates_per_step();
+  r.rate = static_cast<double>(r.columns) * r.steps / r.seconds;
+  r.gflops = sim.flops_per_column_step() * r.rate / 1e9;
+  std::ofstream f(options.worker_row, std::ios::app);
+  write_row(f, r);
+  return f ? 0 : 1;
+}
+
+/// Starts `mpirun -n ranks` of this executable as bench workers for one (N, threads) and reads
+/// back the row rank 0 wrote.
+Row run_distributed(const BenchScalingOptions& options, int n, int ranks, int threads) {
+  if (!comm::mpi_available() || std::string(QEVOLVE_MPIEXEC).empty())
+    throw InputError({}, "--ranks", "rank counts other than 1 need MPI, which this qevolve was built without",
+                     "--ranks 1, or rebuild with libopenmpi-dev installed");
+  char exe[4096];
+  const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) throw Error("bench scaling: cannot find this executable (/proc/self/exe)");
+  exe[len] = '\0';
+  char tmpl[] = "/tmp/qevolve-bench-XXXXXX";
+  const int fd = mkstemp(tmpl);
+  if (fd < 0) throw Error("bench scaling: cannot create a temporary file");
+  close(fd);
+  const std::string row_file = tmpl;
+  // OpenMPI refuses to start as root unless told; more ranks than cores need oversubscription.
+  std::string env = "OMPI_MCA_rmaps_base_oversubscribe=1 ";
+  if (geteuid() == 0) env += "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ";
+  const std::string cmd = env + QEVOLVE_MPIEXEC + " -n " + std::to_string(ranks) + " '" + exe +
+                          "' bench scaling --quiet --qubits " + std::to_string(n) + ":" + std::to_string(n) +
+                          " --steps " + std::to_string(options.steps) + " --splitting " +
+                          (options.splitting == Splitting::bonds ? "bonds" : "terms") + " --threads " +
+                          std::to_string(threads) + " --worker-row '" + row_file + "'";
+  const int status = std::system(cmd.c_str());
+  std::ifstream f(row_file);
+  std::string line;
+  std::getline(f, line);
+  std::remove(row_file.c_str());
+  if (status != 0 || line.empty())
+    throw Error("bench scaling: the " + std::to_string(ranks) + "-rank run failed (" + cmd + ")");
+  return read_row(line);
+}
 
 }  // namespace
 
 int bench_scaling(const BenchScalingOptions& options, Streams io) {
   if (!options.plot.empty() && options.csv.empty())  // before the runs, not after them
     throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
-  for (int r : options.ranks)
-    if (r != 1)
-      throw InputError({}, "--ranks",
-                       "rank counts other than 1 need the MPI communicator, which this version "
-                       "does not have",
-                       "--ranks 1");
   std::vector<int> thread_counts = options.threads;
   if (thread_counts.empty()) thread_counts.push_back(solver::resolve_threads(0));
+  if (!options.worker_row.empty()) return bench_worker(options, thread_counts.front());
+  for (int r : options.ranks)
+    if (r < 1) throw InputError({}, "--ranks", "rank counts must be positive", "e.g. --ranks 1,2");
 
   std::vector<Row> rows;
   char line[256];
@@ -74,9 +199,9 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
                   t == 1 ? "" : "s", peaks.back());
     io.out << line;
   }
-  std::snprintf(line, sizeof line, "%3s %7s %7s %6s %4s %5s %10s %14s %9s %7s\n", "N", "D",
-                "columns", "steps", "thr", "gates", "time [s]", "col*steps/s", "GFLOP/s",
-                "% peak");
+  std::snprintf(line, sizeof line, "%3s %7s %7s %6s %5s %4s %5s %10s %14s %9s %7s %8s %6s\n", "N", "D",
+                "columns", "steps", "ranks", "thr", "gates", "time [s]", "col*steps/s", "GFLOP/s", "% peak",
+                "speedup", "eff");
   io.out << line;
   openblas_set_num_threads(1);
 
@@ -89,40 +214,53 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
       io.out << line;
       continue;
     }
-    for (std::size_t k = 0; k < thread_counts.size(); ++k) {
-      const int threads = thread_counts[k];
-      const Config config = standard_workload(n, options.steps, options.splitting);
-      solver::Simulator sim(config, device::build_device(config), threads);
-      const auto t0 = Clock::now();
-      const auto result = sim.evolve();
-      Row r;
-      r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-      r.qubits = n;
-      r.dim = sim.device().dim();
-      r.columns = result.columns.cols();
-      r.steps = options.steps;
-      r.threads = threads;
-      r.gates = sim.gates_per_step();
-      r.rate = static_cast<double>(r.columns) * r.steps / r.seconds;
-      r.gflops = sim.flops_per_column_step() * r.rate / 1e9;
-      r.peak = peaks[k];
-      rows.push_back(r);
-      std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %4d %5d %10.3f %14.4g %9.2f %6.1f%%\n",
-                    n, static_cast<long long>(r.dim), static_cast<long long>(r.columns), r.steps,
-                    r.threads, r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / r.peak);
-      io.out << line << std::flush;
-    }
+    double base = 0.0;  // the 1-rank, 1-thread time of this N, once measured
+    for (int ranks : options.ranks)
+      for (std::size_t k = 0; k < thread_counts.size(); ++k) {
+        const int threads = thread_counts[k];
+        Row r;
+        if (ranks == 1) {
+          const Config config = standard_workload(n, options.steps, options.splitting);
+          solver::Simulator sim(config, device::build_device(config), threads);
+          const auto t0 = Clock::now();
+          const auto result = sim.evolve();
+          r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+          r.qubits = n;
+          r.dim = sim.device().dim();
+          r.columns = result.columns.cols();
+          r.steps = options.steps;
+          r.threads = threads;
+          r.gates = sim.gates_per_step();
+          r.rate = static_cast<double>(r.columns) * r.steps / r.seconds;
+          r.gflops = sim.flops_per_column_step() * r.rate / 1e9;
+        } else {
+          r = run_distributed(options, n, ranks, threads);
+        }
+        r.peak = peaks[k];
+        if (ranks == 1 && threads == 1) base = r.seconds;
+        r.speedup = base > 0.0 ? base / r.seconds : std::numeric_limits<double>::quiet_NaN();
+        r.efficiency = r.speedup / (ranks * threads);
+        rows.push_back(r);
+        std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %5d %4d %5d %10.3f %14.4g %9.2f %6.1f%% %8.3f %6.3f\n", n,
+                      static_cast<long long>(r.dim), static_cast<long long>(r.columns), r.steps, r.ranks, r.threads,
+                      r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / (r.peak * r.ranks), r.speedup,
+                      r.efficiency);
+        io.out << line << std::flush;
+        if (r.ranks > 1) {
+          std::snprintf(line, sizeof line,
+                        "    communicated by rank 0: %.0f bytes per vz objective evaluation, %.0f bytes per "
+                        "fidelity evaluation (compensation solve)\n",
+                        r.bytes_objective, r.bytes_fidelity);
+          io.out << line;
+        }
+      }
   }
 
   if (!options.csv.empty()) {
     std::ofstream f(options.csv);
     if (!f) throw InputError({}, "--csv", "cannot write " + options.csv);
-    f << "qubits,dim,columns,steps,threads,gates_per_step,seconds,column_steps_per_s,gflops,"
-         "zgemm_peak_gflops\n";
-    for (const auto& r : rows)
-      f << r.qubits << ',' << r.dim << ',' << r.columns << ',' << r.steps << ',' << r.threads
-        << ',' << r.gates << ',' << r.seconds << ',' << r.rate << ',' << r.gflops << ','
-        << r.peak << '\n';
+    f << kCsvHeader;
+    for (const auto& r : rows) write_row(f, r);
     io.out << "wrote " << options.csv << "\n";
   }
   if (!options.plot.empty()) {

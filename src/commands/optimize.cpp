@@ -75,7 +75,9 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the
   // objective and gradient are reduced (identical on all ranks), so the iterates are too; only
   // rank 0 writes the checkpoint and the outputs (the others write nothing).
-  comm::Communicator& comm = comm::world();
+  comm::Communicator& world = comm::world();
+  const auto nccl = comm::gpu_reductions(world, config.evolution.device == ComputeDevice::cuda);
+  comm::Communicator& comm = nccl ? *nccl : world;
   gradient::GradientProblem problem(config, options.threads, comm);
   RunReport report;
   report.config = &config;

@@ -27,13 +27,16 @@ int run(const RunOptions& options, Streams io) {
   Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
+  // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
+  const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);
+  comm::Communicator& reduce = nccl ? *nccl : comm;
   RunReport report;
   report.config = &config;
   report.ranks = comm.size();
   std::unique_ptr<solver::Simulator> sim;
   std::unique_ptr<gradient::GradientProblem> problem;
   if (gradient::has_trainable(config)) {
-    problem = std::make_unique<gradient::GradientProblem>(config, options.threads, comm);
+    problem = std::make_unique<gradient::GradientProblem>(config, options.threads, reduce);
     report.sim = &problem->simulator();
     report.t_build = since(t_start);
     take_evaluation(report, problem->evaluate(true), problem->names());
@@ -69,10 +72,10 @@ int run(const RunOptions& options, Streams io) {
     }
     report.t_evolve = since(t1);
     const auto t2 = Clock::now();
-    compute_fidelity(report, local, shard, comm);
+    compute_fidelity(report, local, shard, reduce);
     report.t_fidelity = since(t2);
   }
-  report.bytes_communicated = comm.bytes_sent();
+  report.bytes_communicated = comm.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
   if (!root) return 0;
 
   const auto t3 = Clock::now();

@@ -103,6 +103,7 @@ TEST(DeviceSelect, WhatOnlyTheCpuHas) {
   Config trainable = fluxonium(Solver::trotter, ComputeDevice::cuda);
   trainable.pulses[0].optimize = {"amplitude"};
   Config open = fluxonium(Solver::trotter, ComputeDevice::cuda);
+  open.device.qubits[0].levels = 4;  // a dissipator acts on d^2 levels (at most 64)
   open.evolution.noise.push_back({"q0", 5000.0, 8000.0, {}});
   const std::pair<Config*, std::string> cases[] = {
       {&adaptive, "solver: adaptive"},
@@ -164,7 +165,7 @@ TEST(DeviceSelectCli, CudaWithoutItIsAnInputError) {
   const std::string problem = m == Machine::no_cuda_build
                                   ? "this qevolve was built without a CUDA backend"
                                   : "no CUDA device found (cudaGetDeviceCount said: " + said + ")";
-  EXPECT_EQ(r.err, "qevolve: error: " + cfg.string() + ":8:11: evolution.device: " + problem +
+  EXPECT_EQ(r.err, "qevolve: error: " + cfg.string() + ":8:3: evolution.device: " + problem +
                        " (expected device: cpu | auto)\n");
 }
 

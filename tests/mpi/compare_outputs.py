@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Compares a distributed run's HDF5 output with the single-process one (issue "scale-out").
 
-usage: compare_outputs.py SERIAL.h5 DISTRIBUTED.h5
+usage: compare_outputs.py SERIAL.h5 DISTRIBUTED.h5 [HISTORY_TOL]
 
 Every dataset and numeric attribute of the serial file must be present in the distributed one
 with the same shape and agree to 1e-12 (absolute, or relative for entries larger than 1: the
 gradient sums thousands of terms whose rounding depends on the summation order). The
 compensation angles agree to 1e-8, physics.md's stated identity for canonical angles (a flat
 optimum fixes angles only to sqrt(machine epsilon) times its curvature). Wall-clock attributes
-are skipped. Prints the worst difference per item; exit 1 on any violation.
+are skipped (the attributes and /history/wall_time_s). An optimisation's /history may be given
+a looser HISTORY_TOL: the reduced sums round differently from the serial ones (1e-16 relative),
+and L-BFGS's line searches amplify that over the iterations (seen: 6e-12 in 1 - F, 3e-9 in a
+step length after 24 iterations) while the final results still agree to 1e-12. Prints the worst difference per item; exit 1 on any violation.
 """
 import sys
 
@@ -38,11 +41,15 @@ def main():
     items = []
     serial.visititems(lambda name, obj: items.append(name) if isinstance(obj, h5py.Dataset) else None)
     for name in items:
+        if "wall_time" in name:
+            continue
         if name not in distributed:
             failures.append(f"/{name}: missing in the distributed output")
             continue
         w = worst(serial[name][()], distributed[name][()])
         tol = ANGLE_TOL if name == "compensation/angles" else TOL
+        if name.startswith("history/") and len(sys.argv) > 3:
+            tol = float(sys.argv[3])
         print(f"/{name}: worst difference {w}")
         if w is None or not w <= tol:
             failures.append(f"/{name}: difference {w} (tolerance {tol})")

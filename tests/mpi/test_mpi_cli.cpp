@@ -1,0 +1,72 @@
+// Distributed command-line behaviour: one error line and exit 2 for a bad config under
+// mpirun; `optimize` under mpirun reaches the single-process result; `bench scaling --ranks`
+// starts its MPI runs and reports speedup and bytes communicated.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/cli_util.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+const std::string kMpi = std::string(
+                             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                             "OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none ") +
+                         QEVOLVE_MPIEXEC;
+
+std::string data(const char* name) { return std::string(QEVOLVE_SOURCE_DIR) + "/tests/mpi/data/" + name; }
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(MpiCli, BadConfigIsReportedOnceWithExitCode2) {
+  TempDir dir;
+  const auto cfg = dir.write("bad.yaml", "device:\n  preset: mpc_fluxonium_1d\n  preset_args: {qubits: 2}\n"
+                                         "evolution: {solver: trotterr, steps: 10}\n");
+  const CommandResult r = run_command(kMpi + " -n 3 " + QEVOLVE_EXE + " run '" + cfg.string() + "'", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count(r.err, "qevolve: error: "), 1u) << r.err;
+  EXPECT_NE(r.err.find("bad.yaml:4:"), std::string::npos) << r.err;
+}
+
+TEST(MpiCli, OptimizeMatchesOneProcess) {
+  TempDir dir;
+  const std::string serial = (dir / "serial.h5").string(), dist = (dir / "dist.h5").string();
+  const CommandResult a = run_command(std::string(QEVOLVE_EXE) + " optimize '" + data("closed_two_qubits.yaml") +
+                                          "' -o '" + serial + "' --threads 1 --quiet",
+                                      dir);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  const CommandResult b = run_command(kMpi + " -n 3 " + QEVOLVE_EXE + " optimize '" + data("closed_two_qubits.yaml") +
+                                          "' -o '" + dist + "' --threads 1 --quiet",
+                                      dir);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(count(b.out, "qevolve optimize:"), 1u) << b.out;  // rank 0 alone prints
+  const CommandResult cmp = run_command(std::string(QEVOLVE_PYTHON) + " '" + QEVOLVE_SOURCE_DIR +
+                                            "/tests/mpi/compare_outputs.py' '" + serial + "' '" + dist + "' 1e-8",
+                                        dir);
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.out << cmp.err;
+  std::printf("[ mpi ] optimize, 3 ranks:\n%s", cmp.out.c_str());
+}
+
+TEST(MpiCli, BenchScalingRanksReportsSpeedupAndBytes) {
+  TempDir dir;
+  const std::string csv = (dir / "scaling.csv").string();
+  const CommandResult r = run_command(std::string(QEVOLVE_EXE) + " bench scaling --qubits 4:4 --steps 20 --ranks 1,2,3 "
+                                                                 "--threads 1 --csv '" + csv + "'",
+                                      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string text = read_file(csv);
+  EXPECT_EQ(text.rfind("qubits,dim,columns,steps,ranks,threads,", 0), 0u) << text;
+  EXPECT_EQ(count(text, "\n"), 4u) << text;  // header + 1, 2, 3 ranks
+  EXPECT_NE(text.find("\n4,16,16,20,2,1,"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n4,16,16,20,3,1,"), std::string::npos) << text;
+  // vz objective: tau, Tr(U^dag U) and 2N diagonal environments = 3 + 8N doubles for N = 4.
+  EXPECT_NE(r.out.find("280 bytes per vz objective evaluation"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace qevolve::testing
