@@ -50,5 +50,18 @@ TEST(SerialCommunicator, CollectivesAreIdentitiesAndCountNothing) {
   EXPECT_EQ(all.count, 5);
 }
 
+TEST(NcclCommunicator, AbsentBuildSaysWhy) {
+  if (comm::nccl_available()) GTEST_SKIP() << "built with NCCL: see test_nccl";
+  comm::SerialCommunicator boot;
+  try {
+    (void)comm::make_nccl_communicator(boot);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "this qevolve was built without NCCL (it needs the CUDA backend and MPI)");
+  }
+  // A serial run never asks for NCCL, even when it computes on a GPU.
+  EXPECT_EQ(comm::gpu_reductions(boot, true), nullptr);
+}
+
 }  // namespace
 }  // namespace qevolve::testing
