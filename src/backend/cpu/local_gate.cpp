@@ -39,11 +39,13 @@ GateGeometry make_geometry(const int* dims, int num_modes, int mode_a, int mode_
 
 namespace {
 
-/// A gate functor over every (l, m) slice, the contiguous run n vectorised.
-template <typename F>
-void run_slices(const F& functor) {
-  const F f = functor;  // a local copy: the stores through f.re / f.im cannot change it
-  const GateGeometry& geo = f.geo;
+/// Gate functor F (ApplyGate<Real, G> or ApplyGateDynamic<Real>) over every (l, m) slice, the
+/// contiguous run n vectorised. One function per functor type that builds its functor itself,
+/// as before the dispatch was shared with CUDA: handing a functor built in the dispatch lambda to
+/// one generic loop let GCC 12 merge all sizes into apply_gate, 4-6% slower (measured).
+template <typename F, typename Real>
+void run_apply(Real* re, Real* im, const GateGeometry& geo, const Real* gate) {
+  const F f{re, im, gate, geo};
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
     for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
 #pragma omp simd
@@ -109,8 +111,8 @@ void accumulate_environment(const Real* psi_re, const Real* psi_im, const Real* 
 template <typename Real>
 void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate) {
   dispatch_gate_size(
-      geo.size(), [&](auto g) { run_slices(ApplyGate<Real, decltype(g)::value>{re, im, gate, geo}); },
-      [&] { run_slices(ApplyGateDynamic<Real>{re, im, gate, geo}); });
+      geo.size(), [&](auto g) { run_apply<ApplyGate<Real, decltype(g)::value>>(re, im, geo, gate); },
+      [&] { run_apply<ApplyGateDynamic<Real>>(re, im, geo, gate); });
 }
 
 template <typename Real>
