@@ -9,8 +9,12 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 
-echo "== Release build and tests"
-cmake --preset release
+# MPI is installed above, so its tests must not vanish silently; the CUDA backend and NCCL are
+# compiled whenever nvcc is on PATH (their GPU tests skip, visibly, without a device).
+options=(-DQEVOLVE_ENABLE_MPI=ON)
+if command -v nvcc > /dev/null; then options+=(-DQEVOLVE_ENABLE_CUDA=ON); fi
+echo "== Release build and tests (${options[*]})"
+cmake --preset release "${options[@]}"
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
 

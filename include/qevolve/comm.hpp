@@ -107,6 +107,11 @@ class SerialCommunicator final : public Communicator {
 /// environment; a plain start stays serial and never initialises MPI).
 [[nodiscard]] bool launched_by_mpi();
 
+/// This rank's index among the ranks on its node (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
+/// SLURM_LOCALID), or world.rank() when the launcher sets none: one GPU per rank is the local
+/// rank modulo the visible devices.
+[[nodiscard]] int local_rank(const Communicator& world);
+
 /// True when this qevolve was built with NCCL (CUDA backend and MPI).
 [[nodiscard]] bool nccl_available();
 /// An NCCL communicator over the ranks of `bootstrap` (MPI), one GPU per rank (local rank

@@ -86,6 +86,12 @@ bool launched_by_mpi() {
 
 bool mpi_available() { return detail::mpi_built(); }
 
+int local_rank(const Communicator& world) {
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* s = std::getenv(v)) return std::atoi(s);
+  return world.rank();
+}
+
 bool nccl_available() { return detail::nccl_built(); }
 
 std::unique_ptr<Communicator> make_nccl_communicator(Communicator& bootstrap) { return detail::make_nccl(bootstrap); }

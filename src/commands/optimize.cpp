@@ -10,6 +10,7 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/comm.hpp"
+#include "rank_device.hpp"
 #include "qevolve/config_writer.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
@@ -71,6 +72,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
+  bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the
   // objective and gradient are reduced (identical on all ranks), so the iterates are too; only

@@ -38,6 +38,22 @@ void take_env(const std::vector<double>& in, std::size_t& at, M& e, bool diagona
       if (!diagonal || (n == 2 ? r == c : (r % 3 == 0 && c % 3 == 0))) e(r, c) = take(in, at);
 }
 
+/// tau, Tr(U^dag U) and the one-site environments, in the order the reduction carries them.
+std::vector<double> pack_head(const cplx& tau, double trace_uu, const std::vector<Mat2>& env, bool diag) {
+  std::vector<double> buf;
+  put(buf, tau);
+  buf.push_back(trace_uu);
+  for (const Mat2& e : env) put_env(buf, e, diag);
+  return buf;
+}
+void take_head(const std::vector<double>& buf, std::size_t& at, cplx& tau, double& trace_uu, std::vector<Mat2>& env,
+               std::size_t sites, bool diag) {
+  tau = take(buf, at);
+  trace_uu = buf[at++];
+  env.resize(sites);
+  for (Mat2& e : env) take_env(buf, at, e, diag);
+}
+
 }  // namespace
 
 DistributedObjective::DistributedObjective(Compensation kind, const CMatrix& target, const CMatrix& columns,
@@ -47,17 +63,11 @@ DistributedObjective::DistributedObjective(Compensation kind, const CMatrix& tar
 PartialSums DistributedObjective::sums() {
   const PartialSums local = shard_.sums();
   const bool diag = kind() != Compensation::single_qubit;
-  std::vector<double> buf;
-  put(buf, local.tau);
-  buf.push_back(local.trace_uu);
-  for (const Mat2& e : local.env) put_env(buf, e, diag);
+  std::vector<double> buf = pack_head(local.tau, local.trace_uu, local.env, diag);
   comm_.allreduce_sum(std::span<double>(buf));
   PartialSums out;
   std::size_t at = 0;
-  out.tau = take(buf, at);
-  out.trace_uu = buf[at++];
-  out.env.resize(local.env.size());
-  for (Mat2& e : out.env) take_env(buf, at, e, diag);
+  take_head(buf, at, out.tau, out.trace_uu, out.env, local.env.size(), diag);
   return out;
 }
 
@@ -70,19 +80,13 @@ Mat2 DistributedObjective::site_environment(int site) {
 PartialHessianSums DistributedObjective::hessian_sums() {
   const PartialHessianSums local = shard_.hessian_sums();
   const bool diag = kind() != Compensation::single_qubit;
-  std::vector<double> buf;
-  put(buf, local.tau);
-  buf.push_back(local.trace_uu);
-  for (const Mat2& e : local.env) put_env(buf, e, diag);
+  std::vector<double> buf = pack_head(local.tau, local.trace_uu, local.env, diag);
   for (const Mat4& e : local.env2) put_env(buf, e, diag);
   comm_.allreduce_sum(std::span<double>(buf));
   PartialHessianSums out;
   std::size_t at = 0;
-  out.tau = take(buf, at);
-  out.trace_uu = buf[at++];
-  out.env.resize(local.env.size());
+  take_head(buf, at, out.tau, out.trace_uu, out.env, local.env.size(), diag);
   out.env2.resize(local.env2.size());
-  for (Mat2& e : out.env) take_env(buf, at, e, diag);
   for (Mat4& e : out.env2) take_env(buf, at, e, diag);
   return out;
 }

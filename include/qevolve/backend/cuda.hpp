@@ -24,7 +24,12 @@ struct DeviceQuery {
 };
 [[nodiscard]] DeviceQuery query_devices();
 
-/// The CUDA gate executor: all columns resident on device 0 as one block of width `columns`
+/// Makes device `ordinal` the current device of the calling thread (cudaSetDevice, checked):
+/// the executors then allocate and compute on it. A distributed run binds rank r to device
+/// local_rank(r) modulo the device count (docs/distributed.md).
+void use_device(int ordinal);
+
+/// The CUDA gate executor: all columns resident on the current device (use_device) as one block of width `columns`
 /// (split planes), each chunk's gate buffer copied with cudaMemcpyAsync into a device buffer of
 /// `max_chunk_steps` steps, one kernel launch per gate running backend::ApplyGate (or
 /// ApplyGateDynamic) over every (l, m, n). Kernels are queued on one stream; download()

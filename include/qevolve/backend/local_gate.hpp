@@ -55,9 +55,12 @@ struct ApplyGate {
   GateGeometry geo;
 
   QEVOLVE_HOST_DEVICE void operator()(std::ptrdiff_t l, std::ptrdiff_t m, std::ptrdiff_t n) const {
-    constexpr int g = G;
+    // G > 0: the size is a compile-time constant (loops unrolled, scratch in registers);
+    // G = 0: the size is geo.size() <= kMaxGateSize, known at run time only.
+    constexpr int capacity = G > 0 ? G : kMaxGateSize;
+    const int g = G > 0 ? G : geo.size();
     const std::ptrdiff_t b = geo.base(l, m) + n;
-    Real xr[g], xi[g];
+    Real xr[capacity], xi[capacity];
     for (int j = 0; j < g; ++j) {
       xr[j] = re[b + geo.offset[j]];
       xi[j] = im[b + geo.offset[j]];
@@ -75,35 +78,9 @@ struct ApplyGate {
   }
 };
 
-/// ApplyGate for a gate size known only at run time (g = geo.size() <= kMaxGateSize): the same
-/// arithmetic with fixed-size scratch arrays.
+/// ApplyGate for a gate size known only at run time (g = geo.size() <= kMaxGateSize).
 template <typename Real>
-struct ApplyGateDynamic {
-  Real* re;
-  Real* im;
-  const Real* gate;
-  GateGeometry geo;
-
-  QEVOLVE_HOST_DEVICE void operator()(std::ptrdiff_t l, std::ptrdiff_t m, std::ptrdiff_t n) const {
-    const int g = geo.size();
-    const std::ptrdiff_t b = geo.base(l, m) + n;
-    Real xr[kMaxGateSize], xi[kMaxGateSize];
-    for (int j = 0; j < g; ++j) {
-      xr[j] = re[b + geo.offset[j]];
-      xi[j] = im[b + geo.offset[j]];
-    }
-    for (int o = 0; o < g; ++o) {
-      Real yr = 0, yi = 0;
-      for (int j = 0; j < g; ++j) {
-        const Real gr = gate[o * g + j], gi = gate[g * g + o * g + j];
-        yr += gr * xr[j] - gi * xi[j];
-        yi += gr * xi[j] + gi * xr[j];
-      }
-      re[b + geo.offset[o]] = yr;
-      im[b + geo.offset[o]] = yi;
-    }
-  }
-};
+using ApplyGateDynamic = ApplyGate<Real, 0>;
 
 /// The gate sizes with a compile-time kernel (ApplyGate<Real, G>); every backend dispatches
 /// over the same list.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "qevolve/backend/cuda.hpp"
+#include "qevolve/error.hpp"
 
 namespace qevolve::backend::cuda {
 
@@ -28,6 +29,13 @@ DeviceQuery query_devices() {
   else
     cudaGetLastError();
   return q;
+}
+
+void use_device(int ordinal) {
+  const cudaError_t e = cudaSetDevice(ordinal);
+  if (e != cudaSuccess)
+    throw Error("CUDA: cudaSetDevice(" + std::to_string(ordinal) + ") failed: " + cudaGetErrorName(e) + " (" +
+                cudaGetErrorString(e) + ")");
 }
 
 }  // namespace qevolve::backend::cuda

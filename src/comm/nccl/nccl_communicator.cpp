@@ -1,6 +1,7 @@
 // The NCCL communicator: the same collectives as the MPI one, carried by NCCL between the GPUs
 // of the ranks (one GPU per rank: local rank modulo the visible devices). MPI bootstraps it
 // (rank 0's ncclUniqueId is broadcast through the MPI communicator) and stays the launcher.
+// The GPU of a rank is comm::local_rank modulo the visible devices, as for the backend.
 // Host spans are staged through one device buffer on the communicator's stream; NCCL's
 // all-reduce is replaced, as in the MPI communicator, by reduce-to-0 + broadcast, so every rank
 // sees the same bits. Built only with both the CUDA backend and MPI.
@@ -24,14 +25,6 @@ void check_nccl(ncclResult_t rc, const char* call) {
   if (rc != ncclSuccess) throw Error(std::string(call) + " failed: " + ncclGetErrorString(rc));
 }
 
-/// The rank's index among the ranks of its node (OpenMPI / PMIx / Slurm variables), for the
-/// GPU choice; the global rank when none is set.
-int local_rank(int rank) {
-  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
-    if (const char* s = std::getenv(v)) return std::atoi(s);
-  return rank;
-}
-
 class NcclCommunicator final : public Communicator {
  public:
   explicit NcclCommunicator(Communicator& bootstrap) : bootstrap_(bootstrap) {
@@ -40,7 +33,7 @@ class NcclCommunicator final : public Communicator {
     int devices = 0;
     check_cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
     if (devices == 0) throw Error("NCCL communicator: no CUDA device");
-    device_ = local_rank(rank_) % devices;
+    device_ = local_rank(bootstrap) % devices;
     check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     ncclUniqueId id{};
     if (rank_ == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
