@@ -168,6 +168,10 @@ int main(int argc, char** argv) {
     return report(e.what(), 2);
   }
   const bool root = rank == 0;
+  // Only run, optimize and the bench's own workers are distributed; under mpirun any other
+  // command (check, spectrum, bench) runs on rank 0 alone, so that nothing is written twice.
+  const bool distributed = run->parsed() || optimize->parsed() || (scaling->parsed() && !bench_opts.worker_row.empty());
+  if (!root && !distributed) return 0;
   qevolve::commands::Streams io{root ? std::cout : null_stream, root ? std::cerr : null_stream, quiet,
                                 root && !quiet && isatty(2) != 0};
   // A distributed failure: input errors are found by every rank alike (the same config), so

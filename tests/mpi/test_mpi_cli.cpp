@@ -33,6 +33,14 @@ TEST(MpiCli, BadConfigIsReportedOnceWithExitCode2) {
   EXPECT_NE(r.err.find("bad.yaml:4:"), std::string::npos) << r.err;
 }
 
+TEST(MpiCli, SerialCommandsRunOnRankZeroAlone) {
+  TempDir dir;
+  const std::string cfg = std::string(QEVOLVE_SOURCE_DIR) + "/examples/mpc_chain_4q.yaml";
+  const CommandResult r = run_command(kMpi + " -n 3 " + QEVOLVE_EXE + " check '" + cfg + "'", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count(r.out, ": ok ("), 1u) << r.out;
+}
+
 TEST(MpiCli, OptimizeMatchesOneProcess) {
   TempDir dir;
   const std::string serial = (dir / "serial.h5").string(), dist = (dir / "dist.h5").string();
