@@ -18,6 +18,7 @@
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/workloads.hpp"
+#include "run_output.hpp"
 
 extern "C" void openblas_set_num_threads(int);  // OpenBLAS extension (cblas.h)
 
@@ -94,14 +95,6 @@ Row read_row(const std::string& line) {
   return r;
 }
 
-/// The standard workload's target with vz compensation (the bytes a distributed fidelity
-/// evaluation communicates).
-CMatrix standard_target(const Config& config, const solver::Simulator& sim) {
-  std::vector<std::string> names;
-  for (int q : sim.device().qubit_modes()) names.push_back(sim.device().modes()[static_cast<std::size_t>(q)].name());
-  return fidelity::target_unitary(*config.target, names, config);
-}
-
 /// One rank of a distributed run (started by the --ranks parent through mpirun): every rank
 /// evolves its shard between two barriers; the time is the slowest rank's. Then one vz
 /// fidelity evaluation measures the bytes communicated. Rank 0 appends the row to `path`.
@@ -117,7 +110,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   comm.barrier();
   Row r;
   r.seconds = comm.allreduce_max(std::chrono::duration<double>(Clock::now() - t0).count());
-  const CMatrix target = standard_target(config, sim);
+  const CMatrix target = config_target(config, sim.device());  // evaluated with vz below
   comm.reset_bytes();
   {
     fidelity::DistributedObjective obj(Compensation::vz, target, result.columns, shard.first, comm);

@@ -49,13 +49,13 @@ void check_norms(const CMatrix& columns, const solver::Options& o, comm::Communi
                          std::to_string(worst) + " (tolerance " + std::to_string(tol) + ")");
 }
 
-namespace {
-CMatrix run_target(const RunReport& r) {
-  const auto& device = r.sim->device();
+CMatrix config_target(const Config& config, const device::Device& device) {
   std::vector<std::string> qubit_names;
   for (int q : device.qubit_modes()) qubit_names.push_back(device.modes()[static_cast<std::size_t>(q)].name());
-  return fidelity::target_unitary(*r.config->target, qubit_names, *r.config);
+  return fidelity::target_unitary(*config.target, qubit_names, config);
 }
+
+namespace {
 
 CMatrix computational_rows(const RunReport& r, const CMatrix& columns) {
   const auto comp = r.sim->device().computational_indices();
@@ -66,15 +66,10 @@ CMatrix computational_rows(const RunReport& r, const CMatrix& columns) {
 }
 }  // namespace
 
-void compute_fidelity(RunReport& r) {
-  comm::SerialCommunicator serial;
-  compute_fidelity(r, r.columns, {0, r.columns.cols()}, serial);
-}
-
 void compute_fidelity(RunReport& r, const CMatrix& local, const comm::Shard& shard, comm::Communicator& comm) {
   const Config& config = *r.config;
   if (!config.target || !r.sim->initial_states_are_computational()) return;
-  const CMatrix target = run_target(r);
+  const CMatrix target = config_target(config, r.sim->device());
   if (r.sim->is_open()) {
     // The channel's compensation needs its whole Choi matrix: rank 0 holds the gathered block.
     if (comm.is_root())

@@ -49,10 +49,11 @@ struct RunReport {
 /// Collective over `comm` (every rank throws together).
 void check_norms(const CMatrix& columns, const solver::Options& o, comm::Communicator& comm);
 
-/// The computational block of `columns` and its fidelity (when the config has a target and
-/// the initial states are computational).
-void compute_fidelity(RunReport& report);
-/// Distributed: `local` are this rank's evolved columns (initial states `shard`); the
+/// The target unitary of the config's `target` section on the device's qubits.
+[[nodiscard]] CMatrix config_target(const Config& config, const device::Device& device);
+
+/// The computational block and its fidelity (when the config has a target and the initial
+/// states are computational). Distributed: `local` are this rank's evolved columns (initial states `shard`); the
 /// fidelity and compensation are reduced over `comm` (every rank gets them). Rank 0 must
 /// already hold the gathered report.columns (closed) or report.superoperator (open): it
 /// computes the unitary and compensated unitary (closed) or the channel fidelity (open).

@@ -442,12 +442,14 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
 
   // Cotangent of the output columns for F, then of psi_N for 1 - F (this rank's columns; tau
   // is the global overlap with the effective target T_eff = L_post^dag T L_pre^dag).
+  // Only this rank's columns of T_eff: O(d^2 |J|), not the O(d^3) whole product.
   const CMatrix T_eff =
       m.compensation == Compensation::none
           ? CMatrix(m.target.middleCols(shard.first, shard.count))
-          : CMatrix((fidelity::dense_layer(ev.fidelity.post_factors).adjoint() * m.target *
-                     fidelity::dense_layer(ev.fidelity.pre_factors).adjoint())
-                        .middleCols(shard.first, shard.count));
+          : CMatrix(fidelity::dense_layer(ev.fidelity.post_factors).adjoint() *
+                    (m.target * fidelity::dense_layer(ev.fidelity.pre_factors)
+                                    .adjoint()
+                                    .middleCols(shard.first, shard.count)));
   const cplx tau = comm.allreduce_sum(cplx(T_eff.conjugate().cwiseProduct(U).sum()));
   const CMatrix Lambda = (U + tau * T_eff) / static_cast<double>(d * (d + 1));
   CMatrix Lambda_out = CMatrix::Zero(out.rows(), out.cols());
