@@ -37,6 +37,9 @@ class GateContraction {
   void contract_step(const std::vector<double>& c, const double* env, std::vector<double>& dc,
                      Accumulators& acc) const;
   static void add(Accumulators& total, const Accumulators& part);
+  /// Whether contract_step reads gate k's environment (a gate of static factors only has
+  /// nothing to contract unless device tangents are wanted); the adjoint pass skips the others.
+  [[nodiscard]] bool needs_environment(int k) const { return needs_env_[static_cast<std::size_t>(k)] != 0; }
   /// tangent_sums[t] += the total contribution of tangent t (static segments contracted here).
   void finish(const Accumulators& total, std::vector<double>& tangent_sums) const;
 
@@ -46,6 +49,7 @@ class GateContraction {
   const std::vector<HamiltonianTangent>* tangents_;
   std::shared_ptr<Prepared> prep_;
   bool want_static_ = false;
+  std::vector<char> needs_env_;
 };
 
 /// Trotter path. psi (D x n) holds psi_N on entry and the reconstructed psi_0 on exit; lambda

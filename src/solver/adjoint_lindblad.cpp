@@ -125,27 +125,30 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
     {
       std::vector<double> local_env(env_per_step * static_cast<std::size_t>(len), 0.0);
       std::vector<double> local_diss(diss_total, 0.0);
-      std::vector<double> xr(static_cast<std::size_t>(D2 * width)), xi(xr.size()), lr(xr.size()), li(xr.size());
+      AdjointPlanes planes(static_cast<std::size_t>(D2 * width));
+      double* xr = planes.plane(0);
+      double* xi = planes.plane(1);
+      double* lr = planes.plane(2);
+      double* li = planes.plane(3);
 #pragma omp for schedule(dynamic, 1)
       for (Index b = 0; b < num_blocks; ++b) {
         const Index c0 = plan.first_column(b), w = plan.columns(b);
-        load_block(lambda, c0, w, lr.data(), li.data());
+        load_block(lambda, c0, w, lr, li);
         for (int s = sb - 1; s >= sa; --s) {
           const auto at = static_cast<std::size_t>(s - sa);
-          load_block(s == sb - 1 ? x : starts[at + 1], c0, w, xr.data(), xi.data());  // x after step s
+          load_block(s == sb - 1 ? x : starts[at + 1], c0, w, xr, xi);  // x after step s
           const double* adj = adj_data.data() + adj_per_step * at;
           for (std::size_t i = num_apps; i-- > 0;) {
             const DensityApp& a = apps[i];
             const auto& geo = plan.geometry(b, i);
             const bool diss = a.kind == DensityApp::Kind::dissipator;
             const double* adjoint = diss ? diss_adj[i].data() : adj + adj_off[i];
-            backend::apply_gate(xr.data(), xi.data(), geo, diss ? plan.dissipator_inverse(a) : adjoint);
             double* e = diss ? local_diss.data() + diss_off[i] : local_env.data() + env_per_step * at + env_off[i];
-            backend::accumulate_environment(xr.data(), xi.data(), lr.data(), li.data(), geo, e);
-            backend::apply_gate(lr.data(), li.data(), geo, adjoint);
+            backend::adjoint_gate(xr, xi, lr, li, geo,
+                                  diss ? plan.dissipator_inverse(a) : adjoint, adjoint, e);
           }
         }
-        store_block(lambda, c0, w, lr.data(), li.data());
+        store_block(lambda, c0, w, lr, li);
       }
 #pragma omp critical(qevolve_open_adjoint_env)
       {

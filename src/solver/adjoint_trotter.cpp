@@ -2,7 +2,8 @@
 // for each chunk of steps, walked backwards, the gate matrices are recomputed once and every
 // column block is stepped back through the chunk by one thread with the fused sequence
 //   psi <- g^dag psi,  env += psi lambda^dag (gate-local),  lambda <- g^dag lambda
-// per gate. The per-(step, gate) environments of all blocks are then added and contracted with
+// per gate, in one sweep over both blocks (backend::adjoint_gate); the environment only of gates
+// with something to contract. The per-(step, gate) environments of all blocks are then added and contracted with
 // the gate's parameter derivatives (tiny g x g matrices): d/dc_j for each drive segment and,
 // for device tangents, the Frechet derivatives of the static and drive factors.
 #include <omp.h>
@@ -270,6 +271,12 @@ GateContraction::GateContraction(const TrotterGates& gates, const TermList& term
       prep.bond_drive.push_back(std::move(dO));
     }
   }
+  for (int k = 0; k < num_gates; ++k) {
+    const auto& segs = gates.gate(k).segments;
+    needs_env_.push_back(std::any_of(segs.begin(), segs.end(), [&](const Segment& s) {
+      return !s.is_static || s.bond >= 0 || want_static_;
+    }) ? 1 : 0);
+  }
 }
 
 GateContraction::Accumulators GateContraction::make_accumulators() const {
@@ -365,27 +372,27 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
         }
       }
       std::vector<double> local_env(env.size(), 0.0);
-      std::vector<double> pr(static_cast<std::size_t>(D * width)), pi(pr.size()), lr(pr.size()),
-          li(pr.size());
+      AdjointPlanes planes(static_cast<std::size_t>(D * width));
+      double* pr = planes.plane(0);
+      double* pi = planes.plane(1);
+      double* lr = planes.plane(2);
+      double* li = planes.plane(3);
 #pragma omp for schedule(dynamic, 1)
       for (Index b = 0; b < num_blocks; ++b) {
         const Index c0 = layout.first_column(b), w = layout.columns(b);
         const auto& geo = layout.geometry(b);
-        load_block(psi, c0, w, pr.data(), pi.data());
-        load_block(lambda, c0, w, lr.data(), li.data());
+        load_block(psi, c0, w, pr, pi);
+        load_block(lambda, c0, w, lr, li);
         for (int s = s1 - 1; s >= s0; --s) {
           const std::size_t base = per_step * static_cast<std::size_t>(s - s0);
           for (int k = num_gates - 1; k >= 0; --k) {
             const double* gd = adj_gates.data() + base + gates.offset(k);
-            const auto& gk = geo[static_cast<std::size_t>(k)];
-            backend::apply_gate(pr.data(), pi.data(), gk, gd);
-            backend::accumulate_environment(pr.data(), pi.data(), lr.data(), li.data(), gk,
-                                            local_env.data() + base + gates.offset(k));
-            backend::apply_gate(lr.data(), li.data(), gk, gd);
+            double* e = contraction.needs_environment(k) ? local_env.data() + base + gates.offset(k) : nullptr;
+            backend::adjoint_gate(pr, pi, lr, li, geo[static_cast<std::size_t>(k)], gd, gd, e);
           }
         }
-        store_block(psi, c0, w, pr.data(), pi.data());
-        store_block(lambda, c0, w, lr.data(), li.data());
+        store_block(psi, c0, w, pr, pi);
+        store_block(lambda, c0, w, lr, li);
       }
 #pragma omp critical(qevolve_adjoint_env)
       for (std::size_t i = 0; i < env.size(); ++i) env[i] += local_env[i];

@@ -4,6 +4,8 @@
 // by one thread, its state held in split re/im planes sized for cache.
 #pragma once
 
+#include <vector>
+
 #include <functional>
 
 #include "qevolve/backend/backend.hpp"
@@ -54,6 +56,19 @@ using backend::BlockLayout;
 /// Copies between a matrix and split planes (backend/block_layout.hpp).
 using backend::load_block;
 using backend::store_block;
+
+/// Four split planes of `size` doubles each (psi re/im, lambda re/im of one adjoint block) in
+/// one buffer, plane i shifted by i extra cache lines: equal offsets in different planes then
+/// fall into different L1 sets, which the fused adjoint sweep (16 streams) needs.
+class AdjointPlanes {
+ public:
+  explicit AdjointPlanes(std::size_t size) : stride_(size + 8), buf_(4 * stride_) {}
+  [[nodiscard]] double* plane(int i) { return buf_.data() + static_cast<std::size_t>(i) * stride_; }
+
+ private:
+  std::size_t stride_;
+  std::vector<double> buf_;
+};
 
 /// The automatic block width for dimension D, n columns and `threads` threads.
 [[nodiscard]] Index choose_block_width(Index D, Index n, int threads);

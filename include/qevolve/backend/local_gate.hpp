@@ -120,4 +120,13 @@ template <typename Real>
 void accumulate_environment(const Real* psi_re, const Real* psi_im, const Real* lam_re,
                             const Real* lam_im, const GateGeometry& geo, double* env);
 
+/// One gate of the adjoint pass, fused into a single sweep over both blocks:
+///   psi <- P psi;  env += psi lambda^dag (gate-local, as accumulate_environment; skipped when
+///   env is null);  lambda <- L lambda.
+/// P and L are g x g split gates (the same matrix for a unitary step; the open-system adjoint
+/// passes a dissipator's inverse for psi). Equal to the three separate calls, up to rounding.
+void adjoint_gate(double* psi_re, double* psi_im, double* lam_re, double* lam_im,
+                  const GateGeometry& geo, const double* psi_gate, const double* lam_gate,
+                  double* env);
+
 }  // namespace qevolve::backend
