@@ -342,7 +342,7 @@ void adjoint_gate(double* psi_re, double* psi_im, double* lam_re, double* lam_im
     if (env != nullptr) accumulate_environment(psi_re, psi_im, lam_re, lam_im, geo, env);
     apply_gate(lam_re, lam_im, geo, lam_gate);
   };
-  if (geo.inner >= kLongRun) {
+  if (geo.inner >= kLongRun || geo.inner < kLanes) {
     separate();
     return;
   }
