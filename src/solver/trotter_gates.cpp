@@ -71,6 +71,9 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
     }
     gates_.push_back(std::move(gate));
   }
+  // The step's last gate and the next step's first gate are adjacent in the product; on the
+  // same modes (Strang: both hold the first coupling's half steps) they are multiplied into one.
+  if (gates_.size() >= 2 && gates_.front().modes == gates_.back().modes) boundary_ = 1;
   std::size_t off = 0;
   for (const auto& g : gates_) {
     offsets_.push_back(off);

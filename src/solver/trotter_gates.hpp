@@ -52,8 +52,9 @@ class TrotterGates {
   TrotterGates(const BondList& bonds, const std::vector<DriveEigen>& drives, int order, double dt);
 
   /// Number of gates of the step's last layer that may be multiplied into the first layer of
-  /// the next step (the same bonds; 0 when the sequence does not start and end on one colour).
-  /// Those gates are gates [num_gates() - n, num_gates()) and pair with gates [0, n).
+  /// the next step: bonds, the same bonds (0 when the sequence does not start and end on one
+  /// colour); terms, 1 when the first and last gates act on the same modes. Those gates are
+  /// gates [num_gates() - n, num_gates()) and pair with gates [0, n).
   [[nodiscard]] int boundary_gates() const { return boundary_; }
   [[nodiscard]] const BondList* bonds() const { return bonds_; }
 

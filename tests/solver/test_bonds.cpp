@@ -137,15 +137,16 @@ TEST(Bonds, OneModeIsTheExactMidpointExponential) {
 }
 
 TEST(Bonds, FewerGatesThanTerms) {
-  // Chain of N modes, order 2: terms fuse to 2N - 3 gates per step, bonds apply N - 1 (the
-  // trailing layer of a step is multiplied into the next step's first layer).
+  // Chain of N modes, order 2: terms fuse to 2N - 3 gates per step and apply 2N - 4 (the last
+  // gate, on the first coupling's modes, is multiplied into the next step's first gate); bonds
+  // apply N - 1 (the trailing layer is multiplied into the next step's first layer).
   for (int n : {3, 6}) {
     Config c = testing::driven_chain(n, 2);
     c.evolution.splitting = Splitting::terms;
     Simulator terms(c, device::build_device(c), 1);
     c.evolution.splitting = Splitting::bonds;
     Simulator bonds(c, device::build_device(c), 1);
-    EXPECT_EQ(terms.gates_per_step(), 2 * n - 3);
+    EXPECT_EQ(terms.gates_per_step(), 2 * n - 4);
     EXPECT_EQ(bonds.gates_per_step(), n - 1);
   }
 }
