@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -234,10 +235,16 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
         r.speedup = base > 0.0 ? base / r.seconds : std::numeric_limits<double>::quiet_NaN();
         r.efficiency = r.speedup / (ranks * threads);
         rows.push_back(r);
-        std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %5d %4d %5d %10.3f %14.4g %9.2f %6.1f%% %8.3f %6.3f\n", n,
+        // Without a 1-rank, 1-thread row of this N there is no speedup to show: "-".
+        char speedup[32] = "-", efficiency[32] = "-";
+        if (!std::isnan(r.speedup)) {
+          std::snprintf(speedup, sizeof speedup, "%.3f", r.speedup);
+          std::snprintf(efficiency, sizeof efficiency, "%.3f", r.efficiency);
+        }
+        std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %5d %4d %5d %10.3f %14.4g %9.2f %6.1f%% %8s %6s\n", n,
                       static_cast<long long>(r.dim), static_cast<long long>(r.columns), r.steps, r.ranks, r.threads,
-                      r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / (r.peak * r.ranks), r.speedup,
-                      r.efficiency);
+                      r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / (r.peak * r.ranks), speedup,
+                      efficiency);
         io.out << line << std::flush;
         if (r.ranks > 1) {
           std::snprintf(line, sizeof line,
