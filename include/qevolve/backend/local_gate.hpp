@@ -116,9 +116,9 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 /// psi_b conj(lambda_a), where psi_b / lambda_a are the amplitudes of gate basis states b / a
 /// in two blocks of the same shape. env holds g*g real parts then g*g imaginary parts,
 /// row-major in (b, a). Then Tr(dG env) = sum_{a,b} dG(a, b) env(b, a) = <lambda| dG |psi>.
-template <typename Real>
-void accumulate_environment(const Real* psi_re, const Real* psi_im, const Real* lam_re,
-                            const Real* lam_im, const GateGeometry& geo, double* env);
+/// (Double precision only: the adjoint passes run in double.)
+void accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                            const double* lam_im, const GateGeometry& geo, double* env);
 
 /// One gate of the adjoint pass, fused into a single sweep over both blocks:
 ///   psi <- P psi;  env += psi lambda^dag (gate-local, as accumulate_environment; skipped when

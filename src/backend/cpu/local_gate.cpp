@@ -91,36 +91,29 @@ namespace {
 using Lanes = double __attribute__((vector_size(64)));
 constexpr int kLanes = 8;
 
-template <typename Real>
-Lanes load_lanes(const Real* p) {
-  if constexpr (std::is_same_v<Real, double>) {
-    Lanes v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  } else {
-    Lanes v;
-    for (int i = 0; i < kLanes; ++i) v[i] = static_cast<double>(p[i]);
-    return v;
-  }
+Lanes load_lanes(const double* p) {
+  Lanes v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
 }
 
 /// Rows b0 .. b0+BB-1 of the environment (all g columns a) over every slice. The sums are kept
 /// per SIMD lane in vector registers and reduced across lanes once at the end, so a short
 /// contiguous run costs no horizontal reduction per slice; the BB rows share the loads of
-/// lambda. Sums in double (float blocks are widened first).
-template <typename Real, int G, int BB>
-void environment_rows(const Real* psi_re, const Real* psi_im, const Real* lam_re,
-                      const Real* lam_im, const GateGeometry& geo, int b0, double* env) {
+/// lambda.
+template <int G, int BB>
+void environment_rows(const double* psi_re, const double* psi_im, const double* lam_re,
+                      const double* lam_im, const GateGeometry& geo, int b0, double* env) {
   Lanes sr[BB][G] = {}, si[BB][G] = {};
   double tr[BB][G] = {}, ti[BB][G] = {};  // the tails of runs shorter than a vector
   const std::ptrdiff_t inner = geo.inner, full = inner - inner % kLanes;
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
     for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
       const std::ptrdiff_t base = geo.base(l, m);
-      const Real* pr[BB];
-      const Real* pi[BB];
-      const Real* lr[G];
-      const Real* li[G];
+      const double* pr[BB];
+      const double* pi[BB];
+      const double* lr[G];
+      const double* li[G];
       for (int bb = 0; bb < BB; ++bb) {
         pr[bb] = psi_re + base + geo.offset[b0 + bb];
         pi[bb] = psi_im + base + geo.offset[b0 + bb];
@@ -168,25 +161,24 @@ void environment_rows(const Real* psi_re, const Real* psi_im, const Real* lam_re
     }
 }
 
-/// Any gate size: one dot product per (b, a) and slice (the previous general loop).
-template <typename Real>
-void environment_dynamic(const Real* psi_re, const Real* psi_im, const Real* lam_re,
-                         const Real* lam_im, const GateGeometry& geo, double* env) {
+/// Any gate size: one dot product per (b, a) and slice.
+void environment_dynamic(const double* psi_re, const double* psi_im, const double* lam_re,
+                         const double* lam_im, const GateGeometry& geo, double* env) {
   const int g = geo.size();
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
     for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
       const std::ptrdiff_t base = geo.base(l, m);
       for (int b = 0; b < g; ++b) {
-        const Real* pr = psi_re + base + geo.offset[b];
-        const Real* pi = psi_im + base + geo.offset[b];
+        const double* pr = psi_re + base + geo.offset[b];
+        const double* pi = psi_im + base + geo.offset[b];
         for (int a = 0; a < g; ++a) {
-          const Real* lr = lam_re + base + geo.offset[a];
-          const Real* li = lam_im + base + geo.offset[a];
+          const double* lr = lam_re + base + geo.offset[a];
+          const double* li = lam_im + base + geo.offset[a];
           double sr = 0.0, si = 0.0;
 #pragma omp simd reduction(+ : sr, si)
           for (std::ptrdiff_t n = 0; n < geo.inner; ++n) {
-            sr += static_cast<double>(pr[n] * lr[n] + pi[n] * li[n]);
-            si += static_cast<double>(pi[n] * lr[n] - pr[n] * li[n]);
+            sr += pr[n] * lr[n] + pi[n] * li[n];
+            si += pi[n] * lr[n] - pr[n] * li[n];
           }
           env[b * g + a] += sr;
           env[g * g + b * g + a] += si;
@@ -362,15 +354,15 @@ void adjoint_gate(double* psi_re, double* psi_im, double* lam_re, double* lam_im
       separate);
 }
 
-template <typename Real>
-void accumulate_environment(const Real* psi_re, const Real* psi_im, const Real* lam_re,
-                            const Real* lam_im, const GateGeometry& geo, double* env) {
-  // Register-blocked rows for the common sizes (two rows per pass up to g = 4, one for g <= 9:
-  // the accumulators must fit the 32 vector registers); the general loop otherwise.
+void accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                            const double* lam_im, const GateGeometry& geo, double* env) {
+  // Register-blocked rows for the common sizes (two rows per pass for g <= 2, one row for
+  // g <= 9: the accumulators must fit the 32 vector registers, and for g = 4 two rows, 12
+  // open streams, measured slower when the strides alias in L1); the general loop otherwise.
   auto rows = [&](auto size, auto block) {
     constexpr int G = decltype(size)::value, BB = decltype(block)::value;
     for (int b0 = 0; b0 < G; b0 += BB)
-      environment_rows<Real, G, BB>(psi_re, psi_im, lam_re, lam_im, geo, b0, env);
+      environment_rows<G, BB>(psi_re, psi_im, lam_re, lam_im, geo, b0, env);
   };
   using std::integral_constant;
   switch (geo.size()) {
@@ -400,10 +392,6 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 
 template void apply_gate<double>(double*, double*, const GateGeometry&, const double*);
 template void apply_gate<float>(float*, float*, const GateGeometry&, const float*);
-template void accumulate_environment<double>(const double*, const double*, const double*,
-                                             const double*, const GateGeometry&, double*);
-template void accumulate_environment<float>(const float*, const float*, const float*,
-                                            const float*, const GateGeometry&, double*);
 template void accumulate_gate<double>(const double*, const double*, double*, double*,
                                       const GateGeometry&, const double*, double, double);
 template void accumulate_gate<float>(const float*, const float*, float*, float*,
