@@ -1,0 +1,1 @@
+// Translation unit that builds the layers' shared precompiled header (src/CMakeLists.txt).
