@@ -3,9 +3,10 @@
 // column block is stepped back through the chunk by one thread with the fused sequence
 //   psi <- g^dag psi,  env += psi lambda^dag (gate-local),  lambda <- g^dag lambda
 // per gate, in one sweep over both blocks (backend::adjoint_gate); the environment only of gates
-// with something to contract. The per-(step, gate) environments of all blocks are then added and contracted with
-// the gate's parameter derivatives (tiny g x g matrices): d/dc_j for each drive segment and,
-// for device tangents, the Frechet derivatives of the static and drive factors.
+// with something to contract. The per-(step, gate) environments of all blocks are then added
+// and contracted with the gate's parameter derivatives (tiny g x g matrices): d/dc_j for each
+// drive segment and, for device tangents, the Frechet derivatives of the static and drive
+// factors.
 #include <omp.h>
 
 #include <algorithm>

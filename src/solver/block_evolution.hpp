@@ -4,9 +4,8 @@
 // by one thread, its state held in split re/im planes sized for cache.
 #pragma once
 
-#include <vector>
-
 #include <functional>
+#include <vector>
 
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/block_layout.hpp"

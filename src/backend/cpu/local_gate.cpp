@@ -83,18 +83,26 @@ void run_accumulate(const Real* xre, const Real* xim, Real* yre, Real* yim,
     }
 }
 
-}  // namespace
-
-namespace {
-
 /// Eight doubles, one 512-bit vector (GCC/Clang vector extension; two 256-bit halves on AVX2).
 using Lanes = double __attribute__((vector_size(64)));
 constexpr int kLanes = 8;
 
-Lanes load_lanes(const double* p) {
-  Lanes v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
+/// Loads `count` <= kLanes doubles (the other lanes zero) / stores the first `count` lanes.
+void load_partial(const double* p, int count, Lanes& v) {
+  if (count == kLanes) {
+    std::memcpy(&v, p, sizeof v);
+    return;
+  }
+  v = Lanes{};
+  for (int i = 0; i < count; ++i) v[i] = p[i];
+}
+
+void store_partial(double* p, int count, const Lanes& v) {
+  if (count == kLanes) {
+    std::memcpy(p, &v, sizeof v);
+    return;
+  }
+  for (int i = 0; i < count; ++i) p[i] = v[i];
 }
 
 /// Rows b0 .. b0+BB-1 of the environment (all g columns a) over every slice. The sums are kept
@@ -125,11 +133,13 @@ void environment_rows(const double* psi_re, const double* psi_im, const double* 
       for (std::ptrdiff_t n = 0; n < full; n += kLanes) {
         Lanes xr[BB], xi[BB];
         for (int bb = 0; bb < BB; ++bb) {
-          xr[bb] = load_lanes(pr[bb] + n);
-          xi[bb] = load_lanes(pi[bb] + n);
+          load_partial(pr[bb] + n, kLanes, xr[bb]);
+          load_partial(pi[bb] + n, kLanes, xi[bb]);
         }
         for (int a = 0; a < G; ++a) {
-          const Lanes yr = load_lanes(lr[a] + n), yi = load_lanes(li[a] + n);
+          Lanes yr, yi;
+          load_partial(lr[a] + n, kLanes, yr);
+          load_partial(li[a] + n, kLanes, yi);
           for (int bb = 0; bb < BB; ++bb) {
             // Four separate updates, so each is one fused multiply-add.
             sr[bb][a] += xr[bb] * yr;
@@ -185,27 +195,6 @@ void environment_dynamic(const double* psi_re, const double* psi_im, const doubl
         }
       }
     }
-}
-
-}  // namespace
-
-namespace {
-
-void load_partial(const double* p, int count, Lanes& v) {
-  if (count == kLanes) {
-    std::memcpy(&v, p, sizeof v);
-    return;
-  }
-  v = Lanes{};
-  for (int i = 0; i < count; ++i) v[i] = p[i];
-}
-
-void store_partial(double* p, int count, const Lanes& v) {
-  if (count == kLanes) {
-    std::memcpy(p, &v, sizeof v);
-    return;
-  }
-  for (int i = 0; i < count; ++i) p[i] = v[i];
 }
 
 /// out[o] = sum_j M(o, j) in[j] on G gate-local vectors of lanes; M split re/im, row-major.
