@@ -151,9 +151,12 @@ struct StartSums {
 };
 
 /// The columns [first_column, first_column + columns.cols()) of U, the full target, and the
-/// current angles. Cost per set_angles + sums(): vz O(d b) (b = number of columns);
-/// single_qubit O(N d^2) for the replicated A = U_t L_pre^dag plus O(N d b) for B and the
-/// environments. hessian_sums(): vz O(N d b), single_qubit O(N^2 d b).
+/// current angles. vz and none: with diagonal layers tau and every environment depend on U only
+/// through M = conj(U_t) o U (elementwise, fixed), kept sparse when the target is (a monomial
+/// target such as X, CNOT, CZ, SWAP or the identity has d non-zeros): per set_angles + sums()
+/// O(nnz(M) + d), per set_site O(d); hessian_sums() O(N (nnz(M) + d)). single_qubit: O(N d^2)
+/// for the replicated A = U_t L_pre^dag plus O(N d b) for B and the environments (b = number of
+/// columns); hessian_sums() O(N^2 d b).
 class CompensationShard {
  public:
   CompensationShard(Compensation kind, CMatrix target, CMatrix columns, Index first_column);
@@ -166,13 +169,13 @@ class CompensationShard {
   [[nodiscard]] const CMatrix& target() const { return target_; }
   [[nodiscard]] Index first_column() const { return first_; }
 
-  /// Sets all angles (recomputes A and B).
+  /// Sets all angles (recomputes the layers).
   void set_angles(const RVector& angles);
-  /// Changes the angles of one site only, updating A or B incrementally (O(d^2) or O(d b)).
+  /// Changes the angles of one site only, updating the layers incrementally.
   void set_site(int site, const RVector& site_angles);
 
   [[nodiscard]] PartialSums sums() const;
-  /// The environment of one site only (the same as sums().env[site], at O(d b)).
+  /// The environment of one site only (the same as sums().env[site]).
   [[nodiscard]] Mat2 site_environment(int site) const;
   [[nodiscard]] PartialHessianSums hessian_sums() const;
   [[nodiscard]] StartSums start_sums() const;
@@ -185,8 +188,24 @@ class CompensationShard {
   Index first_ = 0;
   RVector angles_;
   std::vector<Mat2> factors_;  // 2N current site factors
-  CMatrix a_;                  // vz: (U_t L_pre^dag)[:, shard columns]; single_qubit: all d columns
-  CMatrix b_;                  // L_post U[:, shard columns]
+  double trace_uu_ = 0.0;      // |U[:, shard columns]|^2, angle independent
+  // single_qubit: A = U_t L_pre^dag (all d columns) and B = L_post U[:, shard columns].
+  CMatrix a_;
+  CMatrix b_;
+  // vz / none: M = conj(U_t) o U on the shard's columns, dense (d x b) or as its non-zeros,
+  // and the diagonal layers z_pre(k) (shard columns) and z_post(i) (all rows), so that
+  // conj(A_ik) B_ik = z_post(i) M_ik z_pre(k).
+  struct Entry {
+    Index row, col;
+    cplx value;
+  };
+  bool sparse_ = false;
+  CMatrix m_dense_;
+  std::vector<Entry> m_entries_;
+  CVector z_pre_, z_post_;
+  /// w_i = z_post(i) sum_k M_ik z_pre(k) mask(k) and v_k = z_pre(k) sum_i M_ik z_post(i), where
+  /// mask(k) keeps only columns whose global index has `col_bit` set (col_bit 0: all columns).
+  void diagonal_sums(CVector& w, CVector* v, Index col_bit = 0) const;
 };
 
 /// F and its exact gradient dF/d(angles), from the global sums.

@@ -138,7 +138,48 @@ CompensationShard::CompensationShard(Compensation kind, CMatrix target, CMatrix 
   if (columns_.rows() != d || first_ < 0 || first_ + columns_.cols() > d)
     throw Error("compensation: shard columns do not fit the target");
   while ((Index{1} << num_qubits_) < d) ++num_qubits_;
+  trace_uu_ = columns_.squaredNorm();
+  if (kind_ != Compensation::single_qubit) {
+    // M = conj(U_t) o U on the shard's columns; its non-zeros are the target's (exact zeros of
+    // a gate built from standard gates). Sparse when at most a quarter of the entries are used.
+    const Index b = columns_.cols();
+    const auto t = target_.middleCols(first_, b);
+    Index nnz = 0;
+    for (Index k = 0; k < b; ++k)
+      for (Index i = 0; i < d; ++i) nnz += t(i, k) != cplx(0.0) ? 1 : 0;
+    sparse_ = 4 * nnz <= d * b;
+    if (sparse_) {
+      m_entries_.reserve(static_cast<std::size_t>(nnz));
+      for (Index k = 0; k < b; ++k)
+        for (Index i = 0; i < d; ++i)
+          if (t(i, k) != cplx(0.0))
+            m_entries_.push_back({i, k, std::conj(t(i, k)) * columns_(i, k)});
+    } else {
+      m_dense_ = t.conjugate().cwiseProduct(columns_);
+    }
+  }
   set_angles(RVector::Zero(compensation_angle_count(kind_, num_qubits_)));
+}
+
+void CompensationShard::diagonal_sums(CVector& w, CVector* v, Index col_bit) const {
+  const Index d = dim(), b = columns_.cols();
+  CVector zp = z_pre_;
+  if (col_bit != 0)
+    for (Index k = 0; k < b; ++k)
+      if (((first_ + k) & col_bit) == 0) zp(k) = 0.0;
+  if (sparse_) {
+    w = CVector::Zero(d);
+    if (v != nullptr) *v = CVector::Zero(b);
+    for (const Entry& e : m_entries_) {
+      w(e.row) += e.value * zp(e.col);
+      if (v != nullptr) (*v)(e.col) += e.value * z_post_(e.row);
+    }
+  } else {
+    w = m_dense_ * zp;
+    if (v != nullptr) *v = m_dense_.transpose() * z_post_;
+  }
+  w = w.cwiseProduct(z_post_);
+  if (v != nullptr) *v = v->cwiseProduct(z_pre_);
 }
 
 void CompensationShard::set_angles(const RVector& angles) {
@@ -162,17 +203,16 @@ void CompensationShard::set_angles(const RVector& angles) {
     }
     return;
   }
-  // vz / none: diagonal layers. z_pre(k) = prod_q l_q(k_q, k_q); A = U_t conj(z_pre) column-wise.
-  CVector z_pre = CVector::Ones(b), z_post = CVector::Ones(d);
+  // vz / none: diagonal layers z_pre(k) = prod_q l_q(k_q, k_q), z_post likewise over rows.
+  z_pre_ = CVector::Ones(b);
+  z_post_ = CVector::Ones(d);
   for (int q = 0; q < n && kind_ == Compensation::vz; ++q) {
     const Index bit = qubit_bit(q, n);
     const Mat2& lpre = factors_[static_cast<std::size_t>(q)];
     const Mat2& lpost = factors_[static_cast<std::size_t>(n) + static_cast<std::size_t>(q)];
-    for (Index k = 0; k < b; ++k) z_pre(k) *= ((first_ + k) & bit) ? lpre(1, 1) : lpre(0, 0);
-    for (Index i = 0; i < d; ++i) z_post(i) *= (i & bit) ? lpost(1, 1) : lpost(0, 0);
+    for (Index k = 0; k < b; ++k) z_pre_(k) *= ((first_ + k) & bit) ? lpre(1, 1) : lpre(0, 0);
+    for (Index i = 0; i < d; ++i) z_post_(i) *= (i & bit) ? lpost(1, 1) : lpost(0, 0);
   }
-  a_ = target_.middleCols(first_, b) * z_pre.conjugate().asDiagonal();
-  b_ = z_post.asDiagonal() * columns_;
 }
 
 void CompensationShard::set_site(int site, const RVector& site_angles) {
@@ -186,13 +226,16 @@ void CompensationShard::set_site(int site, const RVector& site_angles) {
   f = f_new;
   const auto [q, post] = site_of(site, n);
   const Index bit = qubit_bit(q, n);
-  if (post) {
+  if (kind_ != Compensation::single_qubit) {  // vz: diagonal O on the layer's bit
+    if (post)
+      for (Index i = 0; i < z_post_.size(); ++i) z_post_(i) *= (i & bit) ? o(1, 1) : o(0, 0);
+    else
+      for (Index k = 0; k < z_pre_.size(); ++k)
+        z_pre_(k) *= ((first_ + k) & bit) ? o(1, 1) : o(0, 0);
+  } else if (post) {
     detail::apply_rows(b_, o, bit);
-  } else if (kind_ == Compensation::single_qubit) {
+  } else {
     detail::apply_cols(a_, o.adjoint(), bit);  // A = U_t L_pre^dag -> A O^dag
-  } else {                                     // vz: A holds only the shard's columns
-    for (Index k = 0; k < a_.cols(); ++k)
-      a_.col(k) *= std::conj(((first_ + k) & bit) ? o(1, 1) : o(0, 0));
   }
 }
 
@@ -200,18 +243,23 @@ Mat2 CompensationShard::site_environment(int site) const {
   const int n = num_qubits_;
   const auto [q, post] = site_of(site, n);
   const Index bit = qubit_bit(q, n), b = columns_.cols();
-  const bool diagonal = kind_ != Compensation::single_qubit;
   Mat2 e = Mat2::Zero();
-  if (post) return row_environment(a_.middleCols(diagonal ? 0 : first_, b), b_, bit, diagonal);
+  if (kind_ != Compensation::single_qubit) {  // diagonal layers: row or column sums of M
+    CVector w, v;
+    diagonal_sums(w, post ? nullptr : &v);
+    if (post)
+      for (Index i = 0; i < w.size(); ++i) e((i & bit) ? 1 : 0, (i & bit) ? 1 : 0) += w(i);
+    else
+      for (Index k = 0; k < b; ++k)
+        e(((first_ + k) & bit) ? 1 : 0, ((first_ + k) & bit) ? 1 : 0) += v(k);
+    return e;
+  }
+  if (post) return row_environment(a_.middleCols(first_, b), b_, bit, false);
   for (Index k = 0; k < b; ++k) {
     const Index kg = first_ + k;
     const int x = (kg & bit) ? 1 : 0;
-    if (diagonal) {
-      e(x, x) += a_.col(k).dot(b_.col(k));
-    } else {
-      e(x, x) += a_.col(kg).dot(b_.col(k));
-      e(x, 1 - x) += a_.col(kg ^ bit).dot(b_.col(k));
-    }
+    e(x, x) += a_.col(kg).dot(b_.col(k));
+    e(x, 1 - x) += a_.col(kg ^ bit).dot(b_.col(k));
   }
   return e;
 }
@@ -219,7 +267,7 @@ Mat2 CompensationShard::site_environment(int site) const {
 PartialSums CompensationShard::sums() const {
   PartialSums out;
   const Index b = columns_.cols();
-  out.trace_uu = columns_.squaredNorm();
+  out.trace_uu = trace_uu_;
   const int sites = kind_ == Compensation::none ? 0 : 2 * num_qubits_;
   out.env.assign(static_cast<std::size_t>(sites), Mat2::Zero());
   if (kind_ == Compensation::single_qubit) {
@@ -228,9 +276,8 @@ PartialSums CompensationShard::sums() const {
     return out;
   }
   // Diagonal layers: w_i = sum_k conj(A_ik) B_ik (rows), v_k = sum_i conj(A_ik) B_ik (columns).
-  const CMatrix m = a_.conjugate().cwiseProduct(b_);
-  const CVector w = m.rowwise().sum();
-  const CVector v = m.colwise().sum().transpose();
+  CVector w, v;
+  diagonal_sums(w, &v);
   out.tau = w.sum();
   const int n = num_qubits_;
   for (int q = 0; q < sites / 2; ++q) {
@@ -278,9 +325,9 @@ PartialHessianSums CompensationShard::hessian_sums() const {
   if (kind_ != Compensation::single_qubit) {
     // Diagonal layers: only x = y entries. Rows: w; columns: v; mixed: w restricted to
     // columns with k_q = 1 (and the rest).
-    const CMatrix m = a_.conjugate().cwiseProduct(b_);
-    const CVector w = m.rowwise().sum();
-    const CVector v = m.colwise().sum().transpose();
+    CVector w, v;
+    diagonal_sums(w, &v);
+    std::vector<CVector> w1_of(static_cast<std::size_t>(n));  // per pre qubit, built on first use
     for (int s = 0; s < sites; ++s) {
       for (int t = s + 1; t < sites; ++t) {
         Mat4& e = out.env2[PartialHessianSums::pair_index(s, t, sites)];
@@ -294,9 +341,8 @@ PartialHessianSums CompensationShard::hessian_sums() const {
         } else if (post_s && post_t) {
           for (Index i = 0; i < d; ++i) put((i & bs) ? 1 : 0, (i & bt) ? 1 : 0, w(i));
         } else {  // s pre (column bit bs), t post (row bit bt)
-          CVector w1 = CVector::Zero(d);
-          for (Index k = 0; k < b; ++k)
-            if ((first_ + k) & bs) w1 += m.col(k);
+          CVector& w1 = w1_of[static_cast<std::size_t>(qs)];
+          if (w1.size() == 0) diagonal_sums(w1, nullptr, bs);
           for (Index i = 0; i < d; ++i) {
             const Index xt = (i & bt) ? 1 : 0;
             put(1, xt, w1(i));

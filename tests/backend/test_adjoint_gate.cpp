@@ -43,11 +43,13 @@ void to_planes(const CMatrix& m, std::vector<double>& re, std::vector<double>& i
     }
 }
 
-CMatrix from_planes(const std::vector<double>& re, const std::vector<double>& im, Index D, Index w) {
+CMatrix from_planes(const std::vector<double>& re, const std::vector<double>& im, Index D,
+                    Index w) {
   CMatrix m(D, w);
   for (Index i = 0; i < D; ++i)
     for (Index c = 0; c < w; ++c)
-      m(i, c) = cplx(re[static_cast<std::size_t>(i * w + c)], im[static_cast<std::size_t>(i * w + c)]);
+      m(i, c) =
+          cplx(re[static_cast<std::size_t>(i * w + c)], im[static_cast<std::size_t>(i * w + c)]);
   return m;
 }
 
@@ -79,7 +81,8 @@ CMatrix reference_environment(const Case& k, const CMatrix& psi, const CMatrix& 
     return d;
   };
   auto local = [&](const std::vector<int>& d) {
-    return d[static_cast<std::size_t>(k.a)] * db + (k.b >= 0 ? d[static_cast<std::size_t>(k.b)] : 0);
+    return d[static_cast<std::size_t>(k.a)] * db +
+           (k.b >= 0 ? d[static_cast<std::size_t>(k.b)] : 0);
   };
   auto rest = [&](std::vector<int> d) {
     d[static_cast<std::size_t>(k.a)] = 0;
@@ -124,9 +127,11 @@ TEST_P(AdjointGate, FusedSweepMatchesTheDenseReference) {
     EXPECT_LT((from_planes(lr, li, D, k.width) - lam_ref).cwiseAbs().maxCoeff(), 1e-12);
     for (int b = 0; b < g; ++b)
       for (int a = 0; a < g; ++a) {
-        const cplx got(env[static_cast<std::size_t>(b * g + a)], env[static_cast<std::size_t>(g * g + b * g + a)]);
+        const cplx got(env[static_cast<std::size_t>(b * g + a)],
+                       env[static_cast<std::size_t>(g * g + b * g + a)]);
         const cplx want = with_env ? env_ref(b, a) : cplx(0.0);
-        EXPECT_LT(std::abs(got - want), 1e-11 * (1.0 + std::abs(want))) << "env(" << b << ", " << a << ")";
+        EXPECT_LT(std::abs(got - want), 1e-11 * (1.0 + std::abs(want)))
+            << "env(" << b << ", " << a << ")";
       }
   }
   // The environment kernel alone, from the updated psi, adds to what env holds.
@@ -137,7 +142,8 @@ TEST_P(AdjointGate, FusedSweepMatchesTheDenseReference) {
   accumulate_environment(pr.data(), pi.data(), lr.data(), li.data(), geo, env.data());
   for (int b = 0; b < g; ++b)
     for (int a = 0; a < g; ++a) {
-      const cplx got(env[static_cast<std::size_t>(b * g + a)], env[static_cast<std::size_t>(g * g + b * g + a)]);
+      const cplx got(env[static_cast<std::size_t>(b * g + a)],
+                     env[static_cast<std::size_t>(g * g + b * g + a)]);
       const cplx want = env_ref(b, a) + cplx(1.0, 1.0);
       EXPECT_LT(std::abs(got - want), 1e-11 * (1.0 + std::abs(want)));
     }
@@ -145,18 +151,18 @@ TEST_P(AdjointGate, FusedSweepMatchesTheDenseReference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Geometries, AdjointGate,
-    ::testing::Values(
-        Case{{2, 2, 2, 2}, 2, 3, 1},        // run of 1 column: partial vectors only
-        Case{{2, 2, 2, 2}, 1, 2, 3},        // runs of 6: shorter than a vector
-        Case{{2, 2, 2, 2}, 0, 1, 13},       // vector plus tail
-        Case{{2, 2, 2, 2, 2}, 3, 4, 16},    // whole vectors
-        Case{{2, 2, 2, 2, 2, 2, 2, 2, 2}, 0, 1, 4},  // run of 512: the separate passes
-        Case{{2, 2, 2, 2, 2}, 1, 3, 5},     // non-adjacent pair
-        Case{{3, 2, 3}, 0, 2, 7},           // g = 9, non-adjacent
-        Case{{3, 2, 3}, 1, 2, 9},           // g = 6
-        Case{{2, 3, 2}, 1, -1, 4},          // one mode, g = 3
-        Case{{2, 3, 2}, 2, -1, 11},         // one mode, g = 2
-        Case{{5, 5}, 0, 1, 3}));            // g = 25: the separate passes
+    ::testing::Values(Case{{2, 2, 2, 2}, 2, 3, 1},      // run of 1 column: partial vectors only
+                      Case{{2, 2, 2, 2}, 1, 2, 3},      // runs of 6: shorter than a vector
+                      Case{{2, 2, 2, 2}, 0, 1, 13},     // vector plus tail
+                      Case{{2, 2, 2, 2, 2}, 3, 4, 16},  // whole vectors
+                      Case{
+                          {2, 2, 2, 2, 2, 2, 2, 2, 2}, 0, 1, 4},  // run of 512: the separate passes
+                      Case{{2, 2, 2, 2, 2}, 1, 3, 5},             // non-adjacent pair
+                      Case{{3, 2, 3}, 0, 2, 7},                   // g = 9, non-adjacent
+                      Case{{3, 2, 3}, 1, 2, 9},                   // g = 6
+                      Case{{2, 3, 2}, 1, -1, 4},                  // one mode, g = 3
+                      Case{{2, 3, 2}, 2, -1, 11},                 // one mode, g = 2
+                      Case{{5, 5}, 0, 1, 3}));                    // g = 25: the separate passes
 
 }  // namespace
 }  // namespace qevolve::backend::testing

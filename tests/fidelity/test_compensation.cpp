@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <numeric>
 #include <random>
 
 #include <Eigen/SVD>
@@ -27,6 +28,19 @@ CMatrix leaky_random(Index d, std::mt19937_64& rng, double noise = 0.1) {
   return (0.98 / smax) * u;
 }
 
+/// A random monomial unitary (a permuted diagonal of random phases): the sparse form of the
+/// vz objective (M = conj(U_t) o U kept as its d non-zeros) is used for such targets.
+CMatrix random_monomial(Index d, std::mt19937_64& rng) {
+  std::vector<Index> perm(static_cast<std::size_t>(d));
+  std::iota(perm.begin(), perm.end(), Index{0});
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::uniform_real_distribution<double> phase(-3.14, 3.14);
+  CMatrix m = CMatrix::Zero(d, d);
+  for (Index i = 0; i < d; ++i)
+    m(perm[static_cast<std::size_t>(i)], i) = std::polar(1.0, phase(rng));
+  return m;
+}
+
 bool is_sq(Compensation k) {
   return k == Compensation::single_qubit;
 }
@@ -35,77 +49,83 @@ bool is_sq(Compensation k) {
 
 TEST(CompensationObjective, GradientAndHessianMatchFiniteDifferences) {
   std::mt19937_64 rng(21);
-  for (Compensation kind : {Compensation::vz, Compensation::single_qubit}) {
-    for (int n = 1; n <= 3; ++n) {
-      const Index d = Index{1} << n;
-      const CMatrix ut = random_unitary(d, rng), u = leaky_random(d, rng);
-      const Index p = compensation_angle_count(kind, n);
-      const RVector x = random_angles(p, 3.0, rng);
-      SerialObjective obj(kind, u, ut);
-      obj.set_angles(x);
-      const ObjectiveValue v = objective(kind, d, x, obj.sums());
-      EXPECT_NEAR(v.fidelity, compensated_fidelity(is_sq(kind), u, ut, x, n), 1e-14);
-      // Central differences of the dense reference, h = 1e-5: truncation h^2/6 F''' ~ 1e-11,
-      // rounding 1e-16 / h ~ 1e-11.
-      const double h = 1e-5;
-      for (Index a = 0; a < p; ++a) {
-        RVector xp = x, xm = x;
-        xp(a) += h;
-        xm(a) -= h;
-        const double fd = (compensated_fidelity(is_sq(kind), u, ut, xp, n) -
-                           compensated_fidelity(is_sq(kind), u, ut, xm, n)) /
-                          (2 * h);
-        EXPECT_NEAR(v.gradient(a), fd, 1e-9)
-            << "kind " << static_cast<int>(kind) << " n " << n << " a " << a;
-      }
-      // Hessian against central differences of the (verified) exact gradient: same error budget.
-      const RMatrix hess = objective_hessian(kind, d, x, obj.hessian_sums());
-      EXPECT_LT((hess - hess.transpose()).cwiseAbs().maxCoeff(), 1e-15);
-      for (Index a = 0; a < p; ++a) {
-        RVector xp = x, xm = x;
-        xp(a) += h;
-        xm(a) -= h;
-        obj.set_angles(xp);
-        const RVector gp = objective(kind, d, xp, obj.sums()).gradient;
-        obj.set_angles(xm);
-        const RVector gm = objective(kind, d, xm, obj.sums()).gradient;
-        const RVector fd = (gp - gm) / (2 * h);
-        EXPECT_LT((hess.col(a) - fd).cwiseAbs().maxCoeff(), 1e-9)
-            << "kind " << static_cast<int>(kind) << " n " << n << " a " << a;
+  // Dense targets and monomial ones (the sparse form of the vz sums).
+  for (Compensation kind : {Compensation::vz, Compensation::single_qubit})
+    for (const bool monomial : {false, true}) {
+      for (int n = 1; n <= 3; ++n) {
+        const Index d = Index{1} << n;
+        const CMatrix ut = monomial ? random_monomial(d, rng) : random_unitary(d, rng);
+        const CMatrix u = leaky_random(d, rng);
+        const Index p = compensation_angle_count(kind, n);
+        const RVector x = random_angles(p, 3.0, rng);
+        SerialObjective obj(kind, u, ut);
+        obj.set_angles(x);
+        const ObjectiveValue v = objective(kind, d, x, obj.sums());
+        EXPECT_NEAR(v.fidelity, compensated_fidelity(is_sq(kind), u, ut, x, n), 1e-14);
+        // Central differences of the dense reference, h = 1e-5: truncation h^2/6 F''' ~ 1e-11,
+        // rounding 1e-16 / h ~ 1e-11.
+        const double h = 1e-5;
+        for (Index a = 0; a < p; ++a) {
+          RVector xp = x, xm = x;
+          xp(a) += h;
+          xm(a) -= h;
+          const double fd = (compensated_fidelity(is_sq(kind), u, ut, xp, n) -
+                             compensated_fidelity(is_sq(kind), u, ut, xm, n)) /
+                            (2 * h);
+          EXPECT_NEAR(v.gradient(a), fd, 1e-9)
+              << "kind " << static_cast<int>(kind) << " n " << n << " a " << a;
+        }
+        // Hessian against central differences of the (verified) exact gradient: same error budget.
+        const RMatrix hess = objective_hessian(kind, d, x, obj.hessian_sums());
+        EXPECT_LT((hess - hess.transpose()).cwiseAbs().maxCoeff(), 1e-15);
+        for (Index a = 0; a < p; ++a) {
+          RVector xp = x, xm = x;
+          xp(a) += h;
+          xm(a) -= h;
+          obj.set_angles(xp);
+          const RVector gp = objective(kind, d, xp, obj.sums()).gradient;
+          obj.set_angles(xm);
+          const RVector gm = objective(kind, d, xm, obj.sums()).gradient;
+          const RVector fd = (gp - gm) / (2 * h);
+          EXPECT_LT((hess.col(a) - fd).cwiseAbs().maxCoeff(), 1e-9)
+              << "kind " << static_cast<int>(kind) << " n " << n << " a " << a;
+        }
       }
     }
-  }
 }
 
 TEST(CompensationObjective, SiteUpdatesMatchFullRecomputation) {
   std::mt19937_64 rng(22);
-  for (Compensation kind : {Compensation::vz, Compensation::single_qubit}) {
-    const int n = 3;
-    const Index d = 8;
-    const CMatrix ut = random_unitary(d, rng), u = leaky_random(d, rng);
-    const int m = angles_per_site(kind);
-    RVector x = random_angles(compensation_angle_count(kind, n), 3.0, rng);
-    CompensationShard inc(kind, ut, u, 0);
-    inc.set_angles(x);
-    for (int s = 0; s < 2 * n; ++s) {
-      const RVector seg = random_angles(m, 3.0, rng);
-      x.segment(m * s, m) = seg;
-      inc.set_site(s, seg);
+  // Dense targets and monomial ones (the sparse form of the vz sums).
+  for (Compensation kind : {Compensation::vz, Compensation::single_qubit})
+    for (const bool monomial : {false, true}) {
+      const int n = 3;
+      const Index d = 8;
+      const CMatrix ut = monomial ? random_monomial(d, rng) : random_unitary(d, rng);
+      const CMatrix u = leaky_random(d, rng);
+      const int m = angles_per_site(kind);
+      RVector x = random_angles(compensation_angle_count(kind, n), 3.0, rng);
+      CompensationShard inc(kind, ut, u, 0);
+      inc.set_angles(x);
+      for (int s = 0; s < 2 * n; ++s) {
+        const RVector seg = random_angles(m, 3.0, rng);
+        x.segment(m * s, m) = seg;
+        inc.set_site(s, seg);
+      }
+      CompensationShard full(kind, ut, u, 0);
+      full.set_angles(x);
+      const PartialSums a = inc.sums(), b = full.sums();
+      EXPECT_LT(std::abs(a.tau - b.tau), 1e-13);
+      for (int s = 0; s < 2 * n; ++s) {
+        EXPECT_LT((a.env[static_cast<std::size_t>(s)] - b.env[static_cast<std::size_t>(s)])
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  1e-13);
+        EXPECT_LT(
+            (full.site_environment(s) - b.env[static_cast<std::size_t>(s)]).cwiseAbs().maxCoeff(),
+            1e-13);
+      }
     }
-    CompensationShard full(kind, ut, u, 0);
-    full.set_angles(x);
-    const PartialSums a = inc.sums(), b = full.sums();
-    EXPECT_LT(std::abs(a.tau - b.tau), 1e-13);
-    for (int s = 0; s < 2 * n; ++s) {
-      EXPECT_LT((a.env[static_cast<std::size_t>(s)] - b.env[static_cast<std::size_t>(s)])
-                    .cwiseAbs()
-                    .maxCoeff(),
-                1e-13);
-      EXPECT_LT(
-          (full.site_environment(s) - b.env[static_cast<std::size_t>(s)]).cwiseAbs().maxCoeff(),
-          1e-13);
-    }
-  }
 }
 
 // --- sharded sums (algorithms.md §7) --------------------------------------------------------
@@ -160,41 +180,44 @@ class ShardedObjective final : public CompensationObjective {
 
 TEST(CompensationObjective, ShardedSumsEqualSerial) {
   std::mt19937_64 rng(23);
-  for (Compensation kind : {Compensation::vz, Compensation::single_qubit}) {
-    const int n = 3;
-    const Index d = 8;
-    const CMatrix ut = random_unitary(d, rng), u = leaky_random(d, rng);
-    const RVector x = random_angles(compensation_angle_count(kind, n), 3.0, rng);
-    SerialObjective serial(kind, u, ut);
-    serial.set_angles(x);
-    for (int shards : {2, 4, 8}) {
-      ShardedObjective sharded(kind, u, ut, shards);
-      sharded.set_angles(x);
-      const PartialSums a = serial.sums(), b = sharded.sums();
-      EXPECT_LT(std::abs(a.tau - b.tau), 1e-13);
-      EXPECT_NEAR(a.trace_uu, b.trace_uu, 1e-13);
-      for (std::size_t s = 0; s < a.env.size(); ++s)
-        EXPECT_LT((a.env[s] - b.env[s]).cwiseAbs().maxCoeff(), 1e-13);
-      const PartialHessianSums ha = serial.hessian_sums(), hb = sharded.hessian_sums();
-      for (std::size_t s = 0; s < ha.env2.size(); ++s)
-        EXPECT_LT((ha.env2[s] - hb.env2[s]).cwiseAbs().maxCoeff(), 1e-13);
-      if (kind == Compensation::vz) {
-        const StartSums sa = serial.start_sums(), sb = sharded.start_sums();
-        EXPECT_LT((sa.row_sums - sb.row_sums).cwiseAbs().maxCoeff(), 1e-13);
-        EXPECT_LT((sa.col_sums - sb.col_sums).cwiseAbs().maxCoeff(), 1e-13);
-      } else {
-        EXPECT_THROW(static_cast<void>(CompensationShard(kind, ut, u.leftCols(4), 0).start_sums()),
-                     Error);
+  // Dense targets and monomial ones (the sparse form of the vz sums).
+  for (Compensation kind : {Compensation::vz, Compensation::single_qubit})
+    for (const bool monomial : {false, true}) {
+      const int n = 3;
+      const Index d = 8;
+      const CMatrix ut = monomial ? random_monomial(d, rng) : random_unitary(d, rng);
+      const CMatrix u = leaky_random(d, rng);
+      const RVector x = random_angles(compensation_angle_count(kind, n), 3.0, rng);
+      SerialObjective serial(kind, u, ut);
+      serial.set_angles(x);
+      for (int shards : {2, 4, 8}) {
+        ShardedObjective sharded(kind, u, ut, shards);
+        sharded.set_angles(x);
+        const PartialSums a = serial.sums(), b = sharded.sums();
+        EXPECT_LT(std::abs(a.tau - b.tau), 1e-13);
+        EXPECT_NEAR(a.trace_uu, b.trace_uu, 1e-13);
+        for (std::size_t s = 0; s < a.env.size(); ++s)
+          EXPECT_LT((a.env[s] - b.env[s]).cwiseAbs().maxCoeff(), 1e-13);
+        const PartialHessianSums ha = serial.hessian_sums(), hb = sharded.hessian_sums();
+        for (std::size_t s = 0; s < ha.env2.size(); ++s)
+          EXPECT_LT((ha.env2[s] - hb.env2[s]).cwiseAbs().maxCoeff(), 1e-13);
+        if (kind == Compensation::vz) {
+          const StartSums sa = serial.start_sums(), sb = sharded.start_sums();
+          EXPECT_LT((sa.row_sums - sb.row_sums).cwiseAbs().maxCoeff(), 1e-13);
+          EXPECT_LT((sa.col_sums - sb.col_sums).cwiseAbs().maxCoeff(), 1e-13);
+        } else {
+          EXPECT_THROW(
+              static_cast<void>(CompensationShard(kind, ut, u.leftCols(4), 0).start_sums()), Error);
+        }
       }
+      // physics.md: distributed runs give the same F to 1e-12 and canonical angles to 1e-8.
+      SerialObjective s1(kind, u, ut);
+      ShardedObjective s4(kind, u, ut, 4);
+      const CompensationSolution a = solve_compensation(s1), b = solve_compensation(s4);
+      EXPECT_NEAR(a.fidelity, b.fidelity, 1e-12);
+      EXPECT_LT((a.angles - b.angles).cwiseAbs().maxCoeff(), 1e-8) << a.angles.transpose() << "\n"
+                                                                   << b.angles.transpose();
     }
-    // physics.md: distributed runs give the same F to 1e-12 and canonical angles to 1e-8.
-    SerialObjective s1(kind, u, ut);
-    ShardedObjective s4(kind, u, ut, 4);
-    const CompensationSolution a = solve_compensation(s1), b = solve_compensation(s4);
-    EXPECT_NEAR(a.fidelity, b.fidelity, 1e-12);
-    EXPECT_LT((a.angles - b.angles).cwiseAbs().maxCoeff(), 1e-8) << a.angles.transpose() << "\n"
-                                                                 << b.angles.transpose();
-  }
 }
 
 // --- recovery of random layers (physics.md acceptance) -------------------------------------
