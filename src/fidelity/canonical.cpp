@@ -4,13 +4,17 @@
 // continuous directions along which F does not change (zero curvature). The reported angles
 // are polished to the optimum, carry no component along the zero-curvature directions (the
 // minimum-norm choice), and are reduced to (-P/2, P/2]; among the images under the discrete
-// gauge moves the one of least norm is taken.
+// gauge moves the one of least norm is taken. For single_qubit, when the zero-curvature
+// directions are exactly the target's gauge orbit (gauge_orbit.hpp), the minimum norm is found
+// on the orbit itself, without the exact Hessians of the generic descent.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <Eigen/SVD>
 
 #include "solver_internal.hpp"
 
@@ -21,6 +25,9 @@ namespace {
 /// Gauge directions give exact zeros (rounding ~1e-15 relative); genuine curvatures of a
 /// compensation problem are O(1) relative to the largest.
 constexpr double kNullRelative = 1e-8;
+
+/// Extra starting points of the minimum-norm search on an exact gauge orbit.
+constexpr int kOrbitStarts = 8;
 
 struct Polished {
   RVector x;
@@ -166,13 +173,110 @@ Polished minimise_norm_on_set(CompensationObjective& obj, const Polished& start,
   return cur;
 }
 
+/// The null space at the polished point is the orbit's tangent (same dimension, principal
+/// angles ~0): then the optimal set near it is the orbit.
+bool null_space_is_orbit(const GaugeOrbit& orbit, const Polished& p) {
+  if (orbit.dimension() != p.null.cols()) return false;
+  const auto j = orbit.tangent(p.x);
+  if (!j) return false;
+  const Eigen::HouseholderQR<RMatrix> qr(*j);
+  const RMatrix q = qr.householderQ() * RMatrix::Identity(j->rows(), j->cols());
+  const Eigen::JacobiSVD<RMatrix> svd(p.null.transpose() * q);
+  return svd.singularValues().minCoeff() > 1.0 - 1e-6;
+}
+
+/// lower_norm on the orbit: each discrete gauge move followed by one Gauss-Newton projection
+/// along the orbit (which keeps F exactly, unlike the linear projection of the generic path).
+void lower_norm_on_orbit(const GaugeOrbit& orbit, RVector& y) {
+  const double p = angle_period(Compensation::single_qubit);
+  const Index n = y.size();
+  double best = y.squaredNorm();
+  for (int round = 0; round < 8; ++round) {
+    bool improved = false;
+    for (Index mv = 0; mv < 2 * n + n / 3; ++mv) {
+      RVector z = y;
+      if (mv < 2 * n) {
+        z(mv / 2) += (mv % 2 == 0) ? p : -p;
+      } else {
+        const Index s = mv - 2 * n;
+        z(3 * s) += kPi;
+        z(3 * s + 1) = -z(3 * s + 1);
+        z(3 * s + 2) += kPi;
+      }
+      const auto j = orbit.tangent(z);
+      if (!j) continue;
+      const RVector dw = -(j->transpose() * *j).ldlt().solve(j->transpose() * z);
+      z = reduce_angles(Compensation::single_qubit, orbit.move(z, dw, z));
+      if (z.squaredNorm() < best - 1e-10) {
+        y = z;
+        best = z.squaredNorm();
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+}
+
+/// canonical_angles' steps 2-3 on the exact orbit: minimum norm, range reduction and discrete
+/// moves, to a fixed point. Empty when the orbit does not describe the optimal set here.
+std::optional<RVector> orbit_canonical(CompensationObjective& obj, const GaugeOrbit& orbit,
+                                       const Polished& polished) {
+  // Near the Euler chart's singularity (some beta ~ 0) the angles are not smooth along the
+  // orbit and the Hessian gains chart directions: move along the orbit (F unchanged) to a
+  // regular point first and take the null space there.
+  Polished first = polished;
+  if (!orbit.tangent(first.x)) {
+    const RVector dir = RVector::Ones(orbit.dimension()) / std::sqrt(orbit.dimension());
+    bool regular = false;
+    for (const double c : {0.5, 1.0, 1.5}) {
+      const RVector x1 = orbit.move(first.x, c * dir, first.x);
+      if (orbit.tangent(x1)) {
+        first = newton_polish(obj, x1);
+        regular = true;
+        break;
+      }
+    }
+    if (!regular) return std::nullopt;
+  }
+  if (!null_space_is_orbit(orbit, first)) return std::nullopt;
+  // The norm can have several local minima along a curved orbit: besides the polished point,
+  // start from a fixed set of orbit points (a seeded stream, the same for every candidate, so
+  // that candidates on one orbit meet at its least-norm local minimum found from any of them).
+  // The starts are compared after a rough descent; the best one is refined.
+  std::optional<RVector> x = orbit.minimum_norm(first.x);
+  std::optional<RVector> best;
+  std::uint64_t state = 0x6A09E667F3BCC909ULL;
+  for (int start = 0; start < kOrbitStarts; ++start) {
+    RVector w(orbit.dimension());
+    for (Index i = 0; i < w.size(); ++i) w(i) = kTwoPi * (uniform(state) - 0.5);
+    const std::optional<RVector> m = orbit.rough_minimum_norm(orbit.move(first.x, w, first.x));
+    if (m && (!best || m->squaredNorm() < best->squaredNorm())) best = m;
+  }
+  if (best && (!x || best->squaredNorm() < x->squaredNorm() - 1e-6)) {
+    const std::optional<RVector> refined = orbit.minimum_norm(*best);
+    if (refined && (!x || refined->squaredNorm() < x->squaredNorm() - 1e-10)) x = refined;
+  }
+  for (int round = 0; round < 20 && x; ++round) {
+    const RVector reduced = reduce_angles(Compensation::single_qubit, *x);
+    RVector y = reduced;
+    lower_norm_on_orbit(orbit, y);
+    if ((y - reduced).lpNorm<Eigen::Infinity>() < 1e-12) return reduced;
+    x = orbit.minimum_norm(y);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
-RVector canonical_angles(CompensationObjective& obj, const RVector& x0) {
+RVector canonical_angles(CompensationObjective& obj, const RVector& x0, const GaugeOrbit* orbit) {
   const Compensation kind = obj.kind();
   const Polished first = newton_polish(obj, x0);
   const double f_first = fidelity_at(obj, first.x);
   const double f_floor = f_first - 1e-12;
+  if (orbit != nullptr && kind == Compensation::single_qubit && first.null.cols() > 0) {
+    const std::optional<RVector> x = orbit_canonical(obj, *orbit, first);
+    if (x && fidelity_at(obj, *x) >= f_floor) return *x;
+  }
   // Minimum norm on the optimal set, then the discrete gauge moves and range reduction; a
   // discrete move that lowered the norm lands elsewhere on the set: minimise again from there.
   Polished pol = first;

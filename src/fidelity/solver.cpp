@@ -20,18 +20,6 @@ namespace {
 constexpr double kLooseTie = 1e-9;
 constexpr double kTie = 1e-12;
 
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-/// Uniform in [0, 1) from 53 random bits (independent of the C++ library's distributions).
-double uniform(std::uint64_t& state) {
-  return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
-}
-
 /// Per-qubit phases th_q = 1/2 arg(sum_{k: k_q = 0} conj(c_k) c_{k(q->1)}): the best single
 /// diagonal layer for a diagonal c, qubit by qubit (exact when arg c_k is linear in the bits).
 RVector diagonal_phases(const CVector& c, int n) {
@@ -230,6 +218,9 @@ CompensationSolution solve_compensation(CompensationObjective& obj,
   }
   if (kind == Compensation::single_qubit)
     for (RVector& x : pauli_frame_starts(ss, n, options.seed, 2)) starts.push_back(std::move(x));
+  // single_qubit: the target's exact gauge orbit, for the canonical angles.
+  const GaugeOrbit orbit =
+      kind == Compensation::single_qubit ? GaugeOrbit(ss.pauli_t, n) : GaugeOrbit();
   const double period = angle_period(kind);
   for (int r = 0; r < options.restarts; ++r) {
     std::uint64_t state =
@@ -264,7 +255,7 @@ CompensationSolution solve_compensation(CompensationObjective& obj,
       }
       continue;
     }
-    RVector c = canonical_angles(obj, found[i]);
+    RVector c = canonical_angles(obj, found[i], &orbit);
     // Skip duplicates of an already canonicalised candidate.
     bool duplicate = false;
     for (const RVector& other : cand)

@@ -1,9 +1,25 @@
 // Internal pieces of the compensation solver (src/fidelity/solver.cpp, canonical.cpp).
 #pragma once
 
+#include <cstdint>
+
+#include "gauge_orbit.hpp"
 #include "qevolve/fidelity.hpp"
 
 namespace qevolve::fidelity::detail {
+
+/// splitmix64: the solver's own seeded stream (independent of the C++ library's distributions).
+inline std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/// Uniform in [0, 1) from 53 random bits.
+inline double uniform(std::uint64_t& state) {
+  return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
+}
 
 /// F at x (and its gradient if `gradient` is not null); sets the objective's angles to x.
 double fidelity_at(CompensationObjective& obj, const RVector& x, RVector* gradient = nullptr);
@@ -32,6 +48,10 @@ double fidelity_at(CompensationObjective& obj, const RVector& x, RVector* gradie
 /// exact Hessian, minimum norm along the zero-curvature directions, gauge moves (period shifts,
 /// single_qubit Euler flips (a, b, g) -> (a + pi, -b, g + pi)) that lower the norm, reduced
 /// ranges; repeated to a fixed point. Returns x itself (reduced) if that lost fidelity.
-[[nodiscard]] RVector canonical_angles(CompensationObjective& obj, const RVector& x);
+/// single_qubit with the target's gauge `orbit`: when the Hessian's null space at the polished
+/// optimum is exactly the orbit's tangent, the minimum norm is found on the orbit itself (2 x 2
+/// algebra, no further Hessians); otherwise, or if that fails, the generic descent runs.
+[[nodiscard]] RVector canonical_angles(CompensationObjective& obj, const RVector& x,
+                                       const GaugeOrbit* orbit = nullptr);
 
 }  // namespace qevolve::fidelity::detail
