@@ -217,8 +217,18 @@ void lower_norm_on_orbit(const GaugeOrbit& orbit, RVector& y) {
   }
 }
 
-/// canonical_angles' steps 2-3 on the exact orbit: minimum norm, range reduction and discrete
-/// moves, to a fixed point. Empty when the orbit does not describe the optimal set here.
+/// A point of the orbit through x where the Euler chart is regular (x itself if it is).
+std::optional<RVector> regular_point(const GaugeOrbit& orbit, const RVector& x) {
+  if (orbit.tangent(x)) return x;
+  const RVector dir = RVector::Ones(orbit.dimension()) / std::sqrt(orbit.dimension());
+  for (const double c : {0.5, 1.0, 1.5}) {
+    const RVector x1 = orbit.move(x, c * dir, x);
+    if (orbit.tangent(x1)) return x1;
+  }
+  return std::nullopt;
+}
+
+/// orbit_least_norm with the check that the optimal set near the polished point is the orbit.
 std::optional<RVector> orbit_canonical(CompensationObjective& obj, const GaugeOrbit& orbit,
                                        const Polished& polished) {
   // Near the Euler chart's singularity (some beta ~ 0) the angles are not smooth along the
@@ -226,36 +236,37 @@ std::optional<RVector> orbit_canonical(CompensationObjective& obj, const GaugeOr
   // regular point first and take the null space there.
   Polished first = polished;
   if (!orbit.tangent(first.x)) {
-    const RVector dir = RVector::Ones(orbit.dimension()) / std::sqrt(orbit.dimension());
-    bool regular = false;
-    for (const double c : {0.5, 1.0, 1.5}) {
-      const RVector x1 = orbit.move(first.x, c * dir, first.x);
-      if (orbit.tangent(x1)) {
-        first = newton_polish(obj, x1);
-        regular = true;
-        break;
-      }
-    }
-    if (!regular) return std::nullopt;
+    const std::optional<RVector> x1 = regular_point(orbit, first.x);
+    if (!x1) return std::nullopt;
+    first = newton_polish(obj, *x1);
   }
   if (!null_space_is_orbit(orbit, first)) return std::nullopt;
-  // The norm can have several local minima along a curved orbit: besides the polished point,
-  // start from a fixed set of orbit points (a seeded stream, the same for every candidate, so
-  // that candidates on one orbit meet at its least-norm local minimum found from any of them).
-  // The starts are compared after a rough descent; the best one is refined.
-  std::optional<RVector> x = orbit.minimum_norm(first.x);
+  return orbit_least_norm(orbit, first.x);
+}
+
+}  // namespace
+
+std::optional<RVector> orbit_least_norm(const GaugeOrbit& orbit, const RVector& x0) {
+  const std::optional<RVector> start = regular_point(orbit, x0);
+  if (!start) return std::nullopt;
+  // The norm can have several local minima along a curved orbit: besides the start itself,
+  // descend from the start moved by a fixed set of w (a seeded stream, the same for every
+  // candidate), so that the least-norm local minimum is found more often. The starts are
+  // compared after a rough descent; the best one is refined.
+  std::optional<RVector> x = orbit.minimum_norm(*start);
   std::optional<RVector> best;
   std::uint64_t state = 0x6A09E667F3BCC909ULL;
-  for (int start = 0; start < kOrbitStarts; ++start) {
+  for (int k = 0; k < kOrbitStarts; ++k) {
     RVector w(orbit.dimension());
     for (Index i = 0; i < w.size(); ++i) w(i) = kTwoPi * (uniform(state) - 0.5);
-    const std::optional<RVector> m = orbit.rough_minimum_norm(orbit.move(first.x, w, first.x));
+    const std::optional<RVector> m = orbit.rough_minimum_norm(orbit.move(*start, w, *start));
     if (m && (!best || m->squaredNorm() < best->squaredNorm())) best = m;
   }
   if (best && (!x || best->squaredNorm() < x->squaredNorm() - 1e-6)) {
     const std::optional<RVector> refined = orbit.minimum_norm(*best);
     if (refined && (!x || refined->squaredNorm() < x->squaredNorm() - 1e-10)) x = refined;
   }
+  // Range reduction and the discrete moves, to a fixed point.
   for (int round = 0; round < 20 && x; ++round) {
     const RVector reduced = reduce_angles(Compensation::single_qubit, *x);
     RVector y = reduced;
@@ -265,8 +276,6 @@ std::optional<RVector> orbit_canonical(CompensationObjective& obj, const GaugeOr
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 RVector canonical_angles(CompensationObjective& obj, const RVector& x0, const GaugeOrbit* orbit) {
   const Compensation kind = obj.kind();

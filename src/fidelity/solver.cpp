@@ -255,6 +255,16 @@ CompensationSolution solve_compensation(CompensationObjective& obj,
       }
       continue;
     }
+    if (orbit.dimension() > 0 && !cand.empty()) {
+      // A start that ended on the gauge orbit of a candidate already canonicalised has the
+      // same canonical angles: recognised on the orbit alone, without another polish (whose
+      // exact Hessian is O(N^2 d^2)).
+      const std::optional<RVector> quick = orbit_least_norm(orbit, found[i]);
+      bool known = false;
+      for (const RVector& other : cand)
+        known = known || (quick && (*quick - other).lpNorm<Eigen::Infinity>() < 1e-8);
+      if (known) continue;
+    }
     RVector c = canonical_angles(obj, found[i], &orbit);
     // Skip duplicates of an already canonicalised candidate.
     bool duplicate = false;

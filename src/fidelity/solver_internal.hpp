@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "gauge_orbit.hpp"
 #include "qevolve/fidelity.hpp"
@@ -43,6 +44,13 @@ double fidelity_at(CompensationObjective& obj, const RVector& x, RVector* gradie
 
 /// Dense BFGS ascent of F with exact gradients and a backtracking (Armijo) line search.
 [[nodiscard]] RVector bfgs_maximize(CompensationObjective& obj, RVector x, int max_iterations);
+
+/// Steps 2-3 of the canonical angles on the exact gauge orbit through x (single_qubit; no U
+/// involved): the least-norm point found from x and a fixed set of orbit points, range
+/// reduction and discrete moves, to a fixed point. Empty if the search fails (the Euler
+/// chart's singularity, no convergence). It does not check that the optimal set near x is the
+/// orbit (canonical_angles does, with the Hessian).
+[[nodiscard]] std::optional<RVector> orbit_least_norm(const GaugeOrbit& orbit, const RVector& x);
 
 /// The canonical representative (physics.md) of the optimum near x: Newton polish with the
 /// exact Hessian, minimum norm along the zero-curvature directions, gauge moves (period shifts,
