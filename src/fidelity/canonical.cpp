@@ -78,27 +78,36 @@ RVector representative(Compensation kind, const RVector& x, const RMatrix& null)
   return reduce_angles(kind, x - null * (null.transpose() * x));
 }
 
+/// The discrete gauge moves of n angles: +-P on each angle, then (single_qubit) the Euler
+/// flip (a, b, g) -> (a + pi, -b, g + pi) of each site.
+Index discrete_moves(Compensation kind, Index n) {
+  return 2 * n + (kind == Compensation::single_qubit ? n / 3 : 0);
+}
+
+/// Applies move `mv` to z; returns the flipped site for an Euler flip, -1 otherwise.
+Index apply_discrete_move(Compensation kind, Index mv, RVector& z) {
+  const Index n = z.size();
+  if (mv < 2 * n) {
+    z(mv / 2) += (mv % 2 == 0) ? angle_period(kind) : -angle_period(kind);
+    return -1;
+  }
+  const Index s = mv - 2 * n;
+  z(3 * s) += kPi;
+  z(3 * s + 1) = -z(3 * s + 1);
+  z(3 * s + 2) += kPi;
+  return s;
+}
+
 /// Greedy descent in norm over the discrete gauge moves.
 void lower_norm(Compensation kind, RVector& y, RMatrix& null) {
-  const double p = angle_period(kind);
-  const Index n = y.size();
-  const int moves =
-      static_cast<int>(2 * n) + (kind == Compensation::single_qubit ? static_cast<int>(n / 3) : 0);
   double best = y.squaredNorm();
   for (int round = 0; round < 8; ++round) {
     bool improved = false;
-    for (int mv = 0; mv < moves; ++mv) {
+    for (Index mv = 0; mv < discrete_moves(kind, y.size()); ++mv) {
       RVector z = y;
       RMatrix nz = null;
-      if (mv < 2 * n) {
-        z(mv / 2) += (mv % 2 == 0) ? p : -p;
-      } else {
-        const Index s = mv - 2 * n;
-        z(3 * s) += kPi;
-        z(3 * s + 1) = -z(3 * s + 1);
-        z(3 * s + 2) += kPi;
-        nz.row(3 * s + 1) *= -1.0;
-      }
+      const Index flipped = apply_discrete_move(kind, mv, z);
+      if (flipped >= 0) nz.row(3 * flipped + 1) *= -1.0;
       z = representative(kind, z, nz);
       if (z.squaredNorm() < best - 1e-10) {
         y = z;
@@ -188,21 +197,12 @@ bool null_space_is_orbit(const GaugeOrbit& orbit, const Polished& p) {
 /// lower_norm on the orbit: each discrete gauge move followed by one Gauss-Newton projection
 /// along the orbit (which keeps F exactly, unlike the linear projection of the generic path).
 void lower_norm_on_orbit(const GaugeOrbit& orbit, RVector& y) {
-  const double p = angle_period(Compensation::single_qubit);
-  const Index n = y.size();
   double best = y.squaredNorm();
   for (int round = 0; round < 8; ++round) {
     bool improved = false;
-    for (Index mv = 0; mv < 2 * n + n / 3; ++mv) {
+    for (Index mv = 0; mv < discrete_moves(Compensation::single_qubit, y.size()); ++mv) {
       RVector z = y;
-      if (mv < 2 * n) {
-        z(mv / 2) += (mv % 2 == 0) ? p : -p;
-      } else {
-        const Index s = mv - 2 * n;
-        z(3 * s) += kPi;
-        z(3 * s + 1) = -z(3 * s + 1);
-        z(3 * s + 2) += kPi;
-      }
+      apply_discrete_move(Compensation::single_qubit, mv, z);
       const auto j = orbit.tangent(z);
       if (!j) continue;
       const RVector dw = -(j->transpose() * *j).ldlt().solve(j->transpose() * z);

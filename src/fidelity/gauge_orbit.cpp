@@ -16,21 +16,9 @@ namespace {
 /// the target by sums of O(d) rounded products, so exact gauges give 1 to ~1e-15.
 constexpr double kUnit = 1e-9;
 
-Mat2 pauli(int a) {
-  const cplx I(0.0, 1.0);
-  Mat2 s;
-  if (a == 0)
-    s << 0.0, 1.0, 1.0, 0.0;
-  else if (a == 1)
-    s << 0.0, -I, I, 0.0;
-  else
-    s << 1.0, 0.0, 0.0, -1.0;
-  return s;
-}
-
 /// v . sigma for a real 3-vector.
 Mat2 pauli_sum(const double* v) {
-  return v[0] * pauli(0) + v[1] * pauli(1) + v[2] * pauli(2);
+  return v[0] * pauli_matrix(0) + v[1] * pauli_matrix(1) + v[2] * pauli_matrix(2);
 }
 
 /// exp(-i (v . sigma) / 2) in closed form.
@@ -43,7 +31,7 @@ Mat2 su2(const double* v) {
 
 /// Coordinates v of a traceless anti-Hermitian A = -i (v . sigma) / 2: v_k = Re(i Tr(A s_k)).
 void su2_coordinates(const Mat2& a, double* v) {
-  for (int k = 0; k < 3; ++k) v[k] = (cplx(0.0, 1.0) * (a * pauli(k)).trace()).real();
+  for (int k = 0; k < 3; ++k) v[k] = (cplx(0.0, 1.0) * (a * pauli_matrix(k)).trace()).real();
 }
 
 double nearest_shift(double value, double reference) {
@@ -144,8 +132,8 @@ std::optional<RMatrix> GaugeOrbit::tangent(const RVector& x, double min_sin_beta
       const Mat2 l = site_factor(Compensation::single_qubit, a);
       Eigen::Matrix3d ad;  // Ad(l)_ib = Tr(s_i l s_b l^dag) / 2
       for (int b = 0; b < 3; ++b) {
-        const Mat2 rotated = l * pauli(b) * l.adjoint();
-        for (int i = 0; i < 3; ++i) ad(i, b) = 0.5 * (rotated * pauli(i)).trace().real();
+        const Mat2 rotated = l * pauli_matrix(b) * l.adjoint();
+        for (int i = 0; i < 3; ++i) ad(i, b) = 0.5 * (rotated * pauli_matrix(i)).trace().real();
       }
       v = -ad * h_.middleRows(3 * q, 3);
     }

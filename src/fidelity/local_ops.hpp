@@ -37,6 +37,19 @@ struct SiteGenerators {
 };
 [[nodiscard]] SiteGenerators site_generators(Compensation kind, const double* a);
 
+/// The Pauli matrix X (a = 0), Y (1) or Z (2).
+[[nodiscard]] inline Mat2 pauli_matrix(int a) {
+  const cplx I(0.0, 1.0);
+  Mat2 s;
+  if (a == 0)
+    s << 0.0, 1.0, 1.0, 0.0;
+  else if (a == 1)
+    s << 0.0, -I, I, 0.0;
+  else
+    s << 1.0, 0.0, 0.0, -1.0;
+  return s;
+}
+
 /// sum_{x,y} O(x,y) E(x,y)
 [[nodiscard]] inline cplx contract(const Mat2& o, const Mat2& e) {
   return o.cwiseProduct(e).sum();

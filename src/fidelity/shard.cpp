@@ -14,6 +14,7 @@
 
 namespace qevolve::fidelity {
 
+using detail::pauli_matrix;
 using detail::qubit_bit;
 using detail::site_of;
 
@@ -84,18 +85,6 @@ Mat2 row_environment(const Eigen::Ref<const CMatrix>& a, const Eigen::Ref<const 
     }
   }
   return e;
-}
-
-Mat2 pauli_matrix(int a) {
-  const cplx I(0.0, 1.0);
-  Mat2 s;
-  if (a == 0)
-    s << 0.0, 1.0, 1.0, 0.0;
-  else if (a == 1)
-    s << 0.0, -I, I, 0.0;
-  else
-    s << 1.0, 0.0, 0.0, -1.0;
-  return s;
 }
 
 /// Weight-1 Pauli transfer blocks of a d x d matrix X over the columns [first, first + b):
