@@ -206,6 +206,9 @@ class CompensationShard {
   /// w_i = z_post(i) sum_k M_ik z_pre(k) mask(k) and v_k = z_pre(k) sum_i M_ik z_post(i), where
   /// mask(k) keeps only columns whose global index has `col_bit` set (col_bit 0: all columns).
   void diagonal_sums(CVector& w, CVector* v, Index col_bit = 0) const;
+  /// single_qubit: adds column k's share of tau and of every site environment to `out`;
+  /// returns <A[:, first + k], B[:, k]>.
+  cplx add_column_sums(Index k, PartialSums& out) const;
 };
 
 /// F and its exact gradient dF/d(angles), from the global sums.

@@ -260,8 +260,8 @@ PartialSums CompensationShard::sums() const {
   const int sites = kind_ == Compensation::none ? 0 : 2 * num_qubits_;
   out.env.assign(static_cast<std::size_t>(sites), Mat2::Zero());
   if (kind_ == Compensation::single_qubit) {
-    for (Index k = 0; k < b; ++k) out.tau += a_.col(first_ + k).dot(b_.col(k));
-    for (int s = 0; s < sites; ++s) out.env[static_cast<std::size_t>(s)] = site_environment(s);
+    // Column by column, so that A[:, k] and B[:, k] are read once from memory for every site.
+    for (Index k = 0; k < b; ++k) add_column_sums(k, out);
     return out;
   }
   // Diagonal layers: w_i = sum_k conj(A_ik) B_ik (rows), v_k = sum_i conj(A_ik) B_ik (columns).
@@ -300,18 +300,37 @@ StartSums CompensationShard::start_sums() const {
   return out;
 }
 
+cplx CompensationShard::add_column_sums(Index k, PartialSums& out) const {
+  const int n = num_qubits_;
+  const Index kg = first_ + k;
+  const auto bk = b_.col(k);
+  const cplx t = a_.col(kg).dot(bk);
+  out.tau += t;
+  for (int q = 0; q < n; ++q) {
+    const Index bit = qubit_bit(q, n);
+    const int x = (kg & bit) ? 1 : 0;
+    Mat2& pre = out.env[static_cast<std::size_t>(q)];
+    pre(x, x) += t;
+    pre(x, 1 - x) += a_.col(kg ^ bit).dot(bk);
+    out.env[static_cast<std::size_t>(n + q)] += row_environment(a_.col(kg), bk, bit, false);
+  }
+  return t;
+}
+
 PartialHessianSums CompensationShard::hessian_sums() const {
-  const PartialSums one = sums();
+  // single_qubit collects the first-order sums in its own pass over the columns (below).
+  const bool single = kind_ == Compensation::single_qubit;
+  const PartialSums one = single ? PartialSums{} : sums();
   PartialHessianSums out;
   out.tau = one.tau;
-  out.trace_uu = one.trace_uu;
+  out.trace_uu = trace_uu_;
   out.env = one.env;
-  const int n = num_qubits_, sites = static_cast<int>(one.env.size());
+  const int n = num_qubits_, sites = kind_ == Compensation::none ? 0 : 2 * n;
   if (sites < 2) return out;
   out.env2.assign(static_cast<std::size_t>(sites * (sites - 1) / 2), Mat4::Zero());
   const Index d = dim(), b = columns_.cols();
 
-  if (kind_ != Compensation::single_qubit) {
+  if (!single) {
     // Diagonal layers: only x = y entries. Rows: w; columns: v; mixed: w restricted to
     // columns with k_q = 1 (and the rest).
     CVector w, v;
@@ -343,55 +362,75 @@ PartialHessianSums CompensationShard::hessian_sums() const {
     return out;
   }
 
-  // single_qubit: 4 d b complex products per pair. Sites s < t: pre sites (column bits)
-  // come before post sites (row bits), so a mixed pair has s pre and t post.
-  for (int s = 0; s < sites; ++s) {
-    for (int t = s + 1; t < sites; ++t) {
-      Mat4& e = out.env2[PartialHessianSums::pair_index(s, t, sites)];
-      const auto [qs, post_s] = site_of(s, n);
-      const auto [qt, post_t] = site_of(t, n);
-      const Index bs = qubit_bit(qs, n), bt = qubit_bit(qt, n);
-      if (post_s) {  // both rows: E[(xs ys),(xt yt)] = sum conj(A_{i(xs,xt),k}) B_{i(ys,yt),k}
-        for (Index k = 0; k < b; ++k) {
-          const cplx* pa = a_.col(first_ + k).data();
-          const cplx* pb = b_.col(k).data();
-          for (Index r = 0; r < d; ++r) {
-            if (r & (bs | bt)) continue;
-            const Index idx[4] = {r, r | bt, r | bs, r | bs | bt};  // (x_s, x_t) = 00 01 10 11
-            cplx av[4], bv[4];
-            for (int j = 0; j < 4; ++j) {
-              av[j] = std::conj(pa[idx[j]]);
-              bv[j] = pb[idx[j]];
-            }
-            for (int xj = 0; xj < 4; ++xj)
-              for (int yj = 0; yj < 4; ++yj)
-                e(2 * (xj >> 1) + (yj >> 1), 2 * (xj & 1) + (yj & 1)) += av[xj] * bv[yj];
+  // single_qubit, column by column (A[:, k] and B[:, k] stay in cache for all pairs). Sites
+  // s < t: pre sites (column bits) come before post sites (row bits), so a mixed pair has s pre
+  // and t post. Per column: 4 d products per post pair, 2 d per mixed pair, d per pre pair.
+  PartialSums first;
+  first.env.assign(static_cast<std::size_t>(sites), Mat2::Zero());
+  std::vector<cplx> flip(static_cast<std::size_t>(n));       // <A[:, k ^ bit_q], B[:, k]>
+  std::vector<Mat2> post_env(static_cast<std::size_t>(n));   // row environments of A[:, k]
+  std::vector<Mat2> moved_env(static_cast<std::size_t>(n));  // ... of A[:, k ^ bit_s]
+  for (Index k = 0; k < b; ++k) {
+    const Index kg = first_ + k;
+    const auto ak = a_.col(kg);
+    const auto bk = b_.col(k);
+    const cplx t0 = add_column_sums(k, first);
+    for (int q = 0; q < n; ++q) {
+      const Index bit = qubit_bit(q, n);
+      flip[static_cast<std::size_t>(q)] = a_.col(kg ^ bit).dot(bk);
+      post_env[static_cast<std::size_t>(q)] = row_environment(ak, bk, bit, false);
+    }
+    for (int qs = 0; qs < n; ++qs) {
+      const Index bs = qubit_bit(qs, n);
+      const Index xs = (kg & bs) ? 1 : 0;
+      // Both columns: sum_{k(xs,xt)} <A[:, k(ys,yt)], B[:, k]>.
+      for (int qt = qs + 1; qt < n; ++qt) {
+        const Index bt = qubit_bit(qt, n);
+        const Index xt = (kg & bt) ? 1 : 0;
+        Mat4& e = out.env2[PartialHessianSums::pair_index(qs, qt, sites)];
+        e(2 * xs + xs, 2 * xt + xt) += t0;
+        e(2 * xs + (1 - xs), 2 * xt + xt) += flip[static_cast<std::size_t>(qs)];
+        e(2 * xs + xs, 2 * xt + (1 - xt)) += flip[static_cast<std::size_t>(qt)];
+        e(2 * xs + (1 - xs), 2 * xt + (1 - xt)) += a_.col(kg ^ bs ^ bt).dot(bk);
+      }
+      // s pre, t post: ys = xs uses A[:, k] itself, ys != xs the column k ^ bit_s.
+      const auto moved = a_.col(kg ^ bs);
+      for (int qt = 0; qt < n; ++qt)
+        moved_env[static_cast<std::size_t>(qt)] =
+            row_environment(moved, bk, qubit_bit(qt, n), false);
+      for (int qt = 0; qt < n; ++qt) {
+        Mat4& e = out.env2[PartialHessianSums::pair_index(qs, n + qt, sites)];
+        for (Index xt = 0; xt < 2; ++xt)
+          for (Index yt = 0; yt < 2; ++yt) {
+            e(2 * xs + xs, 2 * xt + yt) += post_env[static_cast<std::size_t>(qt)](xt, yt);
+            e(2 * xs + (1 - xs), 2 * xt + yt) += moved_env[static_cast<std::size_t>(qt)](xt, yt);
           }
-        }
-      } else if (!post_t) {  // both columns: sum_{k(xs,xt)} <A[:, k(ys,yt)], B[:, k]>
-        for (Index k = 0; k < b; ++k) {
-          const Index kg = first_ + k;
-          const Index xs = (kg & bs) ? 1 : 0, xt = (kg & bt) ? 1 : 0;
-          for (Index ys = 0; ys < 2; ++ys)
-            for (Index yt = 0; yt < 2; ++yt) {
-              const Index ka = (((kg & ~bs) | (ys ? bs : 0)) & ~bt) | (yt ? bt : 0);
-              e(2 * xs + ys, 2 * xt + yt) += a_.col(ka).dot(b_.col(k));
-            }
-        }
-      } else {  // s pre (column bit bs), t post (row bit bt)
-        for (Index k = 0; k < b; ++k) {
-          const Index kg = first_ + k;
-          const Index xs = (kg & bs) ? 1 : 0;
-          for (Index ys = 0; ys < 2; ++ys) {
-            const Index ka = (kg & ~bs) | (ys ? bs : 0);
-            const Mat2 r = row_environment(a_.col(ka), b_.col(k), bt, false);
-            for (Index xt = 0; xt < 2; ++xt)
-              for (Index yt = 0; yt < 2; ++yt) e(2 * xs + ys, 2 * xt + yt) += r(xt, yt);
+      }
+    }
+    // Both rows: E[(xs ys),(xt yt)] = sum conj(A_{i(xs,xt),k}) B_{i(ys,yt),k}.
+    const cplx* pa = ak.data();
+    const cplx* pb = bk.data();
+    for (int qs = 0; qs < n; ++qs) {
+      for (int qt = qs + 1; qt < n; ++qt) {
+        const Index bs = qubit_bit(qs, n), bt = qubit_bit(qt, n);
+        Mat4& e = out.env2[PartialHessianSums::pair_index(n + qs, n + qt, sites)];
+        for (Index r = 0; r < d; ++r) {
+          if (r & (bs | bt)) continue;
+          const Index idx[4] = {r, r | bt, r | bs, r | bs | bt};  // (x_s, x_t) = 00 01 10 11
+          cplx av[4], bv[4];
+          for (int j = 0; j < 4; ++j) {
+            av[j] = std::conj(pa[idx[j]]);
+            bv[j] = pb[idx[j]];
           }
+          for (int xj = 0; xj < 4; ++xj)
+            for (int yj = 0; yj < 4; ++yj)
+              e(2 * (xj >> 1) + (yj >> 1), 2 * (xj & 1) + (yj & 1)) += av[xj] * bv[yj];
         }
       }
     }
   }
+  out.tau = first.tau;
+  out.env = first.env;
   return out;
 }
 
