@@ -11,9 +11,17 @@ namespace detail {
 void apply_rows(CMatrix& m, const Mat2& o, Index bit) {
   const Index rows = m.rows();
   const cplx o00 = o(0, 0), o01 = o(0, 1), o10 = o(1, 0), o11 = o(1, 1);
+  CVector tmp(bit >= 8 ? bit : 0);
   for (Index c = 0; c < m.cols(); ++c) {
     cplx* p = m.col(c).data();
     for (Index hi = 0; hi < rows; hi += 2 * bit) {
+      if (bit >= 8) {  // contiguous runs: vectorised by Eigen
+        Eigen::Map<CVector> x0(p + hi, bit), x1(p + hi + bit, bit);
+        tmp = x0;
+        x0 = o00 * tmp + o01 * x1;
+        x1 = o10 * tmp + o11 * x1;
+        continue;
+      }
       for (Index i0 = hi; i0 < hi + bit; ++i0) {
         const cplx a = p[i0], b = p[i0 + bit];
         p[i0] = o00 * a + o01 * b;

@@ -64,6 +64,9 @@ StartSums& StartSums::operator+=(const StartSums& other) {
 
 namespace {
 
+/// Runs at least this long go through vectorised dot products in row_environment.
+constexpr Index kVectorRun = 8;
+
 /// E(x,y) = sum_k sum_{i: i_bit = x} conj(a_ik) b_{i(bit->y), k} over aligned columns of a, b.
 Mat2 row_environment(const Eigen::Ref<const CMatrix>& a, const Eigen::Ref<const CMatrix>& b,
                      Index bit, bool diagonal) {
@@ -73,6 +76,17 @@ Mat2 row_environment(const Eigen::Ref<const CMatrix>& a, const Eigen::Ref<const 
     const cplx* pa = a.col(k).data();
     const cplx* pb = b.col(k).data();
     for (Index hi = 0; hi < d; hi += 2 * bit) {
+      if (bit >= kVectorRun) {  // contiguous runs: Eigen's vectorised dot products
+        const Eigen::Map<const CVector> a0(pa + hi, bit), a1(pa + hi + bit, bit);
+        const Eigen::Map<const CVector> b0(pb + hi, bit), b1(pb + hi + bit, bit);
+        e(0, 0) += a0.dot(b0);
+        e(1, 1) += a1.dot(b1);
+        if (!diagonal) {
+          e(0, 1) += a0.dot(b1);
+          e(1, 0) += a1.dot(b0);
+        }
+        continue;
+      }
       for (Index i0 = hi; i0 < hi + bit; ++i0) {
         const cplx a0 = std::conj(pa[i0]), a1 = std::conj(pa[i0 + bit]);
         e(0, 0) += a0 * pb[i0];
