@@ -105,6 +105,29 @@ void store_partial(double* p, int count, const Lanes& v) {
   for (int i = 0; i < count; ++i) p[i] = v[i];
 }
 
+/// load_partial / store_partial with the whole-vector case known at compile time.
+template <bool kFull>
+void load_lanes(const double* p, int count, Lanes& v) {
+  if constexpr (kFull)
+    std::memcpy(&v, p, sizeof v);
+  else
+    load_partial(p, count, v);
+}
+
+template <bool kFull>
+void store_lanes(double* p, int count, const Lanes& v) {
+  if constexpr (kFull)
+    std::memcpy(p, &v, sizeof v);
+  else
+    store_partial(p, count, v);
+}
+
+/// start + the lanes of v, added in lane order.
+double add_lanes(double start, const Lanes& v) {
+  for (int i = 0; i < kLanes; ++i) start += v[i];
+  return start;
+}
+
 /// Rows b0 .. b0+BB-1 of the environment (all g columns a) over every slice. The sums are kept
 /// per SIMD lane in vector registers and reduced across lanes once at the end, so a short
 /// contiguous run costs no horizontal reduction per slice; the BB rows share the loads of
@@ -161,13 +184,8 @@ void environment_rows(const double* psi_re, const double* psi_im, const double* 
     }
   for (int bb = 0; bb < BB; ++bb)
     for (int a = 0; a < G; ++a) {
-      double r = tr[bb][a], i = ti[bb][a];
-      for (int v = 0; v < kLanes; ++v) {
-        r += sr[bb][a][v];
-        i += si[bb][a][v];
-      }
-      env[(b0 + bb) * G + a] += r;
-      env[G * G + (b0 + bb) * G + a] += i;
+      env[(b0 + bb) * G + a] += add_lanes(tr[bb][a], sr[bb][a]);
+      env[G * G + (b0 + bb) * G + a] += add_lanes(ti[bb][a], si[bb][a]);
     }
 }
 
@@ -233,27 +251,15 @@ struct AdjointSweep {
   void chunk(std::ptrdiff_t n, int count) {
     Lanes xr[G], xi[G], yr[G], yi[G], ur[G], ui[G];
     for (int j = 0; j < G; ++j) {
-      if constexpr (kFull) {
-        std::memcpy(&xr[j], pr[j] + n, sizeof(Lanes));
-        std::memcpy(&xi[j], pi[j] + n, sizeof(Lanes));
-        std::memcpy(&yr[j], lr[j] + n, sizeof(Lanes));
-        std::memcpy(&yi[j], li[j] + n, sizeof(Lanes));
-      } else {
-        load_partial(pr[j] + n, count, xr[j]);
-        load_partial(pi[j] + n, count, xi[j]);
-        load_partial(lr[j] + n, count, yr[j]);
-        load_partial(li[j] + n, count, yi[j]);
-      }
+      load_lanes<kFull>(pr[j] + n, count, xr[j]);
+      load_lanes<kFull>(pi[j] + n, count, xi[j]);
+      load_lanes<kFull>(lr[j] + n, count, yr[j]);
+      load_lanes<kFull>(li[j] + n, count, yi[j]);
     }
     gate_times<G>(psi_gate, xr, xi, ur, ui);
     for (int j = 0; j < G; ++j) {
-      if constexpr (kFull) {
-        std::memcpy(pr[j] + n, &ur[j], sizeof(Lanes));
-        std::memcpy(pi[j] + n, &ui[j], sizeof(Lanes));
-      } else {
-        store_partial(pr[j] + n, count, ur[j]);
-        store_partial(pi[j] + n, count, ui[j]);
-      }
+      store_lanes<kFull>(pr[j] + n, count, ur[j]);
+      store_lanes<kFull>(pi[j] + n, count, ui[j]);
     }
     if constexpr (kEnv)
       for (int b = 0; b < G; ++b)
@@ -265,13 +271,8 @@ struct AdjointSweep {
         }
     gate_times<G>(lam_gate, yr, yi, ur, ui);
     for (int j = 0; j < G; ++j) {
-      if constexpr (kFull) {
-        std::memcpy(lr[j] + n, &ur[j], sizeof(Lanes));
-        std::memcpy(li[j] + n, &ui[j], sizeof(Lanes));
-      } else {
-        store_partial(lr[j] + n, count, ur[j]);
-        store_partial(li[j] + n, count, ui[j]);
-      }
+      store_lanes<kFull>(lr[j] + n, count, ur[j]);
+      store_lanes<kFull>(li[j] + n, count, ui[j]);
     }
   }
 };
@@ -299,13 +300,8 @@ void adjoint_gate_fixed(double* psi_re, double* psi_im, double* lam_re, double* 
   if constexpr (kEnv)
     for (int b = 0; b < G; ++b)
       for (int a = 0; a < G; ++a) {
-        double r = 0.0, i = 0.0;
-        for (int v = 0; v < kLanes; ++v) {
-          r += sw.er[b][a][v];
-          i += sw.ei[b][a][v];
-        }
-        env[b * G + a] += r;
-        env[G * G + b * G + a] += i;
+        env[b * G + a] += add_lanes(0.0, sw.er[b][a]);
+        env[G * G + b * G + a] += add_lanes(0.0, sw.ei[b][a]);
       }
 }
 
