@@ -206,9 +206,16 @@ class CompensationShard {
   /// w_i = z_post(i) sum_k M_ik z_pre(k) mask(k) and v_k = z_pre(k) sum_i M_ik z_post(i), where
   /// mask(k) keeps only columns whose global index has `col_bit` set (col_bit 0: all columns).
   void diagonal_sums(CVector& w, CVector* v, Index col_bit = 0) const;
-  /// single_qubit: adds column k's share of tau and of every site environment to `out`;
-  /// returns <A[:, first + k], B[:, k]>.
-  cplx add_column_sums(Index k, PartialSums& out) const;
+  /// single_qubit, one column k: tau = <A[:, first + k], B[:, k]>, flip[q] = the same with
+  /// column k ^ bit_q of A, post_env[q] = the row environment of qubit q (buffers reused).
+  struct ColumnSums {
+    cplx tau;
+    std::vector<cplx> flip;
+    std::vector<Mat2> post_env;
+  };
+  /// Computes `col` for column k and adds its share of tau and of every site environment to
+  /// `out` (the Hessian reuses col for the pair environments).
+  void add_column_sums(Index k, PartialSums& out, ColumnSums& col) const;
 };
 
 /// F and its exact gradient dF/d(angles), from the global sums.

@@ -275,7 +275,8 @@ PartialSums CompensationShard::sums() const {
   out.env.assign(static_cast<std::size_t>(sites), Mat2::Zero());
   if (kind_ == Compensation::single_qubit) {
     // Column by column, so that A[:, k] and B[:, k] are read once from memory for every site.
-    for (Index k = 0; k < b; ++k) add_column_sums(k, out);
+    ColumnSums col;
+    for (Index k = 0; k < b; ++k) add_column_sums(k, out, col);
     return out;
   }
   // Diagonal layers: w_i = sum_k conj(A_ik) B_ik (rows), v_k = sum_i conj(A_ik) B_ik (columns).
@@ -314,21 +315,25 @@ StartSums CompensationShard::start_sums() const {
   return out;
 }
 
-cplx CompensationShard::add_column_sums(Index k, PartialSums& out) const {
+void CompensationShard::add_column_sums(Index k, PartialSums& out, ColumnSums& col) const {
   const int n = num_qubits_;
   const Index kg = first_ + k;
   const auto bk = b_.col(k);
-  const cplx t = a_.col(kg).dot(bk);
-  out.tau += t;
+  col.tau = a_.col(kg).dot(bk);
+  col.flip.resize(static_cast<std::size_t>(n));
+  col.post_env.resize(static_cast<std::size_t>(n));
+  out.tau += col.tau;
   for (int q = 0; q < n; ++q) {
+    const auto sq = static_cast<std::size_t>(q);
     const Index bit = qubit_bit(q, n);
     const int x = (kg & bit) ? 1 : 0;
-    Mat2& pre = out.env[static_cast<std::size_t>(q)];
-    pre(x, x) += t;
-    pre(x, 1 - x) += a_.col(kg ^ bit).dot(bk);
-    out.env[static_cast<std::size_t>(n + q)] += row_environment(a_.col(kg), bk, bit, false);
+    col.flip[sq] = a_.col(kg ^ bit).dot(bk);
+    col.post_env[sq] = row_environment(a_.col(kg), bk, bit, false);
+    Mat2& pre = out.env[sq];
+    pre(x, x) += col.tau;
+    pre(x, 1 - x) += col.flip[sq];
+    out.env[static_cast<std::size_t>(n + q)] += col.post_env[sq];
   }
-  return t;
 }
 
 PartialHessianSums CompensationShard::hessian_sums() const {
@@ -381,19 +386,16 @@ PartialHessianSums CompensationShard::hessian_sums() const {
   // and t post. Per column: 4 d products per post pair, 2 d per mixed pair, d per pre pair.
   PartialSums first;
   first.env.assign(static_cast<std::size_t>(sites), Mat2::Zero());
-  std::vector<cplx> flip(static_cast<std::size_t>(n));       // <A[:, k ^ bit_q], B[:, k]>
-  std::vector<Mat2> post_env(static_cast<std::size_t>(n));   // row environments of A[:, k]
-  std::vector<Mat2> moved_env(static_cast<std::size_t>(n));  // ... of A[:, k ^ bit_s]
+  ColumnSums col;
+  std::vector<Mat2> moved_env(static_cast<std::size_t>(n));  // row environments of A[:, k ^ bit_s]
   for (Index k = 0; k < b; ++k) {
     const Index kg = first_ + k;
     const auto ak = a_.col(kg);
     const auto bk = b_.col(k);
-    const cplx t0 = add_column_sums(k, first);
-    for (int q = 0; q < n; ++q) {
-      const Index bit = qubit_bit(q, n);
-      flip[static_cast<std::size_t>(q)] = a_.col(kg ^ bit).dot(bk);
-      post_env[static_cast<std::size_t>(q)] = row_environment(ak, bk, bit, false);
-    }
+    add_column_sums(k, first, col);
+    const cplx t0 = col.tau;
+    const std::vector<cplx>& flip = col.flip;
+    const std::vector<Mat2>& post_env = col.post_env;
     for (int qs = 0; qs < n; ++qs) {
       const Index bs = qubit_bit(qs, n);
       const Index xs = (kg & bs) ? 1 : 0;
