@@ -188,9 +188,7 @@ bool null_space_is_orbit(const GaugeOrbit& orbit, const Polished& p) {
   if (orbit.dimension() != p.null.cols()) return false;
   const auto j = orbit.tangent(p.x);
   if (!j) return false;
-  const Eigen::HouseholderQR<RMatrix> qr(*j);
-  const RMatrix q = qr.householderQ() * RMatrix::Identity(j->rows(), j->cols());
-  const Eigen::JacobiSVD<RMatrix> svd(p.null.transpose() * q);
+  const Eigen::JacobiSVD<RMatrix> svd(p.null.transpose() * orthonormal_columns(*j));
   return svd.singularValues().minCoeff() > 1.0 - 1e-6;
 }
 

@@ -40,12 +40,16 @@ double nearest_shift(double value, double reference) {
 
 /// Tangent component (orthogonal projection onto the columns of j) of x, max norm.
 double tangent_component(const RMatrix& j, const RVector& x) {
-  const Eigen::HouseholderQR<RMatrix> qr(j);
-  const RMatrix q = qr.householderQ() * RMatrix::Identity(j.rows(), j.cols());
+  const RMatrix q = orthonormal_columns(j);
   return (q * (q.transpose() * x)).lpNorm<Eigen::Infinity>();
 }
 
 }  // namespace
+
+RMatrix orthonormal_columns(const RMatrix& j) {
+  const Eigen::HouseholderQR<RMatrix> qr(j);
+  return qr.householderQ() * RMatrix::Identity(j.rows(), j.cols());
+}
 
 void nearest_euler_angles(const Mat2& r, const double* reference, double* out) {
   double e[3];

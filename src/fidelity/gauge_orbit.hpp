@@ -58,6 +58,9 @@ class GaugeOrbit {
   RMatrix h_;
 };
 
+/// An orthonormal basis of the column space of j (full column rank), by Householder QR.
+[[nodiscard]] RMatrix orthonormal_columns(const RMatrix& j);
+
 /// Euler angles of r (up to sign and phase) nearest to `reference` among the equivalent
 /// representatives: alpha, beta, gamma shifted by 2 pi, and the flip (a + pi, -b, g + pi).
 void nearest_euler_angles(const Mat2& r, const double* reference, double* out);

@@ -41,6 +41,21 @@ CMatrix random_monomial(Index d, std::mt19937_64& rng) {
   return m;
 }
 
+/// A random objective on n qubits: a dense or monomial target, a leaky U near a random
+/// unitary, and random angles of `kind` (drawn in that order from rng).
+struct RandomObjective {
+  CMatrix ut, u;
+  RVector x;
+};
+RandomObjective random_objective(Compensation kind, bool monomial, int n, std::mt19937_64& rng) {
+  const Index d = Index{1} << n;
+  RandomObjective r;
+  r.ut = monomial ? random_monomial(d, rng) : random_unitary(d, rng);
+  r.u = leaky_random(d, rng);
+  r.x = random_angles(compensation_angle_count(kind, n), 3.0, rng);
+  return r;
+}
+
 bool is_sq(Compensation k) {
   return k == Compensation::single_qubit;
 }
@@ -55,10 +70,8 @@ TEST(CompensationObjective, GradientAndHessianMatchFiniteDifferences) {
       // n = 5: qubits whose index runs are 8 and 16 long (the vectorised column loops).
       for (int n : {1, 2, 3, 5}) {
         const Index d = Index{1} << n;
-        const CMatrix ut = monomial ? random_monomial(d, rng) : random_unitary(d, rng);
-        const CMatrix u = leaky_random(d, rng);
-        const Index p = compensation_angle_count(kind, n);
-        const RVector x = random_angles(p, 3.0, rng);
+        const auto [ut, u, x] = random_objective(kind, monomial, n, rng);
+        const Index p = x.size();
         SerialObjective obj(kind, u, ut);
         obj.set_angles(x);
         const ObjectiveValue v = objective(kind, d, x, obj.sums());
@@ -101,11 +114,8 @@ TEST(CompensationObjective, SiteUpdatesMatchFullRecomputation) {
   for (Compensation kind : {Compensation::vz, Compensation::single_qubit})
     for (const bool monomial : {false, true}) {
       const int n = 3;
-      const Index d = 8;
-      const CMatrix ut = monomial ? random_monomial(d, rng) : random_unitary(d, rng);
-      const CMatrix u = leaky_random(d, rng);
+      auto [ut, u, x] = random_objective(kind, monomial, n, rng);
       const int m = angles_per_site(kind);
-      RVector x = random_angles(compensation_angle_count(kind, n), 3.0, rng);
       CompensationShard inc(kind, ut, u, 0);
       inc.set_angles(x);
       for (int s = 0; s < 2 * n; ++s) {
@@ -184,11 +194,7 @@ TEST(CompensationObjective, ShardedSumsEqualSerial) {
   // Dense targets and monomial ones (the sparse form of the vz sums).
   for (Compensation kind : {Compensation::vz, Compensation::single_qubit})
     for (const bool monomial : {false, true}) {
-      const int n = 3;
-      const Index d = 8;
-      const CMatrix ut = monomial ? random_monomial(d, rng) : random_unitary(d, rng);
-      const CMatrix u = leaky_random(d, rng);
-      const RVector x = random_angles(compensation_angle_count(kind, n), 3.0, rng);
+      const auto [ut, u, x] = random_objective(kind, monomial, 3, rng);
       SerialObjective serial(kind, u, ut);
       serial.set_angles(x);
       for (int shards : {2, 4, 8}) {
