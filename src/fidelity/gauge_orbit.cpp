@@ -164,9 +164,9 @@ std::optional<RVector> GaugeOrbit::descend(const RVector& x0, bool newton, doubl
     if (!j) return std::nullopt;
     return RVector(j->transpose() * at);
   };
-  constexpr double kH = 1e-5;  // finite-difference step of the Hessian in w
+  constexpr double kH = 1e-5;             // finite-difference step of the Hessian in w
+  std::optional<RMatrix> j = tangent(x);  // at the current x (the accepted step's)
   for (int it = 0; it < max_iterations; ++it) {
-    const auto j = tangent(x);
     if (!j) return std::nullopt;
     const double t0 = tangent_component(*j, x);
     if (t0 < tolerance) return x;
@@ -186,19 +186,18 @@ std::optional<RVector> GaugeOrbit::descend(const RVector& x0, bool newton, doubl
       hess.col(c) = (*gp - *gm) / (2.0 * kH);
     }
     RVector dw;
-    const RMatrix jtj = j->transpose() * *j;
     if (ok) {
       hess = 0.5 * (hess + hess.transpose());
       const Eigen::LDLT<RMatrix> ldlt(hess);
       if (ldlt.info() == Eigen::Success && ldlt.isPositive() && ldlt.vectorD().minCoeff() > 0.0)
         dw = -ldlt.solve(gw);
     }
-    if (dw.size() == 0) dw = -jtj.ldlt().solve(gw);  // Gauss-Newton
+    if (dw.size() == 0) dw = -RMatrix(j->transpose() * *j).ldlt().solve(gw);  // Gauss-Newton
     const double phi = 0.5 * x.squaredNorm(), slope = gw.dot(dw);
     bool accepted = false;
     for (double s = 1.0; s > 1e-8; s *= 0.5) {
       const RVector xn = move(x, s * dw, x);
-      const auto jn = tangent(xn);
+      auto jn = tangent(xn);
       if (!jn) continue;  // a step onto the chart's singularity: shorter
       const double phin = 0.5 * xn.squaredNorm();
       const bool better = phin <= phi + 1e-4 * s * slope ||
@@ -206,6 +205,7 @@ std::optional<RVector> GaugeOrbit::descend(const RVector& x0, bool newton, doubl
                            tangent_component(*jn, xn) < 0.5 * t0);
       if (better) {
         x = xn;
+        j = std::move(jn);
         accepted = true;
         break;
       }

@@ -29,10 +29,6 @@ class GaugeOrbit {
   GaugeOrbit(const std::vector<double>& pauli_t, int num_qubits);
 
   [[nodiscard]] int dimension() const { return static_cast<int>(g_.cols()); }
-  [[nodiscard]] int num_qubits() const { return n_; }
-  /// Post-side generator coefficients g (3N x k, qubit-major X Y Z) and the pre-side h = R^T g.
-  [[nodiscard]] const RMatrix& post_generators() const { return g_; }
-  [[nodiscard]] const RMatrix& pre_generators() const { return h_; }
 
   /// Angles (single_qubit, 6N) after the move exp(-i G(w)) from angles x; each site's
   /// (alpha, beta, gamma) is the representative of +-factor nearest to `reference`.
@@ -54,8 +50,8 @@ class GaugeOrbit {
                                                int max_iterations) const;
 
   int n_ = 0;
-  RMatrix g_;
-  RMatrix h_;
+  RMatrix g_;  // 3N x k: post-side generator coefficients (qubit-major X Y Z)
+  RMatrix h_;  // 3N x k: the pre-side ones, R^T g
 };
 
 /// An orthonormal basis of the column space of j (full column rank), by Householder QR.
