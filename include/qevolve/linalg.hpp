@@ -2,6 +2,8 @@
 // paths (dressed basis, expm solver) and by small per-step exponentials.
 #pragma once
 
+#include <vector>
+
 #include "qevolve/types.hpp"
 
 namespace qevolve::linalg {
@@ -18,6 +20,21 @@ void refine_unitary(CMatrix& U);
 /// exp(-i * scale * H) for Hermitian H, through its eigen-decomposition (eigenvectors refined
 /// with refine_unitary, so the result is unitary to rounding).
 [[nodiscard]] CMatrix expm_hermitian(const CMatrix& H, double scale);
+
+/// The connected components of the pattern of a square matrix: i and j are joined when
+/// |m(i, j)| or |m(j, i)| exceeds `tolerance` (default: when either is not exactly zero). Each
+/// block ascending; blocks in the order of their smallest index. One block when the pattern
+/// connects everything.
+[[nodiscard]] std::vector<std::vector<int>> pattern_blocks(const CMatrix& m,
+                                                           double tolerance = 0.0);
+
+/// exp(-i scale H) for a Hermitian H whose entries between the blocks of
+/// pattern_blocks(H, relative_tolerance * max|H_ij|) are taken as zero: the exponential of
+/// each block, exact zeros between them. When the pattern is one block this is
+/// expm_hermitian(H, scale) itself. Meant for a selection rule whose forbidden entries are
+/// rounding (docs/solvers.md "Parity blocks").
+[[nodiscard]] CMatrix expm_hermitian_blocks(const CMatrix& H, double scale,
+                                            double relative_tolerance);
 
 /// kron(A, B), A on the more significant index (np.kron order).
 [[nodiscard]] CMatrix kron(const CMatrix& A, const CMatrix& B);

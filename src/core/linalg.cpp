@@ -97,6 +97,49 @@ CMatrix expm_hermitian(const CMatrix& H, double scale) {
   return V * phases.asDiagonal() * V.adjoint();
 }
 
+std::vector<std::vector<int>> pattern_blocks(const CMatrix& m, double tolerance) {
+  const auto n = static_cast<int>(m.rows());
+  std::vector<int> block(static_cast<std::size_t>(n), -1);
+  std::vector<std::vector<int>> blocks;
+  for (int start = 0; start < n; ++start) {
+    if (block[static_cast<std::size_t>(start)] >= 0) continue;
+    const int id = static_cast<int>(blocks.size());
+    std::vector<int> members{start}, stack{start};
+    block[static_cast<std::size_t>(start)] = id;
+    while (!stack.empty()) {
+      const int i = stack.back();
+      stack.pop_back();
+      for (int j = 0; j < n; ++j)
+        if (block[static_cast<std::size_t>(j)] < 0 &&
+            (std::abs(m(i, j)) > tolerance || std::abs(m(j, i)) > tolerance)) {
+          block[static_cast<std::size_t>(j)] = id;
+          members.push_back(j);
+          stack.push_back(j);
+        }
+    }
+    std::sort(members.begin(), members.end());
+    blocks.push_back(std::move(members));
+  }
+  return blocks;
+}
+
+CMatrix expm_hermitian_blocks(const CMatrix& H, double scale, double relative_tolerance) {
+  const double largest = H.size() > 0 ? H.cwiseAbs().maxCoeff() : 0.0;
+  const auto blocks = pattern_blocks(H, relative_tolerance * largest);
+  if (blocks.size() <= 1) return expm_hermitian(H, scale);
+  CMatrix out = CMatrix::Zero(H.rows(), H.cols());
+  for (const auto& b : blocks) {
+    const auto nb = static_cast<Index>(b.size());
+    CMatrix sub(nb, nb);
+    for (Index i = 0; i < nb; ++i)
+      for (Index j = 0; j < nb; ++j) sub(i, j) = H(b[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]);
+    const CMatrix e = expm_hermitian(sub, scale);
+    for (Index i = 0; i < nb; ++i)
+      for (Index j = 0; j < nb; ++j) out(b[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]) = e(i, j);
+  }
+  return out;
+}
+
 CMatrix kron(const CMatrix& A, const CMatrix& B) {
   CMatrix h = CMatrix::Zero(A.rows() * B.rows(), A.cols() * B.cols());
   for (Index i = 0; i < A.rows(); ++i)

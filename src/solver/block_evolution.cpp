@@ -34,7 +34,7 @@ backend::GateSchedule gate_schedule(const BlockEvolution& job) {
   s.dims = job.device->dims();
   for (int k = 0; k < gates.num_gates(); ++k) {
     const auto& m = gates.modes(k);
-    s.gates.push_back({m[0], m.size() == 2 ? m[1] : -1, gates.offset(k)});
+    s.gates.push_back({m[0], m.size() == 2 ? m[1] : -1, gates.offset(k), gates.blocks(k)});
   }
   s.step_size = gates.step_size();
   s.boundary = gates.boundary_gates();

@@ -7,6 +7,15 @@
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
+namespace {
+
+/// Entries of a static term at most this fraction of its largest entry are rounding of a
+/// selection rule (docs/solvers.md "Parity blocks"): the preset's fluxonium couplings at half
+/// flux carry 5e-14 to 7e-14 (2 and 3 levels) where parity forbids any.
+constexpr double kSelectionRuleTolerance = 1e-12;
+
+}  // namespace
+
 CMatrix embed_in_gate(const CMatrix& m, int pos, int d0, int d1) {
   if (d1 == 1) return m;
   CMatrix out = CMatrix::Zero(d0 * d1, d0 * d1);
@@ -60,7 +69,8 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
         continue;
       }
       // Static factor exp(-i 2 pi dt frac H_term), embedded into the gate's space.
-      CMatrix e = linalg::expm_hermitian(terms.static_matrix[ti], kTwoPi * dt * f.frac);
+      CMatrix e = linalg::expm_hermitian_blocks(terms.static_matrix[ti], kTwoPi * dt * f.frac,
+                                                kSelectionRuleTolerance);
       int position = -1;
       if (tm.size() == 1 && plan.modes.size() == 2) position = tm[0] == plan.modes[0] ? 0 : 1;
       if (tm.size() == 1) e = embed_in_gate(e, tm[0] == plan.modes[0] ? 0 : 1, gate.d0, gate.d1);
@@ -69,11 +79,19 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
       gate.segments.back().matrix = e * gate.segments.back().matrix;
       gate.segments.back().factors.push_back({f.term, f.frac, position});
     }
+    if (gate.segments.size() == 1 && gate.segments.front().is_static) {
+      auto blocks = linalg::pattern_blocks(gate.segments.front().matrix);
+      if (blocks.size() > 1) gate.blocks = std::move(blocks);
+    }
     gates_.push_back(std::move(gate));
   }
   // The step's last gate and the next step's first gate are adjacent in the product; on the
-  // same modes (Strang: both hold the first coupling's half steps) they are multiplied into one.
-  if (gates_.size() >= 2 && gates_.front().modes == gates_.back().modes) boundary_ = 1;
+  // same modes (Strang: both hold the first coupling's half steps) they are multiplied into one,
+  // which keeps block structure only when both gates have the same blocks.
+  if (gates_.size() >= 2 && gates_.front().modes == gates_.back().modes) {
+    boundary_ = 1;
+    if (gates_.front().blocks != gates_.back().blocks) gates_.front().blocks.clear();
+  }
   std::size_t off = 0;
   for (const auto& g : gates_) {
     offsets_.push_back(off);

@@ -63,6 +63,11 @@ class TrotterGates {
     return gates_[static_cast<std::size_t>(gate)].modes;
   }
   [[nodiscard]] int size(int gate) const { return gates_[static_cast<std::size_t>(gate)].g; }
+  /// Gate::blocks of gate k, except that the first boundary_gates() gates, which are multiplied
+  /// with the previous step's last ones, keep blocks only when both have the same.
+  [[nodiscard]] const std::vector<std::vector<int>>& blocks(int gate) const {
+    return gates_[static_cast<std::size_t>(gate)].blocks;
+  }
   /// Offset of gate k's 2 g^2 numbers inside one step's buffer, and the buffer length.
   [[nodiscard]] std::size_t offset(int gate) const { return offsets_[static_cast<std::size_t>(gate)]; }
   [[nodiscard]] std::size_t step_size() const { return step_size_; }
@@ -100,6 +105,10 @@ class TrotterGates {
     int g = 1;
     int d0 = 1, d1 = 1;
     std::vector<Segment> segments;  ///< first applied first
+    /// A gate of static factors only whose matrix has exact zeros between groups of its basis
+    /// states (pattern_blocks, e.g. the total parity of two fluxonia at half flux): the
+    /// groups, each ascending. Empty for every other gate (applied dense).
+    std::vector<std::vector<int>> blocks;
   };
   /// The gates of one step, first applied first (adjoint and tests).
   [[nodiscard]] const Gate& gate(int k) const { return gates_[static_cast<std::size_t>(k)]; }

@@ -60,12 +60,16 @@ class GateExecutorTest : public ::testing::Test {
   // Per gate application the error is a few ulp of a g-term sum of O(1) terms.
   static double tolerance() { return sizeof(Real) == 8 ? 1e-13 : 3e-5; }
 
+  /// Block structure per gate (GateSchedule::Gate::blocks; empty: dense).
+  using Blocks = std::vector<std::vector<std::vector<int>>>;
+
   static GateSchedule schedule(const std::vector<int>& dims, const std::vector<GateModes>& gates,
-                               int boundary, int steps) {
+                               int boundary, int steps, const Blocks& blocks = {}) {
     GateSchedule s;
     s.dims = dims;
-    for (const auto& [a, b] : gates) {
-      s.gates.push_back({a, b, s.step_size});
+    for (std::size_t k = 0; k < gates.size(); ++k) {
+      const auto& [a, b] = gates[k];
+      s.gates.push_back({a, b, s.step_size, k < blocks.size() ? blocks[k] : std::vector<std::vector<int>>{}});
       const auto g = static_cast<std::size_t>(dims[static_cast<std::size_t>(a)] *
                                               (b >= 0 ? dims[static_cast<std::size_t>(b)] : 1));
       s.step_size += 2 * g * g;
@@ -78,17 +82,29 @@ class GateExecutorTest : public ::testing::Test {
   /// Random unitary gates for every step, uploaded in chunks of `chunk` steps (blocks of
   /// `width` columns, `threads` threads on the CPU), against the dense product of the same
   /// (Real-rounded) gates applied to the same (Real-rounded) columns.
+  /// A gate with `blocks` is a random unitary on each block and exactly zero between them.
   void check(const std::vector<int>& dims, const std::vector<GateModes>& gates, int boundary,
-             int steps, Index columns, Index width, int threads, int chunk) {
+             int steps, Index columns, Index width, int threads, int chunk, const Blocks& blocks = {}) {
     std::mt19937 rng(static_cast<unsigned>(steps * 1000 + columns * 10 + gates.size()));
-    const GateSchedule s = schedule(dims, gates, boundary, steps);
+    const GateSchedule s = schedule(dims, gates, boundary, steps, blocks);
     const Index D = s.dim();
     std::vector<Real> buffer(s.step_size * static_cast<std::size_t>(steps));
     std::vector<std::vector<CMatrix>> dense(static_cast<std::size_t>(steps));
     for (int t = 0; t < steps; ++t)
       for (int k = 0; k < s.num_gates(); ++k) {
         const Index g = s.size(k);
-        const CMatrix G = random_unitary(rng, g);
+        CMatrix G = CMatrix::Zero(g, g);
+        const auto& groups = s.gates[static_cast<std::size_t>(k)].blocks;
+        if (groups.empty()) {
+          G = random_unitary(rng, g);
+        } else {
+          for (const auto& group : groups) {
+            const auto n = static_cast<Index>(group.size());
+            const CMatrix B = random_unitary(rng, n);
+            for (Index i = 0; i < n; ++i)
+              for (Index j = 0; j < n; ++j) G(group[static_cast<std::size_t>(i)], group[static_cast<std::size_t>(j)]) = B(i, j);
+          }
+        }
         Real* out = buffer.data() + s.step_size * static_cast<std::size_t>(t) + s.gates[static_cast<std::size_t>(k)].offset;
         CMatrix rounded(g, g);
         for (Index o = 0; o < g; ++o)
@@ -149,8 +165,27 @@ TYPED_TEST_P(GateExecutorTest, RuntimeGateSizes) {
   this->check({7, 7, 2}, {{0, 1}, {1, 2}, {2, -1}}, 0, 3, 5, 2, 2, 2);
 }
 
+TYPED_TEST_P(GateExecutorTest, BlockGatesMatchTheDenseProduct) {
+  // Gates with GateSchedule::Gate::blocks: equal groups applied in one sweep by the CPU
+  // executor (the parity pair {00, 11}, {01, 10}; 3 + 3 on a 2 x 3 gate), unequal groups one
+  // by one, a one-mode gate split into singletons (a diagonal), among dense gates; a blocked
+  // boundary gate. Executors may also apply the full matrix (its zeros included).
+  const std::vector<int> dims{2, 2, 3, 2};
+  const std::vector<GateModes> gates{{0, 1}, {1, 2}, {2, 3}, {2, -1}, {0, 3}, {0, 1}};
+  const typename TestFixture::Blocks blocks{{{0, 3}, {1, 2}},
+                                            {{0, 2, 4}, {1, 3, 5}},
+                                            {{0, 1, 5}, {2}, {3, 4}},
+                                            {{0}, {1}, {2}},
+                                            {},
+                                            {{0, 3}, {1, 2}}};
+  for (Index width : {1, 3, 10})
+    for (int threads : {1, 2}) this->check(dims, gates, 0, 4, 10, width, threads, 3, blocks);
+  this->check(dims, gates, 1, 5, 7, 4, 2, 2, blocks);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(GateExecutorTest, MixedGatesMatchTheDenseProduct,
-                            BoundaryGatesOnlyInTheLastStep, RuntimeGateSizes);
+                            BoundaryGatesOnlyInTheLastStep, RuntimeGateSizes,
+                            BlockGatesMatchTheDenseProduct);
 
 template <typename Backend>
 class DenseExecutorTest : public ::testing::Test {

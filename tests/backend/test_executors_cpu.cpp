@@ -31,7 +31,7 @@ TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   GateSchedule s;
   s.dims = dims;
   for (const auto& [a, b] : std::vector<GateModes>{{0, 1}, {1, 2}, {0, -1}}) {
-    s.gates.push_back({a, b, s.step_size});
+    s.gates.push_back({a, b, s.step_size, {}});
     const auto g = static_cast<std::size_t>(dims[static_cast<std::size_t>(a)] * (b >= 0 ? dims[static_cast<std::size_t>(b)] : 1));
     s.step_size += 2 * g * g;
   }

@@ -50,6 +50,64 @@ TEST(ExpmHermitianSmall, AgreesWithTheEigendecomposition) {
   EXPECT_LT(worst_unitary, 1e-14);
 }
 
+TEST(PatternBlocks, ConnectedComponentsOfThePattern) {
+  // The two-qubit parity pattern {00, 11}, {01, 10}; a pattern joined through one entry above
+  // the tolerance; a dense matrix is one block.
+  CMatrix m = CMatrix::Zero(4, 4);
+  for (int i : {0, 3})
+    for (int j : {0, 3}) m(i, j) = cplx(1.0 + i, j);
+  m(1, 1) = 2.0;
+  m(2, 2) = 3.0;
+  m(1, 2) = cplx(0.0, 0.5);
+  EXPECT_EQ(linalg::pattern_blocks(m), (std::vector<std::vector<int>>{{0, 3}, {1, 2}}));
+  m(2, 0) = 1e-15;  // one direction suffices
+  EXPECT_EQ(linalg::pattern_blocks(m).size(), 1u);
+  EXPECT_EQ(linalg::pattern_blocks(m, 1e-14), (std::vector<std::vector<int>>{{0, 3}, {1, 2}}));
+  CMatrix d = CMatrix::Zero(3, 3);
+  EXPECT_EQ(linalg::pattern_blocks(d), (std::vector<std::vector<int>>{{0}, {1}, {2}}));
+  d.setConstant(1.0);
+  EXPECT_EQ(linalg::pattern_blocks(d), (std::vector<std::vector<int>>{{0, 1, 2}}));
+}
+
+TEST(ExpmHermitianBlocks, ExactZerosBetweenBlocksAndTheSameExponential) {
+  // A 6 x 6 Hermitian H with blocks {0, 2, 5}, {1, 4}, {3}, plus rounding-size entries
+  // (1e-14 of the largest) between them: the blockwise exponential has exact zeros there and
+  // differs from the full one by the dropped entries' effect, O(1e-14 scale ||H||); with a
+  // zero tolerance (or a dense H) it is expm_hermitian itself, bitwise.
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> n01;
+  const std::vector<std::vector<int>> groups{{0, 2, 5}, {1, 4}, {3}};
+  CMatrix H = CMatrix::Zero(6, 6);
+  for (const auto& g : groups)
+    for (int i : g)
+      for (int j : g) {
+        if (j < i) continue;
+        H(i, j) = i == j ? cplx(n01(rng), 0.0) : cplx(n01(rng), n01(rng));
+        H(j, i) = std::conj(H(i, j));
+      }
+  const double largest = H.cwiseAbs().maxCoeff();
+  CMatrix noisy = H;
+  noisy(0, 1) = noisy(1, 0) = 1e-14 * largest;
+  noisy(3, 5) = cplx(0.0, 1e-14 * largest);
+  noisy(5, 3) = std::conj(noisy(3, 5));
+  const double scale = 0.8;
+  const CMatrix U = linalg::expm_hermitian_blocks(noisy, scale, 1e-12);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) {
+      const bool same = std::any_of(groups.begin(), groups.end(), [&](const auto& g) {
+        return std::count(g.begin(), g.end(), i) && std::count(g.begin(), g.end(), j);
+      });
+      if (!same) {
+        EXPECT_EQ(U(i, j), cplx{}) << i << ", " << j;
+      }
+    }
+  EXPECT_LT((U - linalg::expm_hermitian(noisy, scale)).cwiseAbs().maxCoeff(), 1e-13);
+  EXPECT_LT((U - linalg::expm_hermitian(H, scale)).cwiseAbs().maxCoeff(), 1e-13);
+  EXPECT_LT((U.adjoint() * U - CMatrix::Identity(6, 6)).cwiseAbs().maxCoeff(), 1e-14);
+  const CMatrix same = linalg::expm_hermitian_blocks(noisy, scale, 0.0);
+  EXPECT_EQ((same - linalg::expm_hermitian(noisy, scale)).cwiseAbs().maxCoeff(), 0.0);
+}
+
 TEST(ExpmHermitianSmall, RejectsSizesAndNonFiniteInput) {
   std::vector<cplx> h(static_cast<std::size_t>(17 * 17)), out(h.size());
   EXPECT_THROW(linalg::expm_hermitian_small(h.data(), 17, 1.0, out.data()), NumericalError);

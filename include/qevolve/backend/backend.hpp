@@ -30,6 +30,11 @@ struct GateSchedule {
     int mode_a = 0;
     int mode_b = -1;          ///< -1: a one-mode gate
     std::size_t offset = 0;   ///< position of the gate's 2 g^2 numbers in a step's buffer
+    /// When the gate's matrix is exactly zero between groups of its basis states (the total
+    /// parity of a static two-mode gate at half flux): the groups, each ascending. An executor
+    /// may apply each group as its own smaller gate (the CPU executor does) or the whole
+    /// matrix (its zeros included); empty for a dense gate.
+    std::vector<std::vector<int>> blocks;
   };
   std::vector<int> dims;
   std::vector<Gate> gates;
@@ -45,6 +50,9 @@ struct GateSchedule {
   [[nodiscard]] int applied(int s) const { return s + 1 == steps ? num_gates() : num_gates() - boundary; }
   /// Gate size g = d_a d_b of gate k.
   [[nodiscard]] int size(int k) const;
+  /// Complex multiply-adds per amplitude of gate k as the CPU executor applies it: g for a
+  /// dense gate, sum of b^2 / g over its blocks otherwise (g = 4 in two blocks of 2: 2).
+  [[nodiscard]] double work(int k) const;
   /// Product of the mode dimensions.
   [[nodiscard]] Index dim() const;
 };

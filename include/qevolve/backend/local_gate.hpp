@@ -105,6 +105,13 @@ void dispatch_gate_size(int g, Fixed&& fixed, Dynamic&& dynamic) {
 template <typename Real>
 void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate);
 
+/// Applies a block-diagonal gate in one sweep: nb blocks of size b, block k acting on the gate
+/// basis states at geo.offset[k b .. (k + 1) b) (geo.size() is not used) with the b x b matrix
+/// at blocks + 2 k b^2 (real parts then imaginary parts, row-major). The same result as
+/// apply_gate with the full matrix, with b^2 nb instead of (b nb)^2 multiply-adds per slice.
+template <typename Real>
+void apply_gate_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, int b, int nb);
+
 /// y += alpha * G x (x and y are different blocks of the same shape): the building block of the
 /// matrix-free H application used by the adaptive solver. `gate` as above (not necessarily
 /// unitary), alpha a complex scalar.

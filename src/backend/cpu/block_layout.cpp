@@ -11,6 +11,15 @@ int GateSchedule::size(int k) const {
          (g.mode_b >= 0 ? dims[static_cast<std::size_t>(g.mode_b)] : 1);
 }
 
+double GateSchedule::work(int k) const {
+  const auto& blocks = gates[static_cast<std::size_t>(k)].blocks;
+  const double g = size(k);
+  if (blocks.empty()) return g;
+  double sum = 0.0;
+  for (const auto& b : blocks) sum += static_cast<double>(b.size()) * static_cast<double>(b.size());
+  return sum / g;
+}
+
 Index GateSchedule::dim() const {
   Index D = 1;
   for (int d : dims) D *= d;

@@ -26,9 +26,10 @@ class CpuGateExecutor final : public GateExecutor<Real> {
     // Flops of one step on all columns; a chunk below ~1e7 flops (a fraction of a millisecond)
     // runs on one thread, where waking a team would cost more than it saves.
     for (int k = 0; k < schedule.num_gates() - schedule.boundary; ++k)
-      step_flops_ += 8.0 * static_cast<double>(dim_ * columns) * schedule.size(k);
+      step_flops_ += 8.0 * static_cast<double>(dim_ * columns) * schedule.work(k);
     const auto plane = static_cast<std::size_t>(dim_ * layout_.width);
     planes_.resize(static_cast<std::size_t>(threads_), std::vector<Real>(2 * plane));
+    make_block_gates();
   }
 
   void upload(CMatrix& state) override {
@@ -40,6 +41,7 @@ class CpuGateExecutor final : public GateExecutor<Real> {
   void apply(const Real* gates, int s0, int s1) override {
     if (state_ == nullptr) throw std::logic_error("GateExecutor::apply before upload");
     CMatrix& state = *state_;
+    pack_blocks(gates, s1 - s0);
     const bool parallel = threads_ > 1 && step_flops_ * (s1 - s0) > 1e7;
     const Index plane = dim_ * layout_.width;
 #pragma omp parallel num_threads(threads_) if (parallel)
@@ -53,10 +55,20 @@ class CpuGateExecutor final : public GateExecutor<Real> {
         load_block(state, c0, w, re, im);
         for (int s = s0; s < s1; ++s) {
           const Real* step_gates = gates + schedule_.step_size * static_cast<std::size_t>(s - s0);
+          const Real* step_blocks =
+              packed_.data() + packed_step_ * static_cast<std::size_t>(s - s0);
           const int last = schedule_.applied(s);
-          for (int k = 0; k < last; ++k)
-            apply_gate(re, im, geo[static_cast<std::size_t>(k)],
-                       step_gates + schedule_.gates[static_cast<std::size_t>(k)].offset);
+          for (int k = 0; k < last; ++k) {
+            const auto& sub = block_gates_[static_cast<std::size_t>(k)];
+            if (sub.empty()) {
+              apply_gate(re, im, geo[static_cast<std::size_t>(k)],
+                         step_gates + schedule_.gates[static_cast<std::size_t>(k)].offset);
+              continue;
+            }
+            for (const BlockGate& bg : sub)
+              apply_gate_blocks(re, im, b + 1 == layout_.num_blocks ? bg.geo_last : bg.geo_full,
+                                step_blocks + bg.packed_offset, bg.size, bg.count);
+          }
         }
         store_block(state, c0, w, re, im);
       }
@@ -69,12 +81,87 @@ class CpuGateExecutor final : public GateExecutor<Real> {
   }
 
  private:
+  /// Groups of equal size of a block-structured gate (GateSchedule::Gate::blocks), applied in
+  /// one sweep by apply_gate_blocks: the gate's geometry with the groups' offsets one group
+  /// after another, and their size x size matrices packed per step at packed_offset. A gate
+  /// whose groups differ in size gets one BlockGate per group.
+  struct BlockGate {
+    std::vector<std::vector<int>> groups;  ///< gate basis states of each group
+    int size = 0, count = 0;
+    GateGeometry geo_full, geo_last;
+    std::size_t packed_offset = 0;
+  };
+
+  void make_block_gates() {
+    block_gates_.resize(schedule_.gates.size());
+    for (std::size_t k = 0; k < schedule_.gates.size(); ++k) {
+      const auto& blocks = schedule_.gates[k].blocks;
+      if (blocks.empty()) continue;
+      const bool equal = std::all_of(blocks.begin(), blocks.end(), [&](const auto& b) {
+        return b.size() == blocks.front().size();
+      });
+      std::vector<std::vector<std::vector<int>>> sweeps;
+      if (equal)
+        sweeps.push_back(blocks);
+      else
+        for (const auto& b : blocks) sweeps.push_back({b});
+      for (auto& groups : sweeps) {
+        BlockGate bg;
+        bg.size = static_cast<int>(groups.front().size());
+        bg.count = static_cast<int>(groups.size());
+        auto restrict = [&](GateGeometry geo) {
+          const GateGeometry full = geo;
+          int j = 0;
+          for (const auto& group : groups)
+            for (int state : group) geo.offset[j++] = full.offset[state];
+          return geo;
+        };
+        bg.geo_full = restrict(layout_.geo_full[k]);
+        bg.geo_last = restrict(layout_.geo_last[k]);
+        bg.groups = std::move(groups);
+        bg.packed_offset = packed_step_;
+        packed_step_ += 2 * static_cast<std::size_t>(bg.size * bg.size * bg.count);
+        block_gates_[k].push_back(std::move(bg));
+      }
+    }
+  }
+
+  /// Copies every group's sub-matrix of `steps` step buffers into packed_.
+  void pack_blocks(const Real* gates, int steps) {
+    if (packed_step_ == 0) return;
+    packed_.resize(packed_step_ * static_cast<std::size_t>(steps));
+    for (int s = 0; s < steps; ++s)
+      for (std::size_t k = 0; k < block_gates_.size(); ++k) {
+        const Real* full =
+            gates + schedule_.step_size * static_cast<std::size_t>(s) + schedule_.gates[k].offset;
+        const int g = schedule_.size(static_cast<int>(k));
+        for (const BlockGate& bg : block_gates_[k]) {
+          Real* out =
+              packed_.data() + packed_step_ * static_cast<std::size_t>(s) + bg.packed_offset;
+          const int n = bg.size;
+          for (const auto& group : bg.groups) {
+            for (int i = 0; i < n; ++i)
+              for (int j = 0; j < n; ++j) {
+                const int src =
+                    group[static_cast<std::size_t>(i)] * g + group[static_cast<std::size_t>(j)];
+                out[i * n + j] = full[src];
+                out[n * n + i * n + j] = full[g * g + src];
+              }
+            out += 2 * n * n;
+          }
+        }
+      }
+  }
+
   GateSchedule schedule_;
   BlockLayout layout_;
   int threads_;
   Index dim_, columns_;
   double step_flops_ = 0.0;
-  std::vector<std::vector<Real>> planes_;  // per thread: re then im of one block
+  std::vector<std::vector<Real>> planes_;            // per thread: re then im of one block
+  std::vector<std::vector<BlockGate>> block_gates_;  // per gate; empty: applied dense
+  std::size_t packed_step_ = 0;                      // packed numbers per step
+  std::vector<Real> packed_;                         // the chunk's packed group matrices
   CMatrix* state_ = nullptr;
 };
 

@@ -83,6 +83,77 @@ void run_accumulate(const Real* xre, const Real* xim, Real* yre, Real* yim,
     }
 }
 
+/// One 64-byte vector of Real (GCC/Clang vector extension): 8 doubles or 16 floats.
+template <typename Real>
+struct Simd {
+  typedef Real V __attribute__((vector_size(64)));
+  static constexpr int kLanes = 64 / static_cast<int>(sizeof(Real));
+};
+
+/// nb diagonal blocks of size B applied in one sweep over every slice: block k acts on the
+/// states geo.offset[k B .. (k + 1) B) with the B x B matrix at blocks + 2 k B^2 (re then im,
+/// row-major); nb = 1 is a dense gate. The contiguous run goes through explicit 64-byte
+/// vectors (the gate entries broadcast), its tail through the same updates on scalars, so a
+/// column's result does not depend on whether it fell into a vector or into the tail (the
+/// block width, and so the split, depends on the thread count).
+template <typename Real, int B>
+void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, int nb) {
+  using V = typename Simd<Real>::V;
+  constexpr int L = Simd<Real>::kLanes;
+  const std::ptrdiff_t inner = geo.inner, full = inner - inner % L;
+  for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
+    for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
+      const std::ptrdiff_t base = geo.base(l, m);
+      for (int k = 0; k < nb; ++k) {
+        const Real* gr = blocks + 2 * k * B * B;
+        const Real* gi = gr + B * B;
+        Real* pr[B];
+        Real* pi[B];
+        for (int j = 0; j < B; ++j) {
+          pr[j] = re + base + geo.offset[k * B + j];
+          pi[j] = im + base + geo.offset[k * B + j];
+        }
+        for (std::ptrdiff_t n = 0; n < full; n += L) {
+          V xr[B], xi[B];
+          for (int j = 0; j < B; ++j) {
+            std::memcpy(&xr[j], pr[j] + n, sizeof(V));
+            std::memcpy(&xi[j], pi[j] + n, sizeof(V));
+          }
+          for (int o = 0; o < B; ++o) {
+            V yr{}, yi{};
+            for (int j = 0; j < B; ++j) {
+              // Four separate updates, so each is one fused multiply-add.
+              yr += gr[o * B + j] * xr[j];
+              yr -= gi[o * B + j] * xi[j];
+              yi += gr[o * B + j] * xi[j];
+              yi += gi[o * B + j] * xr[j];
+            }
+            std::memcpy(pr[o] + n, &yr, sizeof(V));
+            std::memcpy(pi[o] + n, &yi, sizeof(V));
+          }
+        }
+        for (std::ptrdiff_t n = full; n < inner; ++n) {
+          Real xr[B], xi[B];
+          for (int j = 0; j < B; ++j) {
+            xr[j] = pr[j][n];
+            xi[j] = pi[j][n];
+          }
+          for (int o = 0; o < B; ++o) {
+            Real yr = 0, yi = 0;
+            for (int j = 0; j < B; ++j) {  // the vector path's updates in its order
+              yr += gr[o * B + j] * xr[j];
+              yr -= gi[o * B + j] * xi[j];
+              yi += gr[o * B + j] * xi[j];
+              yi += gi[o * B + j] * xr[j];
+            }
+            pr[o][n] = yr;
+            pi[o][n] = yi;
+          }
+        }
+      }
+    }
+}
+
 /// Eight doubles, one 512-bit vector (GCC/Clang vector extension; two 256-bit halves on AVX2).
 using Lanes = double __attribute__((vector_size(64)));
 constexpr int kLanes = 8;
@@ -365,8 +436,23 @@ void accumulate_environment(const double* psi_re, const double* psi_im, const do
 template <typename Real>
 void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate) {
   dispatch_gate_size(
-      geo.size(), [&](auto g) { run_apply<ApplyGate<Real, decltype(g)::value>>(re, im, geo, gate); },
+      geo.size(), [&](auto g) { run_blocks<Real, decltype(g)::value>(re, im, geo, gate, 1); },
       [&] { run_apply<ApplyGateDynamic<Real>>(re, im, geo, gate); });
+}
+
+template <typename Real>
+void apply_gate_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, int b, int nb) {
+  dispatch_gate_size(
+      b, [&](auto size) { run_blocks<Real, decltype(size)::value>(re, im, geo, blocks, nb); },
+      [&] {
+        GateGeometry one = geo;
+        one.da = b;
+        one.db = 1;
+        for (int k = 0; k < nb; ++k) {
+          for (int j = 0; j < b; ++j) one.offset[j] = geo.offset[k * b + j];
+          run_apply<ApplyGateDynamic<Real>>(re, im, one, blocks + 2 * k * b * b);
+        }
+      });
 }
 
 template <typename Real>
@@ -377,6 +463,8 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 
 template void apply_gate<double>(double*, double*, const GateGeometry&, const double*);
 template void apply_gate<float>(float*, float*, const GateGeometry&, const float*);
+template void apply_gate_blocks<double>(double*, double*, const GateGeometry&, const double*, int, int);
+template void apply_gate_blocks<float>(float*, float*, const GateGeometry&, const float*, int, int);
 template void accumulate_gate<double>(const double*, const double*, double*, double*,
                                       const GateGeometry&, const double*, double, double);
 template void accumulate_gate<float>(const float*, const float*, float*, float*,
