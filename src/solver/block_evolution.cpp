@@ -34,7 +34,14 @@ backend::GateSchedule gate_schedule(const BlockEvolution& job) {
   s.dims = job.device->dims();
   for (int k = 0; k < gates.num_gates(); ++k) {
     const auto& m = gates.modes(k);
-    s.gates.push_back({m[0], m.size() == 2 ? m[1] : -1, gates.offset(k), gates.blocks(k)});
+    backend::GateSchedule::Gate g{m[0], m.size() == 2 ? m[1] : -1, gates.offset(k), {}};
+    if (job.structured) {
+      g.blocks = gates.blocks(k);
+      g.factor_position = gates.gate(k).factor_position;
+      g.factor_kind = gates.gate(k).factor_kind;
+      g.factor_offset = gates.factor_offset(k);
+    }
+    s.gates.push_back(std::move(g));
   }
   s.step_size = gates.step_size();
   s.boundary = gates.boundary_gates();
@@ -125,8 +132,12 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
         for (int s = std::max(s0, 1); s < s1; ++s) {
           Real* cur = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
           const Real* prev = s == s0 ? carry.data() : cur - per_step;
-          for (int k = 0; k < boundary; ++k)
+          for (int k = 0; k < boundary; ++k) {
             multiply_into(cur + gates.offset(k), prev + gates.offset(applied + k), gates.size(k));
+            // A factored gate's static part S (G = D S) takes the previous gate as well.
+            if (gates.gate(k).factor_position >= 0)
+              multiply_into(cur + gates.factor_offset(k), prev + gates.offset(applied + k), gates.size(k));
+          }
         }
       }
     }

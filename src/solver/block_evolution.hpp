@@ -29,6 +29,10 @@ struct BlockEvolution {
   /// Where evolve_blocks applies the gates (the resolved evolution.device; the adjoint pass
   /// always runs on the CPU).
   ComputeDevice compute_device = ComputeDevice::cpu;
+  /// false: the schedule leaves out the gates' structure (parity blocks, factored gates;
+  /// docs/solvers.md "Parity blocks"), so every gate is applied as its full matrix. Tests
+  /// compare the two.
+  bool structured = true;
 };
 
 /// Evolves the columns of `state` (D x n, product basis) in place, in precision Real: per chunk

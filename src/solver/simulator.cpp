@@ -197,6 +197,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     DriveEigen de;
     de.mode = ch.mode;
     linalg::hermitian_eigen(O, de.lambda, de.V);
+    de.op = O;
     cache_->drives.push_back(std::move(de));
     ++cache_->eigendecompositions;
   }

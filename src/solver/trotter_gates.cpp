@@ -98,6 +98,58 @@ TrotterGates::TrotterGates(const device::Device& device, const TermList& terms,
     off += 2 * static_cast<std::size_t>(g.g) * static_cast<std::size_t>(g.g);
   }
   step_size_ = off;
+  factor_gates();
+}
+
+void TrotterGates::factor_gates() {
+  factor_offsets_.assign(gates_.size(), 0);
+  for (std::size_t k = 0; k < gates_.size(); ++k) {
+    Gate& gate = gates_[k];
+    if (gate.segments.size() != 2 || gate.modes.size() != 2 || !gate.segments[0].is_static ||
+        gate.segments[1].is_static || gate.segments[1].bond >= 0)
+      continue;
+    const Segment& drive = gate.segments[1];
+    const CMatrix& O = (*drives_)[static_cast<std::size_t>(drive.channel)].op;
+    if (O.rows() != 2) continue;
+    const cplx o = O(0, 1);
+    const double tol = kSelectionRuleTolerance * std::abs(o);
+    if (!(std::abs(o) > 0.0) || std::abs(O(0, 0)) > tol || std::abs(O(1, 1)) > tol) continue;
+    auto blocks = linalg::pattern_blocks(gate.segments[0].matrix);
+    if (blocks.size() < 2) continue;
+    // The boundary gate's static part is multiplied with the previous step's last gate.
+    if (k < static_cast<std::size_t>(boundary_) && blocks != gates_.back().blocks) continue;
+    gate.blocks = std::move(blocks);
+    gate.factor_position = drive.position;
+    gate.factor_kind = o.real() == 0.0 ? 0 : o.imag() == 0.0 ? 1 : 2;
+    factor_offsets_[k] = step_size_;
+    step_size_ += factor_size(gate.g);
+  }
+}
+
+template <typename Real>
+void TrotterGates::write_factors(const Gate& gate, const std::vector<double>& c, Real* out) const {
+  const int g = gate.g;
+  thread_local std::vector<cplx> s(kMaxStepGate * kMaxStepGate), work(2 * kMaxStepGate * kMaxStepGate);
+  const CMatrix& S = gate.segments[0].matrix;
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) s[static_cast<std::size_t>(i * g + j)] = S(i, j);
+  linalg::small_unitary_refine(s.data(), g, work.data());  // as gate_matrix does
+  for (int i = 0; i < g * g; ++i) {
+    out[i] = static_cast<Real>(s[static_cast<std::size_t>(i)].real());
+    out[g * g + i] = static_cast<Real>(s[static_cast<std::size_t>(i)].imag());
+  }
+  // exp(-i a O/|o|) for O = [[0, o], [conj(o), 0]] with (O/|o|)^2 = I.
+  const Segment& drive = gate.segments[1];
+  const cplx o = (*drives_)[static_cast<std::size_t>(drive.channel)].op(0, 1);
+  const double a = kTwoPi * dt_ * drive.frac * c[static_cast<std::size_t>(drive.channel)] * std::abs(o);
+  const cplx u = o / std::abs(o);
+  const cplx d01 = cplx(0.0, -std::sin(a)) * u, d10 = cplx(0.0, -std::sin(a)) * std::conj(u);
+  Real* d = out + 2 * g * g;
+  d[0] = static_cast<Real>(std::cos(a));
+  d[1] = static_cast<Real>(d01.real());
+  d[2] = static_cast<Real>(d01.imag());
+  d[3] = static_cast<Real>(d10.real());
+  d[4] = static_cast<Real>(d10.imag());
 }
 
 TrotterGates::TrotterGates(const BondList& bonds, const std::vector<DriveEigen>& drives, int order,
@@ -130,6 +182,7 @@ TrotterGates::TrotterGates(const BondList& bonds, const std::vector<DriveEigen>&
     off += 2 * static_cast<std::size_t>(g.g) * static_cast<std::size_t>(g.g);
   }
   step_size_ = off;
+  factor_offsets_.assign(gates_.size(), 0);
 }
 
 bool TrotterGates::bond_driven(const Segment& s, const std::vector<double>& c) const {
@@ -312,6 +365,7 @@ void TrotterGates::compute(const std::vector<double>& coefficients, Real* out) c
       dst[i] = static_cast<Real>(m[static_cast<std::size_t>(i)].real());
       dst[g * g + i] = static_cast<Real>(m[static_cast<std::size_t>(i)].imag());
     }
+    if (gates_[k].factor_position >= 0) write_factors(gates_[k], coefficients, out + factor_offsets_[k]);
   }
 }
 

@@ -17,6 +17,7 @@ struct DriveEigen {
   int mode = 0;
   CMatrix V;
   RVector lambda;
+  CMatrix op;  ///< O itself (optional: factored gates need it; empty disables them)
 };
 
 /// Largest d x d or g x g matrix the per-step gate arithmetic handles (backend::kMaxGateSize).
@@ -71,6 +72,14 @@ class TrotterGates {
   /// Offset of gate k's 2 g^2 numbers inside one step's buffer, and the buffer length.
   [[nodiscard]] std::size_t offset(int gate) const { return offsets_[static_cast<std::size_t>(gate)]; }
   [[nodiscard]] std::size_t step_size() const { return step_size_; }
+  /// Factored gate k: offset of its [S: 2 g^2 numbers (split, row-major)][D: c, then the
+  /// off-diagonal entries d01, d10 as re, im (5 numbers)] inside one step's buffer, after every
+  /// gate's full matrix (which compute() writes as well).
+  [[nodiscard]] std::size_t factor_offset(int gate) const {
+    return factor_offsets_[static_cast<std::size_t>(gate)];
+  }
+  /// Numbers of a factored gate's region: 2 g^2 + 5.
+  [[nodiscard]] static std::size_t factor_size(int g) { return 2 * static_cast<std::size_t>(g * g) + 5; }
 
   /// Every gate matrix of one step, given the drive coefficients c_j(t_mid), written as
   /// split re/im row-major blocks at offset(k) of `out` (length step_size()).
@@ -107,8 +116,16 @@ class TrotterGates {
     std::vector<Segment> segments;  ///< first applied first
     /// A gate of static factors only whose matrix has exact zeros between groups of its basis
     /// states (pattern_blocks, e.g. the total parity of two fluxonia at half flux): the
-    /// groups, each ascending. Empty for every other gate (applied dense).
+    /// groups, each ascending; for a factored gate, the groups of its static part. Empty for
+    /// every other gate (applied dense).
     std::vector<std::vector<int>> blocks;
+    /// Factored gate (docs/solvers.md "Parity blocks"): segments [static S with blocks, one
+    /// drive on a 2-level mode whose operator O has no diagonal], i.e. G = D S with
+    /// D = cos(a) I - i sin(a) O / |o|, a = 2 pi dt frac c |o|, o = O(0, 1). -1 otherwise,
+    /// else the drive's position (0: first mode, 1: second). factor_kind: 0 when o is exactly
+    /// imaginary (D real), 1 when exactly real (off-diagonal of D imaginary), 2 otherwise.
+    int factor_position = -1;
+    int factor_kind = 2;
   };
   /// The gates of one step, first applied first (adjoint and tests).
   [[nodiscard]] const Gate& gate(int k) const { return gates_[static_cast<std::size_t>(k)]; }
@@ -132,8 +149,15 @@ class TrotterGates {
   /// bond_factor into `out` (row-major, g x g); allocation-free for g <= linalg::kSmallExpm.
   void bond_factor(const Segment& s, const std::vector<double>& c, int g, cplx* out) const;
 
+  /// Marks the factored gates (Gate::factor_position) and lays out their regions.
+  void factor_gates();
+  /// Writes factored gate k's region for coefficients c.
+  template <typename Real>
+  void write_factors(const Gate& gate, const std::vector<double>& c, Real* out) const;
+
   std::vector<Gate> gates_;
   std::vector<std::size_t> offsets_;
+  std::vector<std::size_t> factor_offsets_;  ///< 0 for gates that are not factored
   std::size_t step_size_ = 0;
   const std::vector<DriveEigen>* drives_ = nullptr;
   const BondList* bonds_ = nullptr;

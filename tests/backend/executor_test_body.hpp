@@ -141,6 +141,88 @@ class GateExecutorTest : public ::testing::Test {
   }
 };
 
+/// Factored gates (GateSchedule::Gate::factor_position): G = D S on two 2-level modes, S
+/// block diagonal over {0, 3}, {1, 2}, D = [[c, d01], [d10, c]] of the given kind on one mode;
+/// the full matrix at the gate's offset, S and D in its factor region. Against the dense
+/// product (an executor may use either form).
+template <typename Real, typename Backend>
+void check_factored(int kind, Index width, int threads) {
+  std::mt19937 rng(static_cast<unsigned>(100 * kind + 10 * width + threads));
+  std::uniform_real_distribution<double> angle(-3.0, 3.0);
+  GateSchedule s;
+  s.dims = {2, 2, 2};
+  s.steps = 3;
+  const std::vector<GateModes> modes{{0, 1}, {1, 2}, {0, 2}};
+  for (const auto& [a, b] : modes) {
+    s.gates.push_back({a, b, s.step_size, {}});
+    s.step_size += 32;
+  }
+  for (int k = 0; k < 2; ++k) {  // the first two are factored, on positions 0 and 1
+    auto& gate = s.gates[static_cast<std::size_t>(k)];
+    gate.blocks = {{0, 3}, {1, 2}};
+    gate.factor_position = k;
+    gate.factor_kind = kind;
+    gate.factor_offset = s.step_size;
+    s.step_size += 37;
+  }
+  std::vector<Real> buffer(s.step_size * 3);
+  CMatrix state = random_matrix(rng, 8, 6);
+  CMatrix expected = state;
+  for (int t = 0; t < 3; ++t) {
+    Real* step = buffer.data() + s.step_size * static_cast<std::size_t>(t);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto& gate = s.gates[k];
+      CMatrix G(4, 4);
+      if (gate.factor_position < 0) {
+        G = random_unitary(rng, 4);
+      } else {
+        CMatrix S = CMatrix::Zero(4, 4);
+        const CMatrix even = random_unitary(rng, 2), odd = random_unitary(rng, 2);
+        const int e[2] = {0, 3}, o[2] = {1, 2};
+        for (int i = 0; i < 2; ++i)
+          for (int j = 0; j < 2; ++j) {
+            S(e[i], e[j]) = even(i, j);
+            S(o[i], o[j]) = odd(i, j);
+          }
+        // D = exp(-i a (u |0><1| + conj(u) |1><0|)), u = 1 (kind 1: real o), i (kind 0), e^{i phi}.
+        const double a = angle(rng);
+        const cplx u = kind == 0 ? cplx(0.0, 1.0) : kind == 1 ? cplx(1.0, 0.0) : std::polar(1.0, angle(rng));
+        const cplx d01 = cplx(0.0, -std::sin(a)) * u, d10 = cplx(0.0, -std::sin(a)) * std::conj(u);
+        CMatrix D(2, 2);
+        D << std::cos(a), d01, d10, std::cos(a);
+        Real* f = step + gate.factor_offset;
+        for (int i = 0; i < 16; ++i) {
+          f[i] = static_cast<Real>(S(i / 4, i % 4).real());
+          f[16 + i] = static_cast<Real>(S(i / 4, i % 4).imag());
+        }
+        const Real dd[5] = {static_cast<Real>(std::cos(a)), static_cast<Real>(d01.real()),
+                            static_cast<Real>(d01.imag()), static_cast<Real>(d10.real()),
+                            static_cast<Real>(d10.imag())};
+        std::copy(dd, dd + 5, f + 32);
+        for (int i = 0; i < 4; ++i)
+          for (int j = 0; j < 4; ++j) S(i, j) = {static_cast<double>(f[i * 4 + j]), static_cast<double>(f[16 + i * 4 + j])};
+        D << static_cast<double>(dd[0]), cplx(dd[1], dd[2]), cplx(dd[3], dd[4]), static_cast<double>(dd[0]);
+        G = (gate.factor_position == 0 ? linalg::kron(D, CMatrix::Identity(2, 2))
+                                       : linalg::kron(CMatrix::Identity(2, 2), D)) *
+            S;
+      }
+      Real* out = step + gate.offset;
+      for (int i = 0; i < 16; ++i) {
+        out[i] = static_cast<Real>(G(i / 4, i % 4).real());
+        out[16 + i] = static_cast<Real>(G(i / 4, i % 4).imag());
+      }
+      expected = dense_gate(s.dims, gate.mode_a, gate.mode_b, G) * expected;
+    }
+  }
+  const auto executor = Backend::template gate_executor<Real>(s, 6, width, threads, 3);
+  executor->upload(state);
+  executor->apply(buffer.data(), 0, 3);
+  executor->download(state);
+  const double tol = sizeof(Real) == 8 ? 1e-13 : 3e-5;  // the dense full matrix rounds too
+  EXPECT_LT((state - expected).cwiseAbs().maxCoeff(), tol)
+      << Backend::name << ": kind " << kind << ", width " << width << ", " << threads << " threads";
+}
+
 TYPED_TEST_SUITE_P(GateExecutorTest);
 
 TYPED_TEST_P(GateExecutorTest, MixedGatesMatchTheDenseProduct) {
@@ -183,9 +265,16 @@ TYPED_TEST_P(GateExecutorTest, BlockGatesMatchTheDenseProduct) {
   this->check(dims, gates, 1, 5, 7, 4, 2, 2, blocks);
 }
 
+TYPED_TEST_P(GateExecutorTest, FactoredGatesMatchTheDenseProduct) {
+  for (int kind : {0, 1, 2})
+    for (Index width : {1, 3, 10})
+      for (int threads : {1, 2})
+        check_factored<typename TestFixture::Real, typename TestFixture::Backend>(kind, width, threads);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(GateExecutorTest, MixedGatesMatchTheDenseProduct,
                             BoundaryGatesOnlyInTheLastStep, RuntimeGateSizes,
-                            BlockGatesMatchTheDenseProduct);
+                            BlockGatesMatchTheDenseProduct, FactoredGatesMatchTheDenseProduct);
 
 template <typename Backend>
 class DenseExecutorTest : public ::testing::Test {

@@ -35,6 +35,15 @@ struct GateSchedule {
     /// may apply each group as its own smaller gate (the CPU executor does) or the whole
     /// matrix (its zeros included); empty for a dense gate.
     std::vector<std::vector<int>> blocks;
+    /// A factored gate G = D S (a two-mode gate of two 2-level modes; solver TrotterGates):
+    /// its static part S, with `blocks`, and its drive factor D = [[c, d01], [d10, c]] on mode
+    /// position factor_position (0: mode_a), stored at factor_offset in a step's buffer as
+    /// [S: 2 g^2 numbers][c, re d01, im d01, re d10, im d10]. factor_kind 0: D is real, 1: its
+    /// off-diagonal is imaginary, 2: general. An executor may instead apply the full matrix
+    /// at `offset`. factor_position -1: not factored.
+    int factor_position = -1;
+    int factor_kind = 2;
+    std::size_t factor_offset = 0;
   };
   std::vector<int> dims;
   std::vector<Gate> gates;

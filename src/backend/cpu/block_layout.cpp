@@ -17,7 +17,8 @@ double GateSchedule::work(int k) const {
   if (blocks.empty()) return g;
   double sum = 0.0;
   for (const auto& b : blocks) sum += static_cast<double>(b.size()) * static_cast<double>(b.size());
-  return sum / g;
+  // A factored gate's drive factor: about one multiply-add per amplitude.
+  return sum / g + (gates[static_cast<std::size_t>(k)].factor_position >= 0 ? 1.0 : 0.0);
 }
 
 Index GateSchedule::dim() const {

@@ -65,9 +65,14 @@ class CpuGateExecutor final : public GateExecutor<Real> {
                          step_gates + schedule_.gates[static_cast<std::size_t>(k)].offset);
               continue;
             }
-            for (const BlockGate& bg : sub)
-              apply_gate_blocks(re, im, b + 1 == layout_.num_blocks ? bg.geo_last : bg.geo_full,
-                                step_blocks + bg.packed_offset, bg.size, bg.count);
+            for (const BlockGate& bg : sub) {
+              const GateGeometry& g = b + 1 == layout_.num_blocks ? bg.geo_last : bg.geo_full;
+              const Real* packed = step_blocks + bg.packed_offset;
+              if (bg.factored)
+                apply_factored_gate(re, im, g, packed, packed + 16, bg.position, bg.kind);
+              else
+                apply_gate_blocks(re, im, g, packed, bg.size, bg.count);
+            }
           }
         }
         store_block(state, c0, w, re, im);
@@ -90,13 +95,28 @@ class CpuGateExecutor final : public GateExecutor<Real> {
     int size = 0, count = 0;
     GateGeometry geo_full, geo_last;
     std::size_t packed_offset = 0;
+    /// A factored gate (GateSchedule::Gate::factor_position; two 2-level modes, the parity
+    /// groups {0, 3}, {1, 2}): the groups are its static part's, followed in the packed data
+    /// by the drive factor's 5 numbers.
+    bool factored = false;
+    int kind = 2, position = 0;
   };
+
+  /// True when gate k is factored in the shape apply_factored_gate handles.
+  bool factored(std::size_t k) const {
+    const auto& gate = schedule_.gates[k];
+    return gate.factor_position >= 0 && schedule_.size(static_cast<int>(k)) == 4 &&
+           schedule_.dims[static_cast<std::size_t>(gate.mode_a)] == 2 &&
+           gate.blocks == std::vector<std::vector<int>>{{0, 3}, {1, 2}};
+  }
 
   void make_block_gates() {
     block_gates_.resize(schedule_.gates.size());
     for (std::size_t k = 0; k < schedule_.gates.size(); ++k) {
       const auto& blocks = schedule_.gates[k].blocks;
-      if (blocks.empty()) continue;
+      // A factored gate's blocks are its static part's: without the factored kernel it is
+      // applied dense.
+      if (blocks.empty() || (schedule_.gates[k].factor_position >= 0 && !factored(k))) continue;
       const bool equal = std::all_of(blocks.begin(), blocks.end(), [&](const auto& b) {
         return b.size() == blocks.front().size();
       });
@@ -121,6 +141,12 @@ class CpuGateExecutor final : public GateExecutor<Real> {
         bg.groups = std::move(groups);
         bg.packed_offset = packed_step_;
         packed_step_ += 2 * static_cast<std::size_t>(bg.size * bg.size * bg.count);
+        if (factored(k)) {
+          bg.factored = true;
+          bg.kind = schedule_.gates[k].factor_kind;
+          bg.position = schedule_.gates[k].factor_position;
+          packed_step_ += 5;
+        }
         block_gates_[k].push_back(std::move(bg));
       }
     }
@@ -132,8 +158,10 @@ class CpuGateExecutor final : public GateExecutor<Real> {
     packed_.resize(packed_step_ * static_cast<std::size_t>(steps));
     for (int s = 0; s < steps; ++s)
       for (std::size_t k = 0; k < block_gates_.size(); ++k) {
+        // A factored gate's static part and drive factor sit in its factor region.
         const Real* full =
-            gates + schedule_.step_size * static_cast<std::size_t>(s) + schedule_.gates[k].offset;
+            gates + schedule_.step_size * static_cast<std::size_t>(s) +
+            (factored(k) ? schedule_.gates[k].factor_offset : schedule_.gates[k].offset);
         const int g = schedule_.size(static_cast<int>(k));
         for (const BlockGate& bg : block_gates_[k]) {
           Real* out =
@@ -149,6 +177,7 @@ class CpuGateExecutor final : public GateExecutor<Real> {
               }
             out += 2 * n * n;
           }
+          if (bg.factored) std::copy(full + 2 * g * g, full + 2 * g * g + 5, out);
         }
       }
   }

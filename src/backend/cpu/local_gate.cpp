@@ -97,7 +97,17 @@ struct Simd {
 /// column's result does not depend on whether it fell into a vector or into the tail (the
 /// block width, and so the split, depends on the thread count).
 template <typename Real, int B>
-void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, int nb) {
+void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks_in, int nb) {
+  // A local copy of the gate when it is small (every case the solvers use): the compiler
+  // cannot know that the stores to re / im leave the gate alone, and would load every entry
+  // again for each vector.
+  constexpr int kLocal = 2 * B * B * (B <= 2 ? 4 : 1);
+  Real local[kLocal];
+  const Real* blocks = blocks_in;
+  if (2 * B * B * nb <= kLocal) {
+    std::copy(blocks_in, blocks_in + 2 * B * B * nb, local);
+    blocks = local;
+  }
   using V = typename Simd<Real>::V;
   constexpr int L = Simd<Real>::kLanes;
   const std::ptrdiff_t inner = geo.inner, full = inner - inner % L;
@@ -151,6 +161,117 @@ void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks,
           }
         }
       }
+    }
+}
+
+/// out = D y on one pair of a factored gate's registers (apply_factored_gate): c y + w q, w the
+/// off-diagonal entry of the row, with the multiplications a structured w needs (Kind 0: w
+/// real, 1: w imaginary, 2: general). T is a vector or a scalar: the same updates in the same
+/// order for both.
+template <int Kind, typename T, typename Real>
+void rotate_pair(const T& yr, const T& yi, const T& qr, const T& qi, Real c, Real wr, Real wi, T& outr,
+                 T& outi) {
+  outr = c * yr;
+  outi = c * yi;
+  if constexpr (Kind != 1) {
+    outr += wr * qr;
+    outi += wr * qi;
+  }
+  if constexpr (Kind != 0) {
+    outr -= wi * qi;
+    outi += wi * qr;
+  }
+}
+
+/// The registers of a factored gate hold the gate basis states 0, 3 (S's even block) and 1, 2
+/// (its odd block). Register r's partner under the drive on mode position Pos (0: the state's
+/// bit 1, 1: its bit 0), and the drive's level in register r.
+template <int Pos>
+constexpr int kPartner[4] = {Pos == 0 ? 3 : 2, Pos == 0 ? 2 : 3, Pos == 0 ? 1 : 0, Pos == 0 ? 0 : 1};
+template <int Pos>
+constexpr int kMember[4] = {0, 1, Pos == 0 ? 0 : 1, Pos == 0 ? 1 : 0};
+
+/// One slice position of a factored gate: the static part's two 2 x 2 blocks on the
+/// registers (0, 1: the even block, states 0 and 3; 2, 3: the odd block, states 1 and 2), then
+/// the drive factor pair by pair, each pair stored as soon as it is done (few live registers).
+/// T is a vector (load / store: 64-byte copies) or a scalar: the same updates in the same
+/// order. See apply_factored_gate.
+template <int Kind, int Pos, typename T, typename Real, typename Load, typename Store>
+void factored_slice(const Real* blocks, const Real* d, Load load, Store store) {
+  T yr[4], yi[4];
+  for (int k = 0; k < 2; ++k) {
+    const Real* gr = blocks + 8 * k;
+    const Real* gi = gr + 4;
+    T xr[2], xi[2];
+    for (int j = 0; j < 2; ++j) load(2 * k + j, xr[j], xi[j]);
+    for (int o = 0; o < 2; ++o) {
+      T ar = T{}, ai = T{};
+      for (int j = 0; j < 2; ++j) {
+        ar += gr[o * 2 + j] * xr[j];
+        ar -= gi[o * 2 + j] * xi[j];
+        ai += gr[o * 2 + j] * xi[j];
+        ai += gi[o * 2 + j] * xr[j];
+      }
+      yr[2 * k + o] = ar;
+      yi[2 * k + o] = ai;
+    }
+  }
+  // Pairs (r, q) with r < q; member 0 takes D's first row.
+  for (int r = 0; r < 4; ++r) {
+    constexpr const int* partner = kPartner<Pos>;
+    constexpr const int* member = kMember<Pos>;
+    const int q = partner[r];
+    if (q < r) continue;
+    const int r0 = member[r] == 0 ? r : q, r1 = member[r] == 0 ? q : r;
+    T or0, oi0, or1, oi1;
+    rotate_pair<Kind>(yr[r0], yi[r0], yr[r1], yi[r1], d[0], d[1], d[2], or0, oi0);
+    rotate_pair<Kind>(yr[r1], yi[r1], yr[r0], yi[r0], d[0], d[3], d[4], or1, oi1);
+    store(r0, or0, oi0);
+    store(r1, or1, oi1);
+  }
+}
+
+template <typename Real, int Kind, int Pos>
+void run_factored(Real* re, Real* im, const GateGeometry& geo, const Real* blocks_in, const Real* d_in) {
+  // Local copies: the compiler cannot know that the stores to re / im leave the gate alone,
+  // and would load every entry again for each vector.
+  Real blocks[16], d[5];
+  std::copy(blocks_in, blocks_in + 16, blocks);
+  std::copy(d_in, d_in + 5, d);
+  using V = typename Simd<Real>::V;
+  constexpr int L = Simd<Real>::kLanes;
+  const std::ptrdiff_t inner = geo.inner, full = inner - inner % L;
+  for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
+    for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
+      const std::ptrdiff_t base = geo.base(l, m);
+      Real* pr[4];
+      Real* pi[4];
+      for (int j = 0; j < 4; ++j) {
+        pr[j] = re + base + geo.offset[j];
+        pi[j] = im + base + geo.offset[j];
+      }
+      for (std::ptrdiff_t n = 0; n < full; n += L)
+        factored_slice<Kind, Pos, V>(
+            blocks, d,
+            [&](int j, V& xr, V& xi) {
+              std::memcpy(&xr, pr[j] + n, sizeof(V));
+              std::memcpy(&xi, pi[j] + n, sizeof(V));
+            },
+            [&](int j, const V& yr, const V& yi) {
+              std::memcpy(pr[j] + n, &yr, sizeof(V));
+              std::memcpy(pi[j] + n, &yi, sizeof(V));
+            });
+      for (std::ptrdiff_t n = full; n < inner; ++n)
+        factored_slice<Kind, Pos, Real>(
+            blocks, d,
+            [&](int j, Real& xr, Real& xi) {
+              xr = pr[j][n];
+              xi = pi[j][n];
+            },
+            [&](int j, Real yr, Real yi) {
+              pr[j][n] = yr;
+              pi[j][n] = yi;
+            });
     }
 }
 
@@ -461,7 +582,28 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
   run_accumulate<Real>(xre, xim, yre, yim, geo, gate, alpha_re, alpha_im);
 }
 
+template <typename Real>
+void apply_factored_gate(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, const Real* d,
+                         int position, int kind) {
+  auto run = [&](auto k, auto p) {
+    run_factored<Real, decltype(k)::value, decltype(p)::value>(re, im, geo, blocks, d);
+  };
+  using std::integral_constant;
+  const integral_constant<int, 0> first;
+  const integral_constant<int, 1> second;
+  if (kind == 0)
+    position == 0 ? run(integral_constant<int, 0>{}, first) : run(integral_constant<int, 0>{}, second);
+  else if (kind == 1)
+    position == 0 ? run(integral_constant<int, 1>{}, first) : run(integral_constant<int, 1>{}, second);
+  else
+    position == 0 ? run(integral_constant<int, 2>{}, first) : run(integral_constant<int, 2>{}, second);
+}
+
 template void apply_gate<double>(double*, double*, const GateGeometry&, const double*);
+template void apply_factored_gate<double>(double*, double*, const GateGeometry&, const double*, const double*,
+                                          int, int);
+template void apply_factored_gate<float>(float*, float*, const GateGeometry&, const float*, const float*, int,
+                                         int);
 template void apply_gate<float>(float*, float*, const GateGeometry&, const float*);
 template void apply_gate_blocks<double>(double*, double*, const GateGeometry&, const double*, int, int);
 template void apply_gate_blocks<float>(float*, float*, const GateGeometry&, const float*, int, int);
