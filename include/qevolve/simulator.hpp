@@ -229,7 +229,9 @@ class Simulator {
   [[nodiscard]] CacheStats stats() const;
 
   /// Trotter path only: number of fused local gates per step, and the floating-point work of
-  /// one step on one column (8 flops per complex multiply-add, D g per gate of size g).
+  /// one step on one column as the CPU executor does it (8 flops per complex multiply-add,
+  /// D g per dense gate of size g, less for parity blocks and factored gates:
+  /// TrotterGates::work, docs/solvers.md "Parity blocks").
   [[nodiscard]] int gates_per_step() const;
   [[nodiscard]] double flops_per_column_step() const;
 

@@ -315,7 +315,7 @@ double Simulator::flops_per_column_step() const {
   if (!uses_trotter_gates(options_)) return 0.0;
   double flops = 0.0;
   for (int k = 0; k < cache_->gates.num_gates() - cache_->gates.boundary_gates(); ++k)
-    flops += 8.0 * static_cast<double>(device_.dim()) * cache_->gates.size(k);
+    flops += 8.0 * static_cast<double>(device_.dim()) * cache_->gates.work(k);
   return time_grid().samples_per_step() * flops;
 }
 

@@ -126,6 +126,16 @@ void TrotterGates::factor_gates() {
   }
 }
 
+double TrotterGates::work(int k) const {
+  const Gate& gate = gates_[static_cast<std::size_t>(k)];
+  if (gate.blocks.empty()) return gate.g;
+  double sum = 0.0;
+  for (const auto& b : gate.blocks) sum += static_cast<double>(b.size() * b.size());
+  sum /= gate.g;
+  if (gate.factor_position >= 0) sum += gate.factor_kind == 2 ? 1.5 : 1.0;
+  return sum;
+}
+
 template <typename Real>
 void TrotterGates::write_factors(const Gate& gate, const std::vector<double>& c, Real* out) const {
   const int g = gate.g;

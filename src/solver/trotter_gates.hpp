@@ -64,6 +64,10 @@ class TrotterGates {
     return gates_[static_cast<std::size_t>(gate)].modes;
   }
   [[nodiscard]] int size(int gate) const { return gates_[static_cast<std::size_t>(gate)].g; }
+  /// Complex multiply-adds per amplitude of gate k as the CPU executor applies it: g for a
+  /// dense gate, sum b^2 / g over its blocks, plus the drive factor of a factored gate (1 when
+  /// D is real or has an imaginary off-diagonal, 1.5 otherwise). backend::GateSchedule::work.
+  [[nodiscard]] double work(int gate) const;
   /// Gate::blocks of gate k, except that the first boundary_gates() gates, which are multiplied
   /// with the previous step's last ones, keep blocks only when both have the same.
   [[nodiscard]] const std::vector<std::vector<int>>& blocks(int gate) const {

@@ -60,7 +60,8 @@ struct GateSchedule {
   /// Gate size g = d_a d_b of gate k.
   [[nodiscard]] int size(int k) const;
   /// Complex multiply-adds per amplitude of gate k as the CPU executor applies it: g for a
-  /// dense gate, sum of b^2 / g over its blocks otherwise (g = 4 in two blocks of 2: 2).
+  /// dense gate, sum of b^2 / g over its blocks otherwise (g = 4 in two blocks of 2: 2), plus
+  /// a factored gate's drive factor (1, or 1.5 for factor_kind 2).
   [[nodiscard]] double work(int k) const;
   /// Product of the mode dimensions.
   [[nodiscard]] Index dim() const;

@@ -17,8 +17,9 @@ double GateSchedule::work(int k) const {
   if (blocks.empty()) return g;
   double sum = 0.0;
   for (const auto& b : blocks) sum += static_cast<double>(b.size()) * static_cast<double>(b.size());
-  // A factored gate's drive factor: about one multiply-add per amplitude.
-  return sum / g + (gates[static_cast<std::size_t>(k)].factor_position >= 0 ? 1.0 : 0.0);
+  // A factored gate's drive factor (solver::TrotterGates::work).
+  const auto& gate = gates[static_cast<std::size_t>(k)];
+  return sum / g + (gate.factor_position < 0 ? 0.0 : gate.factor_kind == 2 ? 1.5 : 1.0);
 }
 
 Index GateSchedule::dim() const {
