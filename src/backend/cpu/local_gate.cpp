@@ -90,12 +90,76 @@ struct Simd {
   static constexpr int kLanes = 64 / static_cast<int>(sizeof(Real));
 };
 
+/// Loads and stores at position n of a slice's amplitude runs (pointers pr[j], pi[j]): 64-byte
+/// vectors (T = Simd<Real>::V) or scalars (T = Real).
+template <typename T, typename Real>
+struct RunAccess {
+  using value_type = T;
+  Real* const* pr;
+  Real* const* pi;
+  std::ptrdiff_t n;
+  void load(int j, T& xr, T& xi) const {
+    if constexpr (std::is_same_v<T, Real>) {
+      xr = pr[j][n];
+      xi = pi[j][n];
+    } else {
+      std::memcpy(&xr, pr[j] + n, sizeof(T));
+      std::memcpy(&xi, pi[j] + n, sizeof(T));
+    }
+  }
+  void store(int j, const T& yr, const T& yi) const {
+    if constexpr (std::is_same_v<T, Real>) {
+      pr[j][n] = yr;
+      pi[j][n] = yi;
+    } else {
+      std::memcpy(pr[j] + n, &yr, sizeof(T));
+      std::memcpy(pi[j] + n, &yi, sizeof(T));
+    }
+  }
+};
+
+/// Every position of one slice's G amplitude runs (the states geo.offset[first .. first + G)
+/// at `base`): body(RunAccess<vector>) for each whole 64-byte vector of the contiguous run,
+/// then body(RunAccess<Real>) for each position of its tail. One body for both, so a column's
+/// result does not depend on whether it fell into a vector or into the tail (the block width,
+/// and so the split, depends on the thread count and the cache).
+template <int G, typename Real, typename Body>
+void for_each_position(Real* re, Real* im, const GateGeometry& geo, std::ptrdiff_t base, int first,
+                       Body&& body) {
+  constexpr int L = Simd<Real>::kLanes;
+  Real* pr[G];
+  Real* pi[G];
+  for (int j = 0; j < G; ++j) {
+    pr[j] = re + base + geo.offset[first + j];
+    pi[j] = im + base + geo.offset[first + j];
+  }
+  const std::ptrdiff_t inner = geo.inner, full = inner - inner % L;
+  for (std::ptrdiff_t n = 0; n < full; n += L) body(RunAccess<typename Simd<Real>::V, Real>{pr, pi, n});
+  for (std::ptrdiff_t n = full; n < inner; ++n) body(RunAccess<Real, Real>{pr, pi, n});
+}
+
+/// y = M x on the B amplitudes of one position (M row-major, split into gr and gi).
+template <int B, typename Real, typename Access>
+void block_times(const Real* gr, const Real* gi, const Access& a) {
+  using T = typename Access::value_type;
+  T xr[B], xi[B];
+  for (int j = 0; j < B; ++j) a.load(j, xr[j], xi[j]);
+  for (int o = 0; o < B; ++o) {
+    T yr{}, yi{};
+    for (int j = 0; j < B; ++j) {
+      // Four separate updates, so each is one fused multiply-add.
+      yr += gr[o * B + j] * xr[j];
+      yr -= gi[o * B + j] * xi[j];
+      yi += gr[o * B + j] * xi[j];
+      yi += gi[o * B + j] * xr[j];
+    }
+    a.store(o, yr, yi);
+  }
+}
+
 /// nb diagonal blocks of size B applied in one sweep over every slice: block k acts on the
 /// states geo.offset[k B .. (k + 1) B) with the B x B matrix at blocks + 2 k B^2 (re then im,
-/// row-major); nb = 1 is a dense gate. The contiguous run goes through explicit 64-byte
-/// vectors (the gate entries broadcast), its tail through the same updates on scalars, so a
-/// column's result does not depend on whether it fell into a vector or into the tail (the
-/// block width, and so the split, depends on the thread count).
+/// row-major); nb = 1 is a dense gate.
 template <typename Real, int B>
 void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks_in, int nb) {
   // A local copy of the gate when it is small (every case the solvers use): the compiler
@@ -108,60 +172,14 @@ void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks_
     std::copy(blocks_in, blocks_in + 2 * B * B * nb, local);
     blocks = local;
   }
-  using V = typename Simd<Real>::V;
-  constexpr int L = Simd<Real>::kLanes;
-  const std::ptrdiff_t inner = geo.inner, full = inner - inner % L;
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
-    for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
-      const std::ptrdiff_t base = geo.base(l, m);
+    for (std::ptrdiff_t m = 0; m < geo.middle; ++m)
       for (int k = 0; k < nb; ++k) {
         const Real* gr = blocks + 2 * k * B * B;
         const Real* gi = gr + B * B;
-        Real* pr[B];
-        Real* pi[B];
-        for (int j = 0; j < B; ++j) {
-          pr[j] = re + base + geo.offset[k * B + j];
-          pi[j] = im + base + geo.offset[k * B + j];
-        }
-        for (std::ptrdiff_t n = 0; n < full; n += L) {
-          V xr[B], xi[B];
-          for (int j = 0; j < B; ++j) {
-            std::memcpy(&xr[j], pr[j] + n, sizeof(V));
-            std::memcpy(&xi[j], pi[j] + n, sizeof(V));
-          }
-          for (int o = 0; o < B; ++o) {
-            V yr{}, yi{};
-            for (int j = 0; j < B; ++j) {
-              // Four separate updates, so each is one fused multiply-add.
-              yr += gr[o * B + j] * xr[j];
-              yr -= gi[o * B + j] * xi[j];
-              yi += gr[o * B + j] * xi[j];
-              yi += gi[o * B + j] * xr[j];
-            }
-            std::memcpy(pr[o] + n, &yr, sizeof(V));
-            std::memcpy(pi[o] + n, &yi, sizeof(V));
-          }
-        }
-        for (std::ptrdiff_t n = full; n < inner; ++n) {
-          Real xr[B], xi[B];
-          for (int j = 0; j < B; ++j) {
-            xr[j] = pr[j][n];
-            xi[j] = pi[j][n];
-          }
-          for (int o = 0; o < B; ++o) {
-            Real yr = 0, yi = 0;
-            for (int j = 0; j < B; ++j) {  // the vector path's updates in its order
-              yr += gr[o * B + j] * xr[j];
-              yr -= gi[o * B + j] * xi[j];
-              yi += gr[o * B + j] * xi[j];
-              yi += gi[o * B + j] * xr[j];
-            }
-            pr[o][n] = yr;
-            pi[o][n] = yi;
-          }
-        }
+        for_each_position<B>(re, im, geo, geo.base(l, m), k * B,
+                             [&](const auto& a) { block_times<B>(gr, gi, a); });
       }
-    }
 }
 
 /// out = D y on one pair of a factored gate's registers (apply_factored_gate): c y + w q, w the
@@ -191,21 +209,21 @@ constexpr int kPartner[4] = {Pos == 0 ? 3 : 2, Pos == 0 ? 2 : 3, Pos == 0 ? 1 : 
 template <int Pos>
 constexpr int kMember[4] = {0, 1, Pos == 0 ? 0 : 1, Pos == 0 ? 1 : 0};
 
-/// One slice position of a factored gate: the static part's two 2 x 2 blocks on the
-/// registers (0, 1: the even block, states 0 and 3; 2, 3: the odd block, states 1 and 2), then
-/// the drive factor pair by pair, each pair stored as soon as it is done (few live registers).
-/// T is a vector (load / store: 64-byte copies) or a scalar: the same updates in the same
-/// order. See apply_factored_gate.
-template <int Kind, int Pos, typename T, typename Real, typename Load, typename Store>
-void factored_slice(const Real* blocks, const Real* d, Load load, Store store) {
+/// One position of a factored gate: the static part's two 2 x 2 blocks on the registers
+/// (0, 1: the even block, states 0 and 3; 2, 3: the odd block, states 1 and 2), then the drive
+/// factor pair by pair, each pair stored as soon as it is done (few live registers). See
+/// apply_factored_gate.
+template <int Kind, int Pos, typename Real, typename Access>
+void factored_position(const Real* blocks, const Real* d, const Access& a) {
+  using T = typename Access::value_type;
   T yr[4], yi[4];
   for (int k = 0; k < 2; ++k) {
     const Real* gr = blocks + 8 * k;
     const Real* gi = gr + 4;
     T xr[2], xi[2];
-    for (int j = 0; j < 2; ++j) load(2 * k + j, xr[j], xi[j]);
+    for (int j = 0; j < 2; ++j) a.load(2 * k + j, xr[j], xi[j]);
     for (int o = 0; o < 2; ++o) {
-      T ar = T{}, ai = T{};
+      T ar{}, ai{};
       for (int j = 0; j < 2; ++j) {
         ar += gr[o * 2 + j] * xr[j];
         ar -= gi[o * 2 + j] * xi[j];
@@ -226,8 +244,8 @@ void factored_slice(const Real* blocks, const Real* d, Load load, Store store) {
     T or0, oi0, or1, oi1;
     rotate_pair<Kind>(yr[r0], yi[r0], yr[r1], yi[r1], d[0], d[1], d[2], or0, oi0);
     rotate_pair<Kind>(yr[r1], yi[r1], yr[r0], yi[r0], d[0], d[3], d[4], or1, oi1);
-    store(r0, or0, oi0);
-    store(r1, or1, oi1);
+    a.store(r0, or0, oi0);
+    a.store(r1, or1, oi1);
   }
 }
 
@@ -238,41 +256,10 @@ void run_factored(Real* re, Real* im, const GateGeometry& geo, const Real* block
   Real blocks[16], d[5];
   std::copy(blocks_in, blocks_in + 16, blocks);
   std::copy(d_in, d_in + 5, d);
-  using V = typename Simd<Real>::V;
-  constexpr int L = Simd<Real>::kLanes;
-  const std::ptrdiff_t inner = geo.inner, full = inner - inner % L;
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
-    for (std::ptrdiff_t m = 0; m < geo.middle; ++m) {
-      const std::ptrdiff_t base = geo.base(l, m);
-      Real* pr[4];
-      Real* pi[4];
-      for (int j = 0; j < 4; ++j) {
-        pr[j] = re + base + geo.offset[j];
-        pi[j] = im + base + geo.offset[j];
-      }
-      for (std::ptrdiff_t n = 0; n < full; n += L)
-        factored_slice<Kind, Pos, V>(
-            blocks, d,
-            [&](int j, V& xr, V& xi) {
-              std::memcpy(&xr, pr[j] + n, sizeof(V));
-              std::memcpy(&xi, pi[j] + n, sizeof(V));
-            },
-            [&](int j, const V& yr, const V& yi) {
-              std::memcpy(pr[j] + n, &yr, sizeof(V));
-              std::memcpy(pi[j] + n, &yi, sizeof(V));
-            });
-      for (std::ptrdiff_t n = full; n < inner; ++n)
-        factored_slice<Kind, Pos, Real>(
-            blocks, d,
-            [&](int j, Real& xr, Real& xi) {
-              xr = pr[j][n];
-              xi = pi[j][n];
-            },
-            [&](int j, Real yr, Real yi) {
-              pr[j][n] = yr;
-              pi[j][n] = yi;
-            });
-    }
+    for (std::ptrdiff_t m = 0; m < geo.middle; ++m)
+      for_each_position<4>(re, im, geo, geo.base(l, m), 0,
+                           [&](const auto& a) { factored_position<Kind, Pos>(blocks, d, a); });
 }
 
 /// Eight doubles, one 512-bit vector (GCC/Clang vector extension; two 256-bit halves on AVX2).
