@@ -102,12 +102,12 @@ class CpuGateExecutor final : public GateExecutor<Real> {
     int kind = 2, position = 0;
   };
 
-  /// True when gate k is factored in the shape apply_factored_gate handles.
+  /// True when gate k is factored in the shape apply_factored_gate handles (construction only).
   bool factored(std::size_t k) const {
     const auto& gate = schedule_.gates[k];
+    const std::vector<std::vector<int>> parity{{0, 3}, {1, 2}};
     return gate.factor_position >= 0 && schedule_.size(static_cast<int>(k)) == 4 &&
-           schedule_.dims[static_cast<std::size_t>(gate.mode_a)] == 2 &&
-           gate.blocks == std::vector<std::vector<int>>{{0, 3}, {1, 2}};
+           schedule_.dims[static_cast<std::size_t>(gate.mode_a)] == 2 && gate.blocks == parity;
   }
 
   void make_block_gates() {
@@ -158,10 +158,13 @@ class CpuGateExecutor final : public GateExecutor<Real> {
     packed_.resize(packed_step_ * static_cast<std::size_t>(steps));
     for (int s = 0; s < steps; ++s)
       for (std::size_t k = 0; k < block_gates_.size(); ++k) {
-        // A factored gate's static part and drive factor sit in its factor region.
+        if (block_gates_[k].empty()) continue;
+        // A factored gate (one BlockGate) has its static part and drive factor in its factor
+        // region.
+        const bool in_factors = block_gates_[k].front().factored;
         const Real* full =
             gates + schedule_.step_size * static_cast<std::size_t>(s) +
-            (factored(k) ? schedule_.gates[k].factor_offset : schedule_.gates[k].offset);
+            (in_factors ? schedule_.gates[k].factor_offset : schedule_.gates[k].offset);
         const int g = schedule_.size(static_cast<int>(k));
         for (const BlockGate& bg : block_gates_[k]) {
           Real* out =
