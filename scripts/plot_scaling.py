@@ -49,7 +49,8 @@ def main(csv_path, png_path):
     for ax in (ax_t, ax_f, ax_s):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
+        if ax.get_legend_handles_labels()[0]:  # the speedup panel is empty without a sweep
+            ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(png_path, dpi=110)
 
