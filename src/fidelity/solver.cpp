@@ -260,10 +260,10 @@ CompensationSolution solve_compensation(CompensationObjective& obj,
       // same canonical angles: recognised on the orbit alone, without another polish (whose
       // exact Hessian is O(N^2 d^2)).
       const std::optional<RVector> quick = orbit_least_norm(orbit, found[i]);
-      bool known = false;
-      for (const RVector& other : cand)
-        known = known || (quick && (*quick - other).lpNorm<Eigen::Infinity>() < 1e-8);
-      if (known) continue;
+      if (quick && std::any_of(cand.begin(), cand.end(), [&](const RVector& other) {
+            return (*quick - other).lpNorm<Eigen::Infinity>() < 1e-8;
+          }))
+        continue;
     }
     RVector c = canonical_angles(obj, found[i], &orbit);
     // Skip duplicates of an already canonicalised candidate.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "bond_list.hpp"
+#include "qevolve/backend/backend.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
@@ -119,6 +120,15 @@ void TrotterGates::factor_gates() {
     // The boundary gate's static part is multiplied with the previous step's last gate.
     if (k < static_cast<std::size_t>(boundary_) && blocks != gates_.back().blocks) continue;
     gate.blocks = std::move(blocks);
+    // S, row-major and refined to unitarity as gate_matrix refines a product, once: it does
+    // not change from step to step.
+    const int g = gate.g;
+    gate.factor_static.resize(static_cast<std::size_t>(g * g));
+    std::vector<cplx> work(2 * static_cast<std::size_t>(g * g));
+    for (int i = 0; i < g; ++i)
+      for (int j = 0; j < g; ++j)
+        gate.factor_static[static_cast<std::size_t>(i * g + j)] = gate.segments[0].matrix(i, j);
+    linalg::small_unitary_refine(gate.factor_static.data(), g, work.data());
     gate.factor_position = drive.position;
     gate.factor_kind = o.real() == 0.0 ? 0 : o.imag() == 0.0 ? 1 : 2;
     factor_offsets_[k] = step_size_;
@@ -128,25 +138,15 @@ void TrotterGates::factor_gates() {
 
 double TrotterGates::work(int k) const {
   const Gate& gate = gates_[static_cast<std::size_t>(k)];
-  if (gate.blocks.empty()) return gate.g;
-  double sum = 0.0;
-  for (const auto& b : gate.blocks) sum += static_cast<double>(b.size() * b.size());
-  sum /= gate.g;
-  if (gate.factor_position >= 0) sum += gate.factor_kind == 2 ? 1.5 : 1.0;
-  return sum;
+  return backend::gate_work(gate.g, gate.blocks, gate.factor_position, gate.factor_kind);
 }
 
 template <typename Real>
 void TrotterGates::write_factors(const Gate& gate, const std::vector<double>& c, Real* out) const {
   const int g = gate.g;
-  thread_local std::vector<cplx> s(kMaxStepGate * kMaxStepGate), work(2 * kMaxStepGate * kMaxStepGate);
-  const CMatrix& S = gate.segments[0].matrix;
-  for (int i = 0; i < g; ++i)
-    for (int j = 0; j < g; ++j) s[static_cast<std::size_t>(i * g + j)] = S(i, j);
-  linalg::small_unitary_refine(s.data(), g, work.data());  // as gate_matrix does
   for (int i = 0; i < g * g; ++i) {
-    out[i] = static_cast<Real>(s[static_cast<std::size_t>(i)].real());
-    out[g * g + i] = static_cast<Real>(s[static_cast<std::size_t>(i)].imag());
+    out[i] = static_cast<Real>(gate.factor_static[static_cast<std::size_t>(i)].real());
+    out[g * g + i] = static_cast<Real>(gate.factor_static[static_cast<std::size_t>(i)].imag());
   }
   // exp(-i a O/|o|) for O = [[0, o], [conj(o), 0]] with (O/|o|)^2 = I.
   const Segment& drive = gate.segments[1];

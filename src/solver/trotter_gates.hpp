@@ -64,9 +64,8 @@ class TrotterGates {
     return gates_[static_cast<std::size_t>(gate)].modes;
   }
   [[nodiscard]] int size(int gate) const { return gates_[static_cast<std::size_t>(gate)].g; }
-  /// Complex multiply-adds per amplitude of gate k as the CPU executor applies it: g for a
-  /// dense gate, sum b^2 / g over its blocks, plus the drive factor of a factored gate (1 when
-  /// D is real or has an imaginary off-diagonal, 1.5 otherwise). backend::GateSchedule::work.
+  /// Complex multiply-adds per amplitude of gate k as the CPU executor applies it
+  /// (backend::gate_work).
   [[nodiscard]] double work(int gate) const;
   /// Gate::blocks of gate k, except that the first boundary_gates() gates, which are multiplied
   /// with the previous step's last ones, keep blocks only when both have the same.
@@ -130,6 +129,8 @@ class TrotterGates {
     /// imaginary (D real), 1 when exactly real (off-diagonal of D imaginary), 2 otherwise.
     int factor_position = -1;
     int factor_kind = 2;
+    /// Factored gate: S row-major, refined to unitarity (constant; written each step).
+    std::vector<cplx> factor_static;
   };
   /// The gates of one step, first applied first (adjoint and tests).
   [[nodiscard]] const Gate& gate(int k) const { return gates_[static_cast<std::size_t>(k)]; }

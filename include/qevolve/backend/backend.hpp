@@ -22,6 +22,12 @@ inline constexpr bool kCudaBuilt = true;
 inline constexpr bool kCudaBuilt = false;
 #endif
 
+/// Complex multiply-adds per amplitude of a gate of size g as the CPU gate executor applies it:
+/// g when dense, sum b^2 / g over its blocks otherwise, plus a factored gate's drive factor (1,
+/// or 1.5 for factor_kind 2). GateSchedule::work and solver::TrotterGates::work.
+[[nodiscard]] double gate_work(int g, const std::vector<std::vector<int>>& blocks, int factor_position,
+                               int factor_kind);
+
 /// The gates of one Trotter step as the executors see them: the state's mode dimensions, each
 /// gate's modes, and where its matrix sits in one step's gate buffer (2 g^2 numbers, real
 /// parts then imaginary parts, row-major; backend/local_gate.hpp).
@@ -59,9 +65,7 @@ struct GateSchedule {
   [[nodiscard]] int applied(int s) const { return s + 1 == steps ? num_gates() : num_gates() - boundary; }
   /// Gate size g = d_a d_b of gate k.
   [[nodiscard]] int size(int k) const;
-  /// Complex multiply-adds per amplitude of gate k as the CPU executor applies it: g for a
-  /// dense gate, sum of b^2 / g over its blocks otherwise (g = 4 in two blocks of 2: 2), plus
-  /// a factored gate's drive factor (1, or 1.5 for factor_kind 2).
+  /// gate_work of gate k.
   [[nodiscard]] double work(int k) const;
   /// Product of the mode dimensions.
   [[nodiscard]] Index dim() const;

@@ -11,15 +11,16 @@ int GateSchedule::size(int k) const {
          (g.mode_b >= 0 ? dims[static_cast<std::size_t>(g.mode_b)] : 1);
 }
 
-double GateSchedule::work(int k) const {
-  const auto& blocks = gates[static_cast<std::size_t>(k)].blocks;
-  const double g = size(k);
+double gate_work(int g, const std::vector<std::vector<int>>& blocks, int factor_position, int factor_kind) {
   if (blocks.empty()) return g;
   double sum = 0.0;
   for (const auto& b : blocks) sum += static_cast<double>(b.size()) * static_cast<double>(b.size());
-  // A factored gate's drive factor (solver::TrotterGates::work).
-  const auto& gate = gates[static_cast<std::size_t>(k)];
-  return sum / g + (gate.factor_position < 0 ? 0.0 : gate.factor_kind == 2 ? 1.5 : 1.0);
+  return sum / g + (factor_position < 0 ? 0.0 : factor_kind == 2 ? 1.5 : 1.0);
+}
+
+double GateSchedule::work(int k) const {
+  const Gate& gate = gates[static_cast<std::size_t>(k)];
+  return gate_work(size(k), gate.blocks, gate.factor_position, gate.factor_kind);
 }
 
 Index GateSchedule::dim() const {
