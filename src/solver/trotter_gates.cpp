@@ -143,23 +143,27 @@ double TrotterGates::work(int k) const {
 
 template <typename Real>
 void TrotterGates::write_factors(const Gate& gate, const std::vector<double>& c, Real* out) const {
-  const int g = gate.g;
-  for (int i = 0; i < g * g; ++i) {
-    out[i] = static_cast<Real>(gate.factor_static[static_cast<std::size_t>(i)].real());
-    out[g * g + i] = static_cast<Real>(gate.factor_static[static_cast<std::size_t>(i)].imag());
-  }
-  // exp(-i a O/|o|) for O = [[0, o], [conj(o), 0]] with (O/|o|)^2 = I.
+  // D = exp(-i a O/|o|) = cos(a) I - i sin(a) O/|o| for O = [[0, o], [conj(o), 0]] with
+  // (O/|o|)^2 = I, stored as R (cos(a) S) with R = D / cos(a) = I - i tan(a) O/|o|: R's unit
+  // diagonal costs nothing. cos(a) is never exactly zero for a double a, and the pair's
+  // rounding stays relative (cos(a) S y is tiny exactly where tan(a) is large).
   const Segment& drive = gate.segments[1];
   const cplx o = (*drives_)[static_cast<std::size_t>(drive.channel)].op(0, 1);
   const double a = kTwoPi * dt_ * drive.frac * c[static_cast<std::size_t>(drive.channel)] * std::abs(o);
+  const double cos_a = std::cos(a), tan_a = std::sin(a) / cos_a;
+  const int g = gate.g;
+  for (int i = 0; i < g * g; ++i) {
+    const cplx s = cos_a * gate.factor_static[static_cast<std::size_t>(i)];
+    out[i] = static_cast<Real>(s.real());
+    out[g * g + i] = static_cast<Real>(s.imag());
+  }
   const cplx u = o / std::abs(o);
-  const cplx d01 = cplx(0.0, -std::sin(a)) * u, d10 = cplx(0.0, -std::sin(a)) * std::conj(u);
-  Real* d = out + 2 * g * g;
-  d[0] = static_cast<Real>(std::cos(a));
-  d[1] = static_cast<Real>(d01.real());
-  d[2] = static_cast<Real>(d01.imag());
-  d[3] = static_cast<Real>(d10.real());
-  d[4] = static_cast<Real>(d10.imag());
+  const cplx w01 = cplx(0.0, -tan_a) * u, w10 = cplx(0.0, -tan_a) * std::conj(u);
+  Real* w = out + 2 * g * g;
+  w[0] = static_cast<Real>(w01.real());
+  w[1] = static_cast<Real>(w01.imag());
+  w[2] = static_cast<Real>(w10.real());
+  w[3] = static_cast<Real>(w10.imag());
 }
 
 TrotterGates::TrotterGates(const BondList& bonds, const std::vector<DriveEigen>& drives, int order,

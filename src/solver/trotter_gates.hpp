@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "qevolve/backend/backend.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/types.hpp"
 #include "trotter_plan.hpp"
@@ -82,7 +83,9 @@ class TrotterGates {
     return factor_offsets_[static_cast<std::size_t>(gate)];
   }
   /// Numbers of a factored gate's region: 2 g^2 + 5.
-  [[nodiscard]] static std::size_t factor_size(int g) { return 2 * static_cast<std::size_t>(g * g) + 5; }
+  [[nodiscard]] static std::size_t factor_size(int g) {
+    return 2 * static_cast<std::size_t>(g * g) + backend::kDriveFactorSize;
+  }
 
   /// Every gate matrix of one step, given the drive coefficients c_j(t_mid), written as
   /// split re/im row-major blocks at offset(k) of `out` (length step_size()).

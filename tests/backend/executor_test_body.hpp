@@ -163,7 +163,7 @@ void check_factored(int kind, Index width, int threads) {
     gate.factor_position = k;
     gate.factor_kind = kind;
     gate.factor_offset = s.step_size;
-    s.step_size += 37;
+    s.step_size += 32 + kDriveFactorSize;
   }
   std::vector<Real> buffer(s.step_size * 3);
   CMatrix state = random_matrix(rng, 8, 6);
@@ -190,18 +190,20 @@ void check_factored(int kind, Index width, int threads) {
         const cplx d01 = cplx(0.0, -std::sin(a)) * u, d10 = cplx(0.0, -std::sin(a)) * std::conj(u);
         CMatrix D(2, 2);
         D << std::cos(a), d01, d10, std::cos(a);
+        // Stored as R (c S) with R = D / c (GateSchedule::Gate); the reference uses the stored
+        // (rounded) numbers.
+        const double c = std::cos(a);
         Real* f = step + gate.factor_offset;
         for (int i = 0; i < 16; ++i) {
-          f[i] = static_cast<Real>(S(i / 4, i % 4).real());
-          f[16 + i] = static_cast<Real>(S(i / 4, i % 4).imag());
+          f[i] = static_cast<Real>(c * S(i / 4, i % 4).real());
+          f[16 + i] = static_cast<Real>(c * S(i / 4, i % 4).imag());
         }
-        const Real dd[5] = {static_cast<Real>(std::cos(a)), static_cast<Real>(d01.real()),
-                            static_cast<Real>(d01.imag()), static_cast<Real>(d10.real()),
-                            static_cast<Real>(d10.imag())};
-        std::copy(dd, dd + 5, f + 32);
+        const Real w[kDriveFactorSize] = {static_cast<Real>(d01.real() / c), static_cast<Real>(d01.imag() / c),
+                                          static_cast<Real>(d10.real() / c), static_cast<Real>(d10.imag() / c)};
+        std::copy(w, w + kDriveFactorSize, f + 32);
         for (int i = 0; i < 4; ++i)
           for (int j = 0; j < 4; ++j) S(i, j) = {static_cast<double>(f[i * 4 + j]), static_cast<double>(f[16 + i * 4 + j])};
-        D << static_cast<double>(dd[0]), cplx(dd[1], dd[2]), cplx(dd[3], dd[4]), static_cast<double>(dd[0]);
+        D << 1.0, cplx(w[0], w[1]), cplx(w[2], w[3]), 1.0;
         G = (gate.factor_position == 0 ? linalg::kron(D, CMatrix::Identity(2, 2))
                                        : linalg::kron(CMatrix::Identity(2, 2), D)) *
             S;

@@ -8,12 +8,18 @@ with the same shape and agree to 1e-12 (absolute, or relative for entries larger
 gradient sums thousands of terms whose rounding depends on the summation order). The
 compensation angles agree to 1e-8, physics.md's stated identity for canonical angles (a flat
 optimum fixes angles only to sqrt(machine epsilon) times its curvature). Wall-clock attributes
-are skipped (the attributes and /history/wall_time_s). An optimisation's /history may be given
-a looser HISTORY_TOL: the reduced sums round differently from the serial ones (1e-16 relative),
-and L-BFGS's line searches amplify that over the iterations (seen: 6e-12 in 1 - F, 3e-9 in a
-step length after 24 iterations; 9e-8 in another build) while the final results still agree to
-1e-12. With HISTORY_TOL the line-search step lengths are not compared: L-BFGS's curvature pairs
-difference nearly equal gradients near convergence, which magnifies the rounding most there. Prints the worst difference per item; exit 1 on any violation.
+are skipped (the attributes and /history/wall_time_s).
+
+HISTORY_TOL marks the files as the outputs of an optimisation. The reduced sums round
+differently from the serial ones (1e-16 relative), and L-BFGS's line searches amplify that over
+the iterations (seen: 5e-10 in 1 - F after 11 of 22 iterations; 9e-8 in another build), so
+/history is compared to HISTORY_TOL, without the line-search step lengths (L-BFGS's curvature
+pairs difference nearly equal gradients near convergence, which magnifies the rounding most
+there). The run then ends at a flat optimum, which fixes its point, like the angles, only to
+sqrt(machine epsilon): the results there (/unitary, /unitary_compensated, /propagator) agree to
+1e-8 and /gradient, itself of that size at the optimum, to 1e-6 (seen: 2e-11, 7e-11 and 5e-9
+with |gradient| = 5e-9), while the fidelity and leakage, second order at a minimum, still agree
+to 1e-12 (seen: 2e-15). Prints the worst difference per item; exit 1 on any violation.
 """
 import sys
 
@@ -23,6 +29,7 @@ import numpy as np
 SKIP_ATTRS = {"wall_time", "wall_time_s", "created"}
 ANGLE_TOL = 1e-8
 TOL = 1e-12
+OPTIMUM_TOL = {"unitary": 1e-8, "unitary_compensated": 1e-8, "propagator": 1e-8, "gradient": 1e-6}
 
 
 def worst(a, b):
@@ -50,8 +57,10 @@ def main():
             continue
         w = worst(serial[name][()], distributed[name][()])
         tol = ANGLE_TOL if name == "compensation/angles" else TOL
-        if name.startswith("history/") and len(sys.argv) > 3:
-            tol = float(sys.argv[3])
+        if len(sys.argv) > 3:
+            if name.startswith("history/"):
+                tol = float(sys.argv[3])
+            tol = OPTIMUM_TOL.get(name, tol)
         print(f"/{name}: worst difference {w}")
         if w is None or not w <= tol:
             failures.append(f"/{name}: difference {w} (tolerance {tol})")

@@ -116,10 +116,10 @@ TEST(ParityBlocks, DrivenGatesOfTwoLevelFluxoniaAreFactored) {
     CMatrix S(4, 4), D(2, 2);
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < 4; ++j) S(i, j) = {f[i * 4 + j], f[16 + i * 4 + j]};
-    const double* d = f + 32;
-    EXPECT_EQ(d[2], 0.0);  // kind 0: d01 and d10 real
-    EXPECT_EQ(d[4], 0.0);
-    D << d[0], cplx(d[1], d[2]), cplx(d[3], d[4]), d[0];
+    const double* w = f + 32;  // R = D / cos(a), stored with cos(a) S
+    EXPECT_EQ(w[1], 0.0);      // kind 0: w01 and w10 real
+    EXPECT_EQ(w[3], 0.0);
+    D << 1.0, cplx(w[0], w[1]), cplx(w[2], w[3]), 1.0;
     const CMatrix G = embed_in_gate(D, gate.factor_position, 2, 2) * S;
     EXPECT_LT((G - matrices[static_cast<std::size_t>(k)]).cwiseAbs().maxCoeff(), 1e-14)
         << "gate " << k;

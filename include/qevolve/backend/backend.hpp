@@ -22,9 +22,12 @@ inline constexpr bool kCudaBuilt = true;
 inline constexpr bool kCudaBuilt = false;
 #endif
 
+/// Numbers of a factored gate's drive factor R in a step's buffer (GateSchedule::Gate).
+inline constexpr int kDriveFactorSize = 4;
+
 /// Complex multiply-adds per amplitude of a gate of size g as the CPU gate executor applies it:
-/// g when dense, sum b^2 / g over its blocks otherwise, plus a factored gate's drive factor (1,
-/// or 1.5 for factor_kind 2). GateSchedule::work and solver::TrotterGates::work.
+/// g when dense, sum b^2 / g over its blocks otherwise, plus a factored gate's drive factor (0.5,
+/// or 1 for factor_kind 2). GateSchedule::work and solver::TrotterGates::work.
 [[nodiscard]] double gate_work(int g, const std::vector<std::vector<int>>& blocks, int factor_position,
                                int factor_kind);
 
@@ -41,10 +44,11 @@ struct GateSchedule {
     /// may apply each group as its own smaller gate (the CPU executor does) or the whole
     /// matrix (its zeros included); empty for a dense gate.
     std::vector<std::vector<int>> blocks;
-    /// A factored gate G = D S (a two-mode gate of two 2-level modes; solver TrotterGates):
-    /// its static part S, with `blocks`, and its drive factor D = [[c, d01], [d10, c]] on mode
-    /// position factor_position (0: mode_a), stored at factor_offset in a step's buffer as
-    /// [S: 2 g^2 numbers][c, re d01, im d01, re d10, im d10]. factor_kind 0: D is real, 1: its
+    /// A factored gate G = D S (a two-mode gate of two 2-level modes; solver TrotterGates),
+    /// its drive factor D = [[c, d01], [d10, c]] on mode position factor_position (0: mode_a)
+    /// and its static part S with `blocks`. Stored at factor_offset in a step's buffer as
+    /// G = R (c S), R = D / c = [[1, w01], [w10, 1]]: [c S: 2 g^2 numbers][re w01, im w01,
+    /// re w10, im w10] (kDriveFactorSize numbers). factor_kind 0: D is real, 1: its
     /// off-diagonal is imaginary, 2: general. An executor may instead apply the full matrix
     /// at `offset`. factor_position -1: not factored.
     int factor_position = -1;

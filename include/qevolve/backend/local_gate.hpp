@@ -112,15 +112,14 @@ void apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate);
 template <typename Real>
 void apply_gate_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, int b, int nb);
 
-/// A factored gate G = D S of two 2-level modes in one sweep (backend.hpp GateSchedule): S is
+/// A factored gate G = R S of two 2-level modes in one sweep (backend.hpp GateSchedule): S is
 /// block diagonal over the gate basis states {0, 3} and {1, 2} (total parity), given as
 /// apply_gate_blocks takes it with b = 2, nb = 2 (geo.offset[0..4) the states 0, 3, 1, 2), and
-/// D = [[c, d01], [d10, c]] acts on mode position `position` (0: the gate's first mode).
-/// d = {c, re d01, im d01, re d10, im d10}; kind 0: D real, 1: d01 and d10 imaginary, 2:
-/// general (the multiplications by the zero parts are skipped).
+/// R = [[1, w01], [w10, 1]] acts on mode position `position` (0: the gate's first mode).
+/// data: S's 16 numbers, then re w01, im w01, re w10, im w10; kind 0: R real, 1: w01 and w10
+/// imaginary, 2: general (the multiplications by the zero parts are skipped).
 template <typename Real>
-void apply_factored_gate(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, const Real* d,
-                         int position, int kind);
+void apply_factored_gate(Real* re, Real* im, const GateGeometry& geo, const Real* data, int position, int kind);
 
 /// y += alpha * G x (x and y are different blocks of the same shape): the building block of the
 /// matrix-free H application used by the adaptive solver. `gate` as above (not necessarily

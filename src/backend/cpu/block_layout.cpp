@@ -15,7 +15,7 @@ double gate_work(int g, const std::vector<std::vector<int>>& blocks, int factor_
   if (blocks.empty()) return g;
   double sum = 0.0;
   for (const auto& b : blocks) sum += static_cast<double>(b.size()) * static_cast<double>(b.size());
-  return sum / g + (factor_position < 0 ? 0.0 : factor_kind == 2 ? 1.5 : 1.0);
+  return sum / g + (factor_position < 0 ? 0.0 : factor_kind == 2 ? 1.0 : 0.5);
 }
 
 double GateSchedule::work(int k) const {

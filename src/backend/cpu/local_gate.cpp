@@ -2,10 +2,13 @@
 // contiguous run n; compile-time gate sizes for the common cases.
 #include "qevolve/backend/local_gate.hpp"
 
+#include "gate_ops.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 namespace qevolve::backend {
 
@@ -83,76 +86,19 @@ void run_accumulate(const Real* xre, const Real* xim, Real* yre, Real* yim,
     }
 }
 
-/// One 64-byte vector of Real (GCC/Clang vector extension): 8 doubles or 16 floats.
-template <typename Real>
-struct Simd {
-  typedef Real V __attribute__((vector_size(64)));
-  static constexpr int kLanes = 64 / static_cast<int>(sizeof(Real));
-};
+using cpu::for_each_position;
 
-/// Loads and stores at position n of a slice's amplitude runs (pointers pr[j], pi[j]): 64-byte
-/// vectors (T = Simd<Real>::V) or scalars (T = Real).
-template <typename T, typename Real>
-struct RunAccess {
-  using value_type = T;
-  Real* const* pr;
-  Real* const* pi;
-  std::ptrdiff_t n;
-  void load(int j, T& xr, T& xi) const {
-    if constexpr (std::is_same_v<T, Real>) {
-      xr = pr[j][n];
-      xi = pi[j][n];
-    } else {
-      std::memcpy(&xr, pr[j] + n, sizeof(T));
-      std::memcpy(&xi, pi[j] + n, sizeof(T));
-    }
-  }
-  void store(int j, const T& yr, const T& yi) const {
-    if constexpr (std::is_same_v<T, Real>) {
-      pr[j][n] = yr;
-      pi[j][n] = yi;
-    } else {
-      std::memcpy(pr[j] + n, &yr, sizeof(T));
-      std::memcpy(pi[j] + n, &yi, sizeof(T));
-    }
-  }
-};
-
-/// Every position of one slice's G amplitude runs (the states geo.offset[first .. first + G)
-/// at `base`): body(RunAccess<vector>) for each whole 64-byte vector of the contiguous run,
-/// then body(RunAccess<Real>) for each position of its tail. One body for both, so a column's
-/// result does not depend on whether it fell into a vector or into the tail (the block width,
-/// and so the split, depends on the thread count and the cache).
-template <int G, typename Real, typename Body>
-void for_each_position(Real* re, Real* im, const GateGeometry& geo, std::ptrdiff_t base, int first,
-                       Body&& body) {
-  constexpr int L = Simd<Real>::kLanes;
-  Real* pr[G];
-  Real* pi[G];
-  for (int j = 0; j < G; ++j) {
-    pr[j] = re + base + geo.offset[first + j];
-    pi[j] = im + base + geo.offset[first + j];
-  }
-  const std::ptrdiff_t inner = geo.inner, full = inner - inner % L;
-  for (std::ptrdiff_t n = 0; n < full; n += L) body(RunAccess<typename Simd<Real>::V, Real>{pr, pi, n});
-  for (std::ptrdiff_t n = full; n < inner; ++n) body(RunAccess<Real, Real>{pr, pi, n});
-}
-
-/// y = M x on the B amplitudes of one position (M row-major, split into gr and gi).
+/// y = M x on the B amplitudes of one position (M row-major, split into gr and gi); each row
+/// is stored as soon as it is done.
 template <int B, typename Real, typename Access>
-void block_times(const Real* gr, const Real* gi, const Access& a) {
+void block_times(const Real* p, const Access& a) {
   using T = typename Access::value_type;
-  T xr[B], xi[B];
+  T xr[B], xi[B], s[B], d[B];
   for (int j = 0; j < B; ++j) a.load(j, xr[j], xi[j]);
+  cpu::gauss_inputs<B>(xr, xi, s, d);
   for (int o = 0; o < B; ++o) {
-    T yr{}, yi{};
-    for (int j = 0; j < B; ++j) {
-      // Four separate updates, so each is one fused multiply-add.
-      yr += gr[o * B + j] * xr[j];
-      yr -= gi[o * B + j] * xi[j];
-      yi += gr[o * B + j] * xi[j];
-      yi += gi[o * B + j] * xr[j];
-    }
+    T yr, yi;
+    cpu::times_row<B>(p, xr, s, d, o, yr, yi);
     a.store(o, yr, yi);
   }
 }
@@ -162,104 +108,45 @@ void block_times(const Real* gr, const Real* gi, const Access& a) {
 /// row-major); nb = 1 is a dense gate.
 template <typename Real, int B>
 void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks_in, int nb) {
-  // A local copy of the gate when it is small (every case the solvers use): the compiler
-  // cannot know that the stores to re / im leave the gate alone, and would load every entry
-  // again for each vector.
-  constexpr int kLocal = 2 * B * B * (B <= 2 ? 4 : 1);
+  // The blocks in Gauss's form (cpu::prepare_block), on the stack when small (every case the
+  // solvers use): the compiler cannot know that the stores to re / im leave a local copy
+  // alone, and would load every entry again for each vector.
+  constexpr int kLocal = 3 * B * B * (B <= 2 ? 4 : 1);
   Real local[kLocal];
-  const Real* blocks = blocks_in;
-  if (2 * B * B * nb <= kLocal) {
-    std::copy(blocks_in, blocks_in + 2 * B * B * nb, local);
-    blocks = local;
+  std::vector<Real> heap;
+  Real* prepared = local;
+  if (3 * B * B * nb > kLocal) {
+    heap.resize(static_cast<std::size_t>(3 * B * B * nb));
+    prepared = heap.data();
   }
+  for (int k = 0; k < nb; ++k) cpu::prepare_block(blocks_in + 2 * k * B * B, B, prepared + 3 * k * B * B);
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
     for (std::ptrdiff_t m = 0; m < geo.middle; ++m)
       for (int k = 0; k < nb; ++k) {
-        const Real* gr = blocks + 2 * k * B * B;
-        const Real* gi = gr + B * B;
+        const Real* p = prepared + 3 * k * B * B;
         for_each_position<B>(re, im, geo, geo.base(l, m), k * B,
-                             [&](const auto& a) { block_times<B>(gr, gi, a); });
+                             [&](const auto& a) { block_times<B>(p, a); });
       }
 }
 
-/// out = D y on one pair of a factored gate's registers (apply_factored_gate): c y + w q, w the
-/// off-diagonal entry of the row, with the multiplications a structured w needs (Kind 0: w
-/// real, 1: w imaginary, 2: general). T is a vector or a scalar: the same updates in the same
-/// order for both.
-template <int Kind, typename T, typename Real>
-void rotate_pair(const T& yr, const T& yi, const T& qr, const T& qi, Real c, Real wr, Real wi, T& outr,
-                 T& outi) {
-  outr = c * yr;
-  outi = c * yi;
-  if constexpr (Kind != 1) {
-    outr += wr * qr;
-    outi += wr * qi;
-  }
-  if constexpr (Kind != 0) {
-    outr -= wi * qi;
-    outi += wi * qr;
-  }
-}
-
-/// The registers of a factored gate hold the gate basis states 0, 3 (S's even block) and 1, 2
-/// (its odd block). Register r's partner under the drive on mode position Pos (0: the state's
-/// bit 1, 1: its bit 0), and the drive's level in register r.
-template <int Pos>
-constexpr int kPartner[4] = {Pos == 0 ? 3 : 2, Pos == 0 ? 2 : 3, Pos == 0 ? 1 : 0, Pos == 0 ? 0 : 1};
-template <int Pos>
-constexpr int kMember[4] = {0, 1, Pos == 0 ? 0 : 1, Pos == 0 ? 1 : 0};
-
-/// One position of a factored gate: the static part's two 2 x 2 blocks on the registers
-/// (0, 1: the even block, states 0 and 3; 2, 3: the odd block, states 1 and 2), then the drive
-/// factor pair by pair, each pair stored as soon as it is done (few live registers). See
-/// apply_factored_gate.
-template <int Kind, int Pos, typename Real, typename Access>
-void factored_position(const Real* blocks, const Real* d, const Access& a) {
-  using T = typename Access::value_type;
-  T yr[4], yi[4];
-  for (int k = 0; k < 2; ++k) {
-    const Real* gr = blocks + 8 * k;
-    const Real* gi = gr + 4;
-    T xr[2], xi[2];
-    for (int j = 0; j < 2; ++j) a.load(2 * k + j, xr[j], xi[j]);
-    for (int o = 0; o < 2; ++o) {
-      T ar{}, ai{};
-      for (int j = 0; j < 2; ++j) {
-        ar += gr[o * 2 + j] * xr[j];
-        ar -= gi[o * 2 + j] * xi[j];
-        ai += gr[o * 2 + j] * xi[j];
-        ai += gi[o * 2 + j] * xr[j];
-      }
-      yr[2 * k + o] = ar;
-      yi[2 * k + o] = ai;
-    }
-  }
-  // Pairs (r, q) with r < q; member 0 takes D's first row.
-  for (int r = 0; r < 4; ++r) {
-    constexpr const int* partner = kPartner<Pos>;
-    constexpr const int* member = kMember<Pos>;
-    const int q = partner[r];
-    if (q < r) continue;
-    const int r0 = member[r] == 0 ? r : q, r1 = member[r] == 0 ? q : r;
-    T or0, oi0, or1, oi1;
-    rotate_pair<Kind>(yr[r0], yi[r0], yr[r1], yi[r1], d[0], d[1], d[2], or0, oi0);
-    rotate_pair<Kind>(yr[r1], yi[r1], yr[r0], yi[r0], d[0], d[3], d[4], or1, oi1);
-    a.store(r0, or0, oi0);
-    a.store(r1, or1, oi1);
-  }
-}
-
+/// A factored gate (cpu::FactoredOp) over every slice; its geometry's offsets are the states
+/// 0, 3, 1, 2 (its parity groups, as apply_gate_blocks takes them).
 template <typename Real, int Kind, int Pos>
-void run_factored(Real* re, Real* im, const GateGeometry& geo, const Real* blocks_in, const Real* d_in) {
-  // Local copies: the compiler cannot know that the stores to re / im leave the gate alone,
-  // and would load every entry again for each vector.
-  Real blocks[16], d[5];
-  std::copy(blocks_in, blocks_in + 16, blocks);
-  std::copy(d_in, d_in + 5, d);
+void run_factored(Real* re, Real* im, const GateGeometry& geo, const Real* data) {
+  using Op = cpu::FactoredOp<Real, Kind, Pos>;
+  Real local[Op::kPrepared];
+  Op::prepare(data, local);
+  const Op op{local};
+  constexpr int kState[4] = {0, 3, 1, 2};  // the state at geometry offset j
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
     for (std::ptrdiff_t m = 0; m < geo.middle; ++m)
-      for_each_position<4>(re, im, geo, geo.base(l, m), 0,
-                           [&](const auto& a) { factored_position<Kind, Pos>(blocks, d, a); });
+      for_each_position<4>(re, im, geo, geo.base(l, m), 0, [&](const auto& a) {
+        using T = typename std::decay_t<decltype(a)>::value_type;
+        T xr[4], xi[4];
+        for (int j = 0; j < 4; ++j) a.load(j, xr[kState[j]], xi[kState[j]]);
+        op(xr, xi);
+        for (int j = 0; j < 4; ++j) a.store(j, xr[kState[j]], xi[kState[j]]);
+      });
 }
 
 /// Eight doubles, one 512-bit vector (GCC/Clang vector extension; two 256-bit halves on AVX2).
@@ -570,10 +457,9 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 }
 
 template <typename Real>
-void apply_factored_gate(Real* re, Real* im, const GateGeometry& geo, const Real* blocks, const Real* d,
-                         int position, int kind) {
+void apply_factored_gate(Real* re, Real* im, const GateGeometry& geo, const Real* data, int position, int kind) {
   auto run = [&](auto k, auto p) {
-    run_factored<Real, decltype(k)::value, decltype(p)::value>(re, im, geo, blocks, d);
+    run_factored<Real, decltype(k)::value, decltype(p)::value>(re, im, geo, data);
   };
   using std::integral_constant;
   const integral_constant<int, 0> first;
@@ -587,10 +473,8 @@ void apply_factored_gate(Real* re, Real* im, const GateGeometry& geo, const Real
 }
 
 template void apply_gate<double>(double*, double*, const GateGeometry&, const double*);
-template void apply_factored_gate<double>(double*, double*, const GateGeometry&, const double*, const double*,
-                                          int, int);
-template void apply_factored_gate<float>(float*, float*, const GateGeometry&, const float*, const float*, int,
-                                         int);
+template void apply_factored_gate<double>(double*, double*, const GateGeometry&, const double*, int, int);
+template void apply_factored_gate<float>(float*, float*, const GateGeometry&, const float*, int, int);
 template void apply_gate<float>(float*, float*, const GateGeometry&, const float*);
 template void apply_gate_blocks<double>(double*, double*, const GateGeometry&, const double*, int, int);
 template void apply_gate_blocks<float>(float*, float*, const GateGeometry&, const float*, int, int);
