@@ -88,8 +88,8 @@ void run_accumulate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 
 using cpu::for_each_position;
 
-/// y = M x on the B amplitudes of one position (M row-major, split into gr and gi); each row
-/// is stored as soon as it is done.
+/// y = M x on the B amplitudes of one position (M in Gauss's form p, cpu::prepare_block); each
+/// row is stored as soon as it is done.
 template <int B, typename Real, typename Access>
 void block_times(const Real* p, const Access& a) {
   using T = typename Access::value_type;
@@ -110,14 +110,15 @@ template <typename Real, int B>
 void run_blocks(Real* re, Real* im, const GateGeometry& geo, const Real* blocks_in, int nb) {
   // The blocks in Gauss's form (cpu::prepare_block), on the stack when small (every case the
   // solvers use): the compiler cannot know that the stores to re / im leave a local copy
-  // alone, and would load every entry again for each vector.
+  // alone, and would load every entry again for each vector. Larger ones go to a per-thread
+  // buffer that only grows (no allocation per gate and step).
   constexpr int kLocal = 3 * B * B * (B <= 2 ? 4 : 1);
   Real local[kLocal];
-  std::vector<Real> heap;
+  thread_local std::vector<Real> spill;
   Real* prepared = local;
   if (3 * B * B * nb > kLocal) {
-    heap.resize(static_cast<std::size_t>(3 * B * B * nb));
-    prepared = heap.data();
+    if (spill.size() < static_cast<std::size_t>(3 * B * B * nb)) spill.resize(static_cast<std::size_t>(3 * B * B * nb));
+    prepared = spill.data();
   }
   for (int k = 0; k < nb; ++k) cpu::prepare_block(blocks_in + 2 * k * B * B, B, prepared + 3 * k * B * B);
   for (std::ptrdiff_t l = 0; l < geo.outer; ++l)
