@@ -130,7 +130,7 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   // millisecond) runs on one thread, where waking a team would cost more than it saves (the
   // CPU executor applies the same rule to its blocks).
   double step_flops = 0.0;
-  for (int k = 0; k < applied; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.size(k);
+  for (int k = 0; k < applied; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.work(k);
   if (threads > 1 && step_flops * std::min(chunk, job.steps) > 1e7) linalg::park_blas_workers();
   executor->upload(state);
   for (int s0 = 0; s0 < job.steps; s0 += chunk) {

@@ -76,13 +76,14 @@ class TrotterGates {
   /// Offset of gate k's 2 g^2 numbers inside one step's buffer, and the buffer length.
   [[nodiscard]] std::size_t offset(int gate) const { return offsets_[static_cast<std::size_t>(gate)]; }
   [[nodiscard]] std::size_t step_size() const { return step_size_; }
-  /// Factored gate k: offset of its [S: 2 g^2 numbers (split, row-major)][D: c, then the
-  /// off-diagonal entries d01, d10 as re, im (5 numbers)] inside one step's buffer, after every
-  /// gate's full matrix (which compute() writes as well).
+  /// Factored gate k (G = D S = R (cos(a) S), backend::GateSchedule::Gate): offset of its
+  /// [cos(a) S: 2 g^2 numbers (split, row-major)][R's off-diagonal w01, w10 as re, im
+  /// (backend::kDriveFactorSize numbers)] inside one step's buffer, after every gate's full
+  /// matrix (which compute() writes as well).
   [[nodiscard]] std::size_t factor_offset(int gate) const {
     return factor_offsets_[static_cast<std::size_t>(gate)];
   }
-  /// Numbers of a factored gate's region: 2 g^2 + 5.
+  /// Numbers of a factored gate's region: 2 g^2 + kDriveFactorSize.
   [[nodiscard]] static std::size_t factor_size(int g) {
     return 2 * static_cast<std::size_t>(g * g) + backend::kDriveFactorSize;
   }

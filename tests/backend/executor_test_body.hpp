@@ -143,8 +143,8 @@ class GateExecutorTest : public ::testing::Test {
 
 /// Factored gates (GateSchedule::Gate::factor_position): G = D S on two 2-level modes, S
 /// block diagonal over {0, 3}, {1, 2}, D = [[c, d01], [d10, c]] of the given kind on one mode;
-/// the full matrix at the gate's offset, S and D in its factor region. Against the dense
-/// product (an executor may use either form).
+/// the full matrix at the gate's offset, c S and R = D / c in its factor region. Against the
+/// dense product (an executor may use either form).
 template <typename Real, typename Backend>
 void check_factored(int kind, Index width, int threads) {
   std::mt19937 rng(static_cast<unsigned>(100 * kind + 10 * width + threads));
@@ -188,8 +188,6 @@ void check_factored(int kind, Index width, int threads) {
         const double a = angle(rng);
         const cplx u = kind == 0 ? cplx(0.0, 1.0) : kind == 1 ? cplx(1.0, 0.0) : std::polar(1.0, angle(rng));
         const cplx d01 = cplx(0.0, -std::sin(a)) * u, d10 = cplx(0.0, -std::sin(a)) * std::conj(u);
-        CMatrix D(2, 2);
-        D << std::cos(a), d01, d10, std::cos(a);
         // Stored as R (c S) with R = D / c (GateSchedule::Gate); the reference uses the stored
         // (rounded) numbers.
         const double c = std::cos(a);
@@ -203,9 +201,10 @@ void check_factored(int kind, Index width, int threads) {
         std::copy(w, w + kDriveFactorSize, f + 32);
         for (int i = 0; i < 4; ++i)
           for (int j = 0; j < 4; ++j) S(i, j) = {static_cast<double>(f[i * 4 + j]), static_cast<double>(f[16 + i * 4 + j])};
-        D << 1.0, cplx(w[0], w[1]), cplx(w[2], w[3]), 1.0;
-        G = (gate.factor_position == 0 ? linalg::kron(D, CMatrix::Identity(2, 2))
-                                       : linalg::kron(CMatrix::Identity(2, 2), D)) *
+        CMatrix R(2, 2);
+        R << 1.0, cplx(w[0], w[1]), cplx(w[2], w[3]), 1.0;
+        G = (gate.factor_position == 0 ? linalg::kron(R, CMatrix::Identity(2, 2))
+                                       : linalg::kron(CMatrix::Identity(2, 2), R)) *
             S;
       }
       Real* out = step + gate.offset;

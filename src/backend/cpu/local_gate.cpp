@@ -459,18 +459,18 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 
 template <typename Real>
 void apply_factored_gate(Real* re, Real* im, const GateGeometry& geo, const Real* data, int position, int kind) {
-  auto run = [&](auto k, auto p) {
-    run_factored<Real, decltype(k)::value, decltype(p)::value>(re, im, geo, data);
+  // (kind, position) at compile time: kind 0, 1 or 2 (anything else: general), position 0 or 1.
+  auto at_position = [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    position == 0 ? run_factored<Real, K, 0>(re, im, geo, data) : run_factored<Real, K, 1>(re, im, geo, data);
   };
   using std::integral_constant;
-  const integral_constant<int, 0> first;
-  const integral_constant<int, 1> second;
   if (kind == 0)
-    position == 0 ? run(integral_constant<int, 0>{}, first) : run(integral_constant<int, 0>{}, second);
+    at_position(integral_constant<int, 0>{});
   else if (kind == 1)
-    position == 0 ? run(integral_constant<int, 1>{}, first) : run(integral_constant<int, 1>{}, second);
+    at_position(integral_constant<int, 1>{});
   else
-    position == 0 ? run(integral_constant<int, 2>{}, first) : run(integral_constant<int, 2>{}, second);
+    at_position(integral_constant<int, 2>{});
 }
 
 template void apply_gate<double>(double*, double*, const GateGeometry&, const double*);
