@@ -75,17 +75,15 @@ class Device {
   Index dim_ = 1;
 };
 
-/// Merges a preset with the explicit device.qubits entries and validates the result
-/// (missing keys, unknown or duplicate names, couplings to unknown modes, operator/type
-/// mismatches); errors are located InputErrors.
+/// The device section after the resolution stage (io::resolve_device): the preset merged with
+/// the explicit device.qubits / device.couplings entries, every key checked.
 struct ResolvedDevice {
   std::vector<ModeParams> modes;
   std::vector<Coupling> couplings;
 };
-[[nodiscard]] ResolvedDevice resolve_device(const Config& config);
 
-/// resolve_device() followed by diagonalising every mode.
-[[nodiscard]] Device build_device(const Config& config);
+/// Diagonalises every mode of a resolved device (memoised per parameter set).
+[[nodiscard]] Device build_device(const ResolvedDevice& resolved);
 
 /// The dressed basis: eigenvectors of H0 assigned to bare product labels (physics.md).
 struct DressedBasis {

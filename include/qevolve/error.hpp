@@ -39,6 +39,28 @@ class InputError : public Error {
   std::string problem_;
 };
 
+/// A precondition of a layer below the resolution stage (io::resolve, docs/architecture.md)
+/// does not hold: the layer was handed a Config that did not pass the stage (a programmatic
+/// Config in a test or a benchmark), or qevolve has a bug. Input errors are raised only by the
+/// stage; the layers check their preconditions with this type (exit code 1). The stage itself
+/// turns one into a located InputError when it asks a layer to compute something it checks.
+class UnvalidatedInput : public Error {
+ public:
+  UnvalidatedInput(std::string key_path, std::string problem, std::string expected = {});
+  [[nodiscard]] const std::string& key_path() const noexcept { return key_path_; }
+  [[nodiscard]] const std::string& problem() const noexcept { return problem_; }
+  [[nodiscard]] const std::string& expected() const noexcept { return expected_; }
+
+ private:
+  std::string key_path_;
+  std::string problem_;
+  std::string expected_;
+};
+
+/// Throws UnvalidatedInput(key_path, problem, expected).
+[[noreturn]] void unvalidated(const std::string& key_path, const std::string& problem,
+                              const std::string& expected = {});
+
 /// A numerical failure: NaN, non-convergence, lost unitarity beyond tolerance. Exit code 3.
 class NumericalError : public Error {
  public:

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/gates.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/types.hpp"
@@ -38,17 +39,14 @@ using Mat4 = Eigen::Matrix4cd;
 // Gates and targets
 // ---------------------------------------------------------------------------------------------
 
-/// Number of qubits of a named gate (I X Y Z H S T SX RX RY RZ: 1; CNOT CZ ISWAP SQRT_ISWAP
-/// SWAP: 2), or 0 if the name is unknown.
-[[nodiscard]] int gate_arity(const std::string& name);
-
-/// True for RX, RY, RZ (the gates that take an `angle`).
-[[nodiscard]] bool gate_takes_angle(const std::string& name);
+/// The gate name table (include/qevolve/gates.hpp).
+using qevolve::gate_arity;
+using qevolve::gate_takes_angle;
 
 /// The matrix of a named gate (2x2 or 4x4; a two-qubit gate's first qubit is the most
 /// significant bit, so CNOT = |0><0| (x) I + |1><1| (x) X with the control first).
 /// RX/RY/RZ(angle) = exp(-i angle sigma / 2); SX = 1/2 [[1+i, 1-i], [1-i, 1+i]];
-/// SQRT_ISWAP is the principal square root of ISWAP. Throws InputError for an unknown name.
+/// SQRT_ISWAP is the principal square root of ISWAP. Throws UnvalidatedInput for an unknown name.
 [[nodiscard]] CMatrix standard_gate(const std::string& name, double angle = 0.0);
 
 /// u <- G_embedded u, where `gate` (2^k x 2^k) acts on the listed qubit positions (the first

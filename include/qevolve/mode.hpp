@@ -62,6 +62,13 @@ struct Mode {
   [[nodiscard]] const CMatrix* op(std::string_view name) const;
 };
 
+/// The default drive operator of a mode type: "phi" (fluxonium), "n" (transmon), "x"
+/// (resonator, duffing).
+[[nodiscard]] std::string_view default_operator(ModeType type);
+/// Whether a mode of this type has the operator called `name` ("phi", "n", "x", "y", "number",
+/// "lowering"): Mode::op() returns it exactly then.
+[[nodiscard]] bool has_operator(ModeType type, std::string_view name);
+
 /// Diagonalises one mode (dispatch on params.type). Throws NumericalError if the internal basis
 /// cannot be converged.
 [[nodiscard]] Mode diagonalise(const ModeParams& params);

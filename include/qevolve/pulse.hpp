@@ -61,11 +61,11 @@ class Pulse {
  public:
   /// Resolves a config entry. `auto_frequency` is used when spec.frequency_mode != value;
   /// `matrix_element01` = |<0|O|1>| of the drive operator, used for `amplitude: auto`.
-  /// Throws InputError (located via `config`) for inconsistent or missing shape keys, keys that
-  /// do not belong to the shape, out-of-range values and impossible `amplitude: auto`.
-  /// spec.crosstalk is not used here (the simulator applies the factors).
-  Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
-        double matrix_element01);
+  /// The spec must have passed the resolution stage (io::resolve): inconsistent or missing
+  /// shape keys, keys that do not belong to the shape and out-of-range values throw
+  /// UnvalidatedInput; a non-finite `auto_frequency` or a zero |<0|O|1>| for `amplitude: auto`
+  /// NumericalError. spec.crosstalk is not used here (the simulator applies the factors).
+  Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element01);
 
   /// f(t) at global time t (ns), GHz. No allocation.
   [[nodiscard]] double value(double t) const;
@@ -94,9 +94,10 @@ class Pulse {
   void set(const ParamRef& p, double v);
 
   /// The parameters named by spec.optimize (the same entry this pulse was built from), in
-  /// order, without duplicates. InputError at "<path>.optimize" for a name that is not a
-  /// parameter of this pulse (unknown, not used by the shape, or a derived shape key).
-  [[nodiscard]] std::vector<ParamRef> trainable(const PulseSpec& spec, const Config& config) const;
+  /// order, without duplicates. UnvalidatedInput at "<path>.optimize" for a name that is not a
+  /// parameter of this pulse (unknown, not used by the shape, or a derived shape key): the
+  /// resolution stage rejects those first.
+  [[nodiscard]] std::vector<ParamRef> trainable(const PulseSpec& spec) const;
 
   [[nodiscard]] Shape shape() const { return shape_; }
   /// drag: the base envelope (cos or gaussian); other shapes: shape().

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
@@ -83,7 +84,7 @@ class Runner {
  public:
   Runner(const Config& base, int threads) : base_(base), threads_(threads) {
     base_.evolution.initial_states = InitialStates{};  // the computational columns
-    device_ = device::build_device(base_);
+    device_ = io::build_device(base_);
     if (base_.target) {
       std::vector<std::string> names;
       for (int q : device_.qubit_modes()) names.push_back(device_.modes()[static_cast<std::size_t>(q)].name());

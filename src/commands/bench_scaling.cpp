@@ -12,6 +12,7 @@
 #include <ostream>
 #include <string>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/device.hpp"
@@ -103,7 +104,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   comm::Communicator& comm = comm::world();
   const int n = options.min_qubits;
   const Config config = standard_workload(n, options.steps, options.splitting);
-  solver::Simulator sim(config, device::build_device(config), threads);
+  solver::Simulator sim(config, io::build_device(config), threads);
   const comm::Shard shard = comm.shard(static_cast<Index>(sim.initial_indices().size()));
   comm.barrier();
   const auto t0 = Clock::now();
@@ -215,7 +216,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
         Row r;
         if (ranks == 1) {
           const Config config = standard_workload(n, options.steps, options.splitting);
-          solver::Simulator sim(config, device::build_device(config), threads);
+          solver::Simulator sim(config, io::build_device(config), threads);
           const auto t0 = Clock::now();
           const auto result = sim.evolve();
           r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

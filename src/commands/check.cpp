@@ -1,18 +1,28 @@
+// `qevolve check`: the loader and the whole resolution stage (include/qevolve/resolve.hpp), no
+// evolution: whatever `run` or `optimize` would reject as input is rejected here too.
 #include <ostream>
 
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/resolve.hpp"
 
 namespace qevolve::commands {
 
 int check(const std::string& config_path, Streams io) {
   const Config config = io::load_config(config_path);
-  const device::ResolvedDevice dev = device::resolve_device(config);
+  // A config with an `optimize` section is meant for `qevolve optimize` (its requirements too);
+  // one with a device alone (no pulses, evolution or target) for `qevolve spectrum`.
+  const bool device_only = config.pulses.empty() && !config.has_evolution && !config.target;
+  const io::Purpose purpose = config.optimize ? io::Purpose::optimize
+                              : device_only   ? io::Purpose::inspect
+                                              : io::Purpose::evolve;
+  const device::ResolvedDevice dev = io::resolve(config, purpose);
   long long dim = 1;
   for (const auto& m : dev.modes) dim *= m.levels;
   io.out << config_path << ": ok (" << dev.modes.size() << " modes, D = " << dim << ", "
-         << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses)\n";
+         << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
+         << (device_only ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   return 0;
 }
 

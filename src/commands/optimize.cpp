@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/comm.hpp"
@@ -72,6 +73,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
+  (void)io::resolve(config, io::Purpose::optimize);  // every input error before any work
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the

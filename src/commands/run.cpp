@@ -8,6 +8,7 @@
 
 #include "progress.hpp"
 #include "rank_device.hpp"
+#include "qevolve/resolve.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -28,6 +29,7 @@ int run(const RunOptions& options, Streams io) {
   Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
+  (void)io::resolve(config, io::Purpose::evolve);  // every input error before any work
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
   const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);
@@ -47,7 +49,7 @@ int run(const RunOptions& options, Streams io) {
       check_norms(report.columns, report.sim->options(), here);
     }
   } else {
-    device::Device dev = device::build_device(config);
+    device::Device dev = io::build_device(config);
     sim = std::make_unique<solver::Simulator>(config, std::move(dev), options.threads);
     report.sim = sim.get();
     report.t_build = since(t_start);

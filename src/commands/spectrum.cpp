@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
@@ -71,7 +72,7 @@ int spectrum(const SpectrumOptions& options, Streams io) {
     }
     for (auto& q : config.device.qubits) q.levels = *options.levels;
   }
-  const device::Device dev = device::build_device(config);
+  const device::Device dev = io::build_device(config);
   const double t_build = seconds_since(t0);
   const auto t1 = Clock::now();
   const device::DressedBasis dressed = device::dress(dev);

@@ -31,4 +31,15 @@ InputError::InputError(SourceLocation where, std::string key_path, std::string p
       key_path_(std::move(key_path)),
       problem_(std::move(problem)) {}
 
+UnvalidatedInput::UnvalidatedInput(std::string key_path, std::string problem, std::string expected)
+    : Error("input not validated by the resolution stage: " +
+            format_input_error({}, key_path, problem, expected)),
+      key_path_(std::move(key_path)),
+      problem_(std::move(problem)),
+      expected_(std::move(expected)) {}
+
+void unvalidated(const std::string& key_path, const std::string& problem, const std::string& expected) {
+  throw UnvalidatedInput(key_path, problem, expected);
+}
+
 }  // namespace qevolve

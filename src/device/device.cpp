@@ -160,4 +160,11 @@ std::vector<Index> Device::computational_indices() const {
   return out;
 }
 
+Device build_device(const ResolvedDevice& resolved) {
+  std::vector<Mode> modes;
+  modes.reserve(resolved.modes.size());
+  for (const auto& p : resolved.modes) modes.push_back(diagonalise(p));
+  return Device(std::move(modes), resolved.couplings);
+}
+
 }  // namespace qevolve::device

@@ -75,7 +75,7 @@ std::vector<DeviceParam> trainable_device_params(const Config& config, const Dev
       if (e.name != name) continue;
       for (const std::string& key : e.optimize) {
         if (is_coupling_key(key))
-          config.fail(e.path + ".optimize", "`" + key + "` is a coupling parameter", "a mode parameter");
+          unvalidated(e.path + ".optimize", "`" + key + "` is a coupling parameter", "a mode parameter");
         DeviceParam p;
         p.kind = DeviceParam::Kind::mode;
         p.index = q;
@@ -89,7 +89,7 @@ std::vector<DeviceParam> trainable_device_params(const Config& config, const Dev
     if (e.optimize.empty()) continue;
     const auto& cs = device.couplings();
     const auto it = std::find_if(cs.begin(), cs.end(), [&](const Coupling& c) { return c.path == e.path; });
-    if (it == cs.end()) config.fail(e.path, "coupling not found in the device");
+    if (it == cs.end()) unvalidated(e.path, "coupling not found in the device");
     for (const std::string& key : e.optimize) {
       DeviceParam p;
       p.kind = DeviceParam::Kind::coupling;

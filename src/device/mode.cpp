@@ -24,8 +24,8 @@ namespace qevolve::device {
 // Mode accessors
 // ---------------------------------------------------------------------------------------------
 
-std::string_view Mode::default_operator() const {
-  switch (params.type) {
+std::string_view default_operator(ModeType type) {
+  switch (type) {
     case ModeType::fluxonium: return "phi";
     case ModeType::transmon: return "n";
     case ModeType::resonator:
@@ -34,17 +34,20 @@ std::string_view Mode::default_operator() const {
   return "x";
 }
 
+bool has_operator(ModeType type, std::string_view name) {
+  if (name == "number" || name == "lowering") return true;
+  if (type == ModeType::resonator || type == ModeType::duffing) return name == "x" || name == "y";
+  return name == "n" || (name == "phi" && type != ModeType::transmon);
+}
+
+std::string_view Mode::default_operator() const { return device::default_operator(params.type); }
+
 const CMatrix* Mode::op(std::string_view name) const {
+  if (!has_operator(params.type, name)) return nullptr;
   if (name == "number") return &number;
   if (name == "lowering") return &lowering;
-  if (is_oscillator()) {
-    if (name == "x") return &flux;
-    if (name == "y") return &charge;
-    return nullptr;
-  }
-  if (name == "n") return &charge;
-  if (name == "phi" && has_flux_operator()) return &flux;
-  return nullptr;
+  if (name == "x" || name == "phi") return &flux;
+  return &charge;  // n, y
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
-#include "presets.hpp"
+#include "qevolve/presets.hpp"
+
+#include <stdexcept>
 
 #include <cmath>
 #include <string>
@@ -71,8 +73,10 @@ Coupling capacitive(int a, int b, double jc, double jl = 0.0) {
 }
 
 /// Multiplies each listed parameter by (1 + variance * g), g drawn in the order given.
+/// A factor <= 0 throws std::domain_error (the resolution stage turns it into an input error at
+/// device.preset_args.variance).
 void apply_variance(std::vector<ModeParams>& modes, double variance, std::uint64_t seed,
-                    bool with_el, const Config& config) {
+                    bool with_el) {
   if (variance == 0.0) return;
   NormalGenerator gen(seed);
   for (auto& m : modes) {
@@ -80,39 +84,25 @@ void apply_variance(std::vector<ModeParams>& modes, double variance, std::uint64
     for (int k = 0; k < (with_el ? 3 : 2); ++k) {
       const double factor = 1.0 + variance * gen.next();
       if (factor <= 0.0)
-        config.fail("device.preset_args.variance",
-                    "variance " + std::to_string(variance) + " made a parameter of mode " +
-                        m.name + " non-positive",
-                    "a smaller variance");
+        throw std::domain_error("variance " + std::to_string(variance) +
+                                " made a parameter of mode " + m.name + " non-positive");
       *params[k] *= factor;
     }
   }
 }
 
-PresetDevice mpc_fluxonium_1d(const PresetSpec& s, const Config& config) {
-  if (s.qubits < 1)
-    config.fail("device.preset_args.qubits", "mpc_fluxonium_1d needs at least 1 qubit",
-                "an integer >= 1");
-  if (s.periodic && s.qubits < 3)
-    config.fail("device.preset_args.periodic", "a ring needs at least 3 qubits",
-                "qubits >= 3 or periodic: false");
+PresetDevice mpc_fluxonium_1d(const PresetSpec& s) {
   PresetDevice d;
   static constexpr double kEL[3] = {0.9, 1.0, 1.1};
   for (int i = 0; i < s.qubits; ++i)
     d.modes.push_back(fluxonium(indexed("q", i), s.levels, 1.0, 4.0, kEL[i % 3], 0.5));
-  apply_variance(d.modes, s.variance, s.seed, true, config);
+  apply_variance(d.modes, s.variance, s.seed, true);
   for (int i = 0; i + 1 < s.qubits; ++i) d.couplings.push_back(capacitive(i, i + 1, 0.020, -0.002));
   if (s.periodic) d.couplings.push_back(capacitive(s.qubits - 1, 0, 0.020, -0.002));
   return d;
 }
 
-PresetDevice transmon_coupler_1d(const PresetSpec& s, const Config& config) {
-  if (s.qubits < 2)
-    config.fail("device.preset_args.qubits", "transmon_coupler_1d needs at least 2 qubits",
-                "an integer >= 2");
-  if (s.periodic && s.qubits < 3)
-    config.fail("device.preset_args.periodic", "a ring needs at least 3 qubits",
-                "qubits >= 3 or periodic: false");
+PresetDevice transmon_coupler_1d(const PresetSpec& s) {
   const int coupler_levels = s.coupler_levels.value_or(3);
   const int n_couplers = s.periodic ? s.qubits : s.qubits - 1;
   PresetDevice d;
@@ -129,7 +119,7 @@ PresetDevice transmon_coupler_1d(const PresetSpec& s, const Config& config) {
       d.modes.push_back(c);
     }
   }
-  apply_variance(d.modes, s.variance, s.seed, false, config);
+  apply_variance(d.modes, s.variance, s.seed, false);
   for (int i = 0; i < n_couplers; ++i) {
     const int a = qubit_index[static_cast<std::size_t>(i)];
     const int b = qubit_index[static_cast<std::size_t>((i + 1) % s.qubits)];
@@ -143,12 +133,12 @@ PresetDevice transmon_coupler_1d(const PresetSpec& s, const Config& config) {
 
 }  // namespace
 
-PresetDevice make_preset(const PresetSpec& spec, const Config& config) {
-  if (spec.name == "mpc_fluxonium_1d") return mpc_fluxonium_1d(spec, config);
-  if (spec.name == "transmon_coupler_1d") return transmon_coupler_1d(spec, config);
-  std::string allowed;
-  for (const auto& n : preset_names()) allowed += (allowed.empty() ? "" : " | ") + n;
-  config.fail("device.preset", "unknown preset `" + spec.name + "`", allowed);
+int min_preset_qubits(const std::string& name) { return name == "transmon_coupler_1d" ? 2 : 1; }
+
+PresetDevice make_preset(const PresetSpec& spec) {
+  if (spec.name == "mpc_fluxonium_1d") return mpc_fluxonium_1d(spec);
+  if (spec.name == "transmon_coupler_1d") return transmon_coupler_1d(spec);
+  throw std::invalid_argument("make_preset: unknown preset `" + spec.name + "`");
 }
 
 }  // namespace qevolve::device

@@ -13,18 +13,9 @@
 namespace qevolve::fidelity {
 namespace {
 
-constexpr const char* kOneQubit[] = {"I", "X", "Y", "Z", "H", "S", "T", "SX", "RX", "RY", "RZ"};
-constexpr const char* kTwoQubit[] = {"CNOT", "CZ", "ISWAP", "SQRT_ISWAP", "SWAP"};
-
-/// Unitarity tolerance of a matrix_file gate: max |G^dag G - I| (interface contract).
+/// Unitarity tolerance of a matrix_file gate: max |G^dag G - I| (the resolution stage checks
+/// it, io::resolve).
 constexpr double kUnitarityTolerance = 1e-10;
-
-std::string known_gates() {
-  std::string s;
-  for (const char* g : kOneQubit) s += std::string(s.empty() ? "" : ", ") + g;
-  for (const char* g : kTwoQubit) s += std::string(", ") + g;
-  return s;
-}
 
 std::string resolve_path(const std::string& file, const Config& config) {
   namespace fs = std::filesystem;
@@ -40,40 +31,28 @@ CMatrix matrix_gate(const GateSpec& g, const Config& config) {
   try {
     m = io::read_complex_matrix(file, "/unitary");
   } catch (const InputError& e) {
-    config.fail(key, std::string("cannot read the gate matrix: ") + e.what(),
+    unvalidated(key, std::string("cannot read the gate matrix: ") + e.what(),
                 "an HDF5 file with a complex dataset /unitary");
   }
   const Index want = Index{1} << g.qubits.size();
   if (m.rows() != want || m.cols() != want)
-    config.fail(key,
+    unvalidated(key,
                 file + ": /unitary is " + std::to_string(m.rows()) + " x " +
                     std::to_string(m.cols()) + " but the gate acts on " +
                     std::to_string(g.qubits.size()) + " qubit(s)",
                 std::to_string(want) + " x " + std::to_string(want));
-  if (!m.allFinite()) config.fail(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
+  if (!m.allFinite()) unvalidated(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
   const double err = (m.adjoint() * m - CMatrix::Identity(want, want)).cwiseAbs().maxCoeff();
   if (!(err <= kUnitarityTolerance)) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", err);
-    config.fail(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
+    unvalidated(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
                 "a unitary matrix, to 1e-10");
   }
   return m;
 }
 
 }  // namespace
-
-int gate_arity(const std::string& name) {
-  for (const char* g : kOneQubit)
-    if (name == g) return 1;
-  for (const char* g : kTwoQubit)
-    if (name == g) return 2;
-  return 0;
-}
-
-bool gate_takes_angle(const std::string& name) {
-  return name == "RX" || name == "RY" || name == "RZ";
-}
 
 CMatrix standard_gate(const std::string& name, double angle) {
   const cplx I(0.0, 1.0);
@@ -125,7 +104,7 @@ CMatrix standard_gate(const std::string& name, double angle) {
     }
     return m;
   }
-  throw InputError("unknown gate `" + name + "` (expected one of " + known_gates() + ")");
+  unvalidated("target.gates", "unknown gate `" + name + "`", "one of " + known_gates());
 }
 
 void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits, int num_qubits) {
@@ -162,23 +141,23 @@ CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>&
   for (const GateSpec& g : target.gates) {
     const bool from_file = g.gate.empty();
     if (from_file && g.matrix_file.empty())
-      config.fail(g.path, "missing required key `gate` or `matrix_file`",
+      unvalidated(g.path, "missing required key `gate` or `matrix_file`",
                   "a gate name or an HDF5 file holding the gate");
     if (!from_file && !g.matrix_file.empty())
-      config.fail(g.path, "both `gate` and `matrix_file` given", "exactly one of them");
+      unvalidated(g.path, "both `gate` and `matrix_file` given", "exactly one of them");
     if (!from_file && gate_arity(g.gate) == 0)
-      config.fail(g.path + ".gate", "unknown gate `" + g.gate + "`", "one of " + known_gates());
+      unvalidated(g.path + ".gate", "unknown gate `" + g.gate + "`", "one of " + known_gates());
     if (!from_file && gate_takes_angle(g.gate) && !g.angle)
-      config.fail(g.path, "gate `" + g.gate + "` needs an `angle`", "angle: <radians>");
+      unvalidated(g.path, "gate `" + g.gate + "` needs an `angle`", "angle: <radians>");
     if ((from_file || !gate_takes_angle(g.gate)) && g.angle)
-      config.fail(g.path + ".angle", "`angle` is only used by RX, RY and RZ",
+      unvalidated(g.path + ".angle", "`angle` is only used by RX, RY and RZ",
                   "no angle for this gate");
 
     const std::string qkey = g.path + ".qubits";
     const std::size_t arity =
         from_file ? g.qubits.size() : static_cast<std::size_t>(gate_arity(g.gate));
     if (g.qubits.empty() || g.qubits.size() != arity)
-      config.fail(
+      unvalidated(
           qkey,
           "gate acts on " + std::to_string(arity) + " qubit(s), but " +
               std::to_string(g.qubits.size()) + " given",
@@ -189,13 +168,13 @@ CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>&
       if (it == qubit_names.end()) {
         std::string list;
         for (const auto& q : qubit_names) list += (list.empty() ? "" : ", ") + q;
-        config.fail(
+        unvalidated(
             qkey, "`" + name + "` is not a qubit of the device",
             list.empty() ? std::string("a qubit mode (the device has none)") : "one of " + list);
       }
       const int p = static_cast<int>(it - qubit_names.begin());
       if (std::find(pos.begin(), pos.end(), p) != pos.end())
-        config.fail(qkey, "qubit `" + name + "` listed twice", "distinct qubits");
+        unvalidated(qkey, "qubit `" + name + "` listed twice", "distinct qubits");
       pos.push_back(p);
     }
     const CMatrix gate =

@@ -10,6 +10,7 @@
 //           T_eff = L_post^dag U_t L_pre^dag (compensation layers at their optimum)
 // With Lambda = dF/dU^* = (U + tau T_eff) / (d (d + 1)), the cotangent of psi_N for 1 - F is
 // lambda_N = -(Phi W^dag)^dag Lambda_out, and the adjoint pass carries it back.
+#include "qevolve/resolve.hpp"
 #include "qevolve/gradient.hpp"
 
 #include <algorithm>
@@ -170,35 +171,35 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
   m.config = config;
   m.threads = threads;
   m.comm = &comm;
-  if (!config.target) config.fail("target", "gradients need a `target`", "a target section");
+  if (!config.target) unvalidated("target", "gradients need a `target`", "a target section");
   if (config.evolution.solver == Solver::adaptive)
-    config.fail("evolution.solver", "the adaptive solver has no gradient",
+    unvalidated("evolution.solver", "the adaptive solver has no gradient",
                 "solver: expm | trotter");
   if (config.evolution.precision == Precision::single)
-    config.fail("evolution.precision", "gradients are computed in double precision only",
+    unvalidated("evolution.precision", "gradients are computed in double precision only",
                 "precision: double");
   if (config.evolution.initial_states.kind != InitialStates::Kind::computational)
-    config.fail("evolution.initial_states", "gradients need the computational initial states",
+    unvalidated("evolution.initial_states", "gradients need the computational initial states",
                 "initial_states: computational");
   if (config.evolution.is_open()) {
     // Open systems: the checkpointed adjoint of the split Lindblad step (docs/gradients.md).
     if (config.evolution.solver != Solver::trotter)
-      config.fail("evolution.solver", "open-system gradients are computed for solver trotter only",
+      unvalidated("evolution.solver", "open-system gradients are computed for solver trotter only",
                   "solver: trotter");
     if (config.target && config.target->compensation_trainable)
-      config.fail("target.compensation_trainable",
+      unvalidated("target.compensation_trainable",
                   "trainable compensation angles are not available for open systems (they are re-optimised)",
                   "compensation_trainable: false");
     bool device_trainable = false;
     for (const auto& q : config.device.qubits) device_trainable = device_trainable || !q.optimize.empty();
     for (const auto& c : config.device.couplings) device_trainable = device_trainable || !c.optimize.empty();
     if (device_trainable && (config.evolution.basis != Basis::product || config.evolution.frame != Frame::lab))
-      config.fail(config.evolution.basis != Basis::product ? "evolution.basis" : "evolution.frame",
+      unvalidated(config.evolution.basis != Basis::product ? "evolution.basis" : "evolution.frame",
                   "open-system gradients for device parameters are computed in the product basis and the "
                   "lab frame only",
                   "basis: product, frame: lab");
   }
-  m.resolved = device::resolve_device(config);
+  m.resolved = io::resolve_device(config);
   m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved, {}), threads);
   for (const auto& mode : m.sim->device().modes()) m.bases.push_back(mode.basis);
 
@@ -221,7 +222,7 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
   // Parameters: pulses (config order), device, compensation angles.
   for (std::size_t p = 0; p < config.pulses.size(); ++p) {
     const pulse::Pulse& pulse = m.sim->pulses()[p];
-    for (const auto& ref : pulse.trainable(config.pulses[p], config)) {
+    for (const auto& ref : pulse.trainable(config.pulses[p])) {
       Param q;
       q.kind = Kind::pulse;
       q.pulse = static_cast<int>(p);
@@ -264,7 +265,7 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
     }
   }
   if (m.params.empty())
-    config.fail("pulses", "nothing is trainable: no `optimize:` list names a parameter",
+    unvalidated("pulses", "nothing is trainable: no `optimize:` list names a parameter",
                 "an `optimize: [...]` list on a pulse, qubit or coupling");
 
   std::vector<std::string> qubit_names;
@@ -365,18 +366,7 @@ void GradientProblem::set_values(const RVector& values) {
   m.values = values;
 }
 
-bool has_trainable(const Config& config) {
-  for (const auto& p : config.pulses)
-    if (!p.optimize.empty()) return true;
-  for (const auto& q : config.device.qubits)
-    if (!q.optimize.empty()) return true;
-  for (const auto& c : config.device.couplings)
-    if (!c.optimize.empty()) return true;
-  for (const auto& n : config.evolution.noise)
-    if (!n.optimize.empty()) return true;
-  return config.target && config.target->compensation_trainable &&
-         config.target->compensation != Compensation::none;
-}
+bool has_trainable(const Config& config) { return io::has_trainable(config); }
 
 Evaluation GradientProblem::evaluate(bool with_gradient) {
   auto t0 = Clock::now();

@@ -1,6 +1,6 @@
 // The `device` section: preset, preset_args, qubits (mode entries) and couplings.
 // Checks that need the merged device (a coupling to a mode that only a preset defines, the
-// keys a preset override still lacks) belong to device::resolve_device().
+// keys a preset override still lacks) belong to the resolution stage, io::resolve_device() (resolve_device.cpp).
 #include <algorithm>
 #include <array>
 #include <climits>

@@ -1,6 +1,7 @@
-// Pulse construction: resolves a PulseSpec (physics.md "Drives") into numbers -- the two-of-three
-// rule of the shape keys, `amplitude: auto`, `frequency: auto` -- and reports every problem as an
-// InputError located at the offending key via Config::fail. Also Pulse::trainable().
+// Pulse construction: resolves a validated PulseSpec (physics.md "Drives") into numbers -- the
+// two-of-three rule of the shape keys, `amplitude: auto`, `frequency: auto`. The resolution
+// stage (io::resolve) has checked the spec; a violated precondition here (a programmatic spec)
+// throws UnvalidatedInput naming the key. Also Pulse::trainable().
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -75,8 +76,7 @@ std::string given_text(const std::vector<std::string>& names) {
 
 }  // namespace
 
-Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
-             double matrix_element01)
+Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element01)
     : shape_(spec.shape), path_(spec.path) {
   const auto key = [this](const std::string& k) { return path_ + "." + k; };
   const char* sname = shape_name(shape_);
@@ -85,11 +85,11 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
   // --- base (drag only) ----------------------------------------------------------------------
   if (drag) {
     if (spec.base != Shape::cos && spec.base != Shape::gaussian) {
-      config.fail(key("base"), std::string("drag base must be cos or gaussian, not ") +
+      unvalidated(key("base"), std::string("drag base must be cos or gaussian, not ") +
                                    shape_name(spec.base));
     }
-  } else if (spec.base != Shape::cos || config.where.contains(key("base"))) {
-    config.fail(key("base"), std::string("base applies only to shape drag, not to ") + sname);
+  } else if (spec.base != Shape::cos) {
+    unvalidated(key("base"), std::string("base applies only to shape drag, not to ") + sname);
   }
   const Shape kind = drag ? spec.base : shape_;
   const Family fam = family_of(kind);
@@ -97,7 +97,7 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
 
   // --- keys that do not belong to this shape ---------------------------------------------------
   const auto foreign = [&](const char* k) {
-    config.fail(key(k), std::string(k) + " does not apply to " + desc,
+    unvalidated(key(k), std::string(k) + " does not apply to " + desc,
                 "the keys of " + desc + ": " + shape_keys(shape_, fam));
   };
   if (fam != Family::ramps && spec.ramp) foreign("ramp");
@@ -105,13 +105,13 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
   if (fam != Family::gauss && fam != Family::edges && spec.sigma) foreign("sigma");
   if (fam != Family::gauss && fam != Family::edges && spec.c) foreign("c");
   if (!drag && spec.lambda) foreign("lambda");
-  if (fam != Family::values && (!spec.values.empty() || config.where.contains(key("values")))) {
+  if (fam != Family::values && !spec.values.empty()) {
     foreign("values");
   }
 
   // --- finite numbers and ranges ------------------------------------------------------------
   const auto finite = [&](const std::string& k, double v) {
-    if (!std::isfinite(v)) config.fail(key(k), k + " must be a finite number");
+    if (!std::isfinite(v)) unvalidated(key(k), k + " must be a finite number");
   };
   const auto finite_opt = [&](const char* k, const std::optional<double>& v) {
     if (v) finite(k, *v);
@@ -130,16 +130,16 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
   for (std::size_t k = 0; k < spec.values.size(); ++k) {
     finite("values[" + std::to_string(k) + "]", spec.values[k]);
   }
-  if (spec.delay < 0.0) config.fail(key("delay"), "delay must be >= 0 ns, got " + num(spec.delay));
+  if (spec.delay < 0.0) unvalidated(key("delay"), "delay must be >= 0 ns, got " + num(spec.delay));
   const auto positive = [&](const char* k, const std::optional<double>& v) {
-    if (v && !(*v > 0.0)) config.fail(key(k), std::string(k) + " must be > 0, got " + num(*v));
+    if (v && !(*v > 0.0)) unvalidated(key(k), std::string(k) + " must be > 0, got " + num(*v));
   };
   positive("duration", spec.duration);
   positive("ramp", spec.ramp);
   positive("sigma", spec.sigma);
   positive("c", spec.c);
   if (spec.plateau && *spec.plateau < 0.0) {
-    config.fail(key("plateau"), "plateau must be >= 0, got " + num(*spec.plateau));
+    unvalidated(key("plateau"), "plateau must be >= 0, got " + num(*spec.plateau));
   }
 
   // --- shape keys: the two-of-three rule ------------------------------------------------------
@@ -148,16 +148,16 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
     case Family::length:
     case Family::values: {
       if (!spec.duration) {
-        config.fail(key("duration"), desc + " needs a duration", "duration: the length in ns");
+        unvalidated(key("duration"), desc + " needs a duration", "duration: the length in ns");
       }
       geom_.L = *spec.duration;
       given_ = kDuration;
       if (shape_ == Shape::piecewise_constant && spec.values.empty()) {
-        config.fail(key("values"), "piecewise_constant needs at least one value",
+        unvalidated(key("values"), "piecewise_constant needs at least one value",
                     "values: [v0, v1, ...] in GHz");
       }
       if (shape_ == Shape::spline && spec.values.size() < 4) {
-        config.fail(key("values"), "spline needs at least 4 control values, got " +
+        unvalidated(key("values"), "spline needs at least 4 control values, got " +
                                        std::to_string(spec.values.size()),
                     "values: [v0, v1, v2, v3, ...] in GHz");
       }
@@ -170,13 +170,13 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
       if (spec.ramp) have.emplace_back("ramp");
       if (have.size() < 2) {
         const char* missing = !spec.duration ? "duration" : !spec.plateau ? "plateau" : "ramp";
-        config.fail(key(missing), desc + " needs two of duration, plateau, ramp; " + given_text(have),
+        unvalidated(key(missing), desc + " needs two of duration, plateau, ramp; " + given_text(have),
                     "duration = plateau + 2*ramp");
       }
       if (have.size() == 3) {
         const double sum = *spec.plateau + 2.0 * *spec.ramp;
         if (std::fabs(*spec.duration - sum) > kConsistencyTol * *spec.duration) {
-          config.fail(key("duration"), "duration " + num(*spec.duration) + ", plateau " +
+          unvalidated(key("duration"), "duration " + num(*spec.duration) + ", plateau " +
                                            num(*spec.plateau) + " and ramp " + num(*spec.ramp) +
                                            " are inconsistent: plateau + 2*ramp = " + num(sum),
                       "only two of them, or duration = plateau + 2*ramp");
@@ -187,7 +187,7 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
         geom_.ramp = *spec.ramp;
         given_ = kDuration | kRamp;
         if (geom_.L - 2.0 * geom_.ramp < -kConsistencyTol * geom_.L) {
-          config.fail(key("ramp"), "ramp " + num(geom_.ramp) + " is longer than half the duration " +
+          unvalidated(key("ramp"), "ramp " + num(geom_.ramp) + " is longer than half the duration " +
                                        num(geom_.L) + ": plateau = duration - 2*ramp = " +
                                        num(geom_.L - 2.0 * geom_.ramp),
                       "ramp <= duration/2");
@@ -197,7 +197,7 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
         geom_.ramp = 0.5 * (*spec.duration - *spec.plateau);
         given_ = kDuration | kPlateau;
         if (!(geom_.ramp > 0.0)) {
-          config.fail(key("plateau"), "plateau " + num(*spec.plateau) +
+          unvalidated(key("plateau"), "plateau " + num(*spec.plateau) +
                                           " leaves no ramp in duration " + num(geom_.L),
                       "plateau < duration");
         }
@@ -215,13 +215,13 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
       if (spec.c) have.emplace_back("c");
       if (have.size() < 2) {
         const char* missing = !spec.duration ? "duration" : !spec.sigma ? "sigma" : "c";
-        config.fail(key(missing), desc + " needs two of duration, sigma, c; " + given_text(have),
+        unvalidated(key(missing), desc + " needs two of duration, sigma, c; " + given_text(have),
                     "duration = 2*c*sigma");
       }
       if (have.size() == 3) {
         const double prod = 2.0 * *spec.c * *spec.sigma;
         if (std::fabs(*spec.duration - prod) > kConsistencyTol * *spec.duration) {
-          config.fail(key("duration"), "duration " + num(*spec.duration) + ", sigma " +
+          unvalidated(key("duration"), "duration " + num(*spec.duration) + ", sigma " +
                                            num(*spec.sigma) + " and c " + num(*spec.c) +
                                            " are inconsistent: 2*c*sigma = " + num(prod),
                       "only two of them, or duration = 2*c*sigma");
@@ -249,7 +249,7 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
           {"duration", &spec.duration}, {"sigma", &spec.sigma}, {"c", &spec.c}};
       for (const auto& [k, v] : keys) {
         if (!v->has_value()) {
-          config.fail(key(k), desc + " needs all three of duration, sigma, c (independent: the " +
+          unvalidated(key(k), desc + " needs all three of duration, sigma, c (independent: the " +
                                   "rise is centred at c*sigma, the fall at duration - c*sigma); " +
                                   k + " is missing");
         }
@@ -259,7 +259,7 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
       geom_.c = *spec.c;
       given_ = kDuration | kSigma | kC;
       if (!(geom_.L > 2.0 * geom_.c * geom_.sigma)) {
-        config.fail(key("duration"), "duration " + num(geom_.L) + " must exceed 2*c*sigma = " +
+        unvalidated(key("duration"), "duration " + num(geom_.L) + " must exceed 2*c*sigma = " +
                                          num(2.0 * geom_.c * geom_.sigma) +
                                          " (the rise centre c*sigma must come before the fall "
                                          "centre duration - c*sigma)");
@@ -278,8 +278,8 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
     frequency_ = spec.frequency;
   } else {
     if (!std::isfinite(auto_frequency)) {
-      config.fail(key("frequency"), "frequency: auto could not be resolved (got " +
-                                        num(auto_frequency) + ")");
+      throw NumericalError(key("frequency") + ": frequency: auto could not be resolved (got " +
+                           num(auto_frequency) + ")");
     }
     frequency_ = auto_frequency;
   }
@@ -287,23 +287,19 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
   // --- amplitude ----------------------------------------------------------------------------
   if (fam == Family::values) {
     if (spec.amplitude_auto) {
-      config.fail(key("amplitude"), std::string("amplitude: auto does not apply to ") + desc +
-                                        ": its values are the drive in GHz");
-    }
-    if (config.where.contains(key("amplitude"))) {
-      config.fail(key("amplitude"), std::string("amplitude is not used by ") + desc +
+      unvalidated(key("amplitude"), std::string("amplitude: auto does not apply to ") + desc +
                                         ": its values are the drive in GHz");
     }
     amplitude_ = 1.0;
   } else if (spec.amplitude_auto) {
     if (!spec.angle) {
-      config.fail(key("amplitude"), "amplitude: auto needs an angle",
+      unvalidated(key("amplitude"), "amplitude: auto needs an angle",
                   "angle: the rotation angle in rad");
     }
     if (!(matrix_element01 > 0.0) || !std::isfinite(matrix_element01)) {
-      config.fail(key("amplitude"),
-                  "amplitude: auto needs a nonzero |<0|O|1>| of the drive operator, got " +
-                      num(matrix_element01));
+      throw NumericalError(key("amplitude") +
+                           ": amplitude: auto needs a nonzero |<0|O|1>| of the drive operator, got " +
+                           num(matrix_element01));
     }
     // physics.md: A = theta / (2 pi |<0|O|1>| int e), e the unit envelope (drag: its base).
     amplitude_ = *spec.angle / (kTwoPi * matrix_element01 * unit_envelope_integral());
@@ -311,11 +307,11 @@ Pulse::Pulse(const PulseSpec& spec, const Config& config, double auto_frequency,
     amplitude_ = spec.amplitude;
   }
   if (spec.angle && !spec.amplitude_auto) {
-    config.fail(key("angle"), "angle is only used with amplitude: auto");
+    unvalidated(key("angle"), "angle is only used with amplitude: auto");
   }
 }
 
-std::vector<ParamRef> Pulse::trainable(const PulseSpec& spec, const Config& config) const {
+std::vector<ParamRef> Pulse::trainable(const PulseSpec& spec) const {
   const std::string where = path_ + ".optimize";
   const std::string desc = describe(shape_, geom_.kind);
   const int n = static_cast<int>(values_.size());
@@ -329,7 +325,7 @@ std::vector<ParamRef> Pulse::trainable(const PulseSpec& spec, const Config& conf
         list += (list.empty() ? "" : ", ") + p.name();
       }
       if (n > 0) list += ", values, values[k] (k < " + std::to_string(n) + ")";
-      config.fail(where, "'" + name + "' is not a parameter of " + desc, "one of " + list);
+      unvalidated(where, "'" + name + "' is not a parameter of " + desc, "one of " + list);
     }
     for (const ParamRef& p : refs) {
       if (!has_parameter(p)) {
@@ -345,7 +341,7 @@ std::vector<ParamRef> Pulse::trainable(const PulseSpec& spec, const Config& conf
           why = "'" + name + "' of " + desc + " is derived from the given " + held +
                 "; to train it, give " + name + " and only one of them";
         }
-        config.fail(where, why);
+        unvalidated(where, why);
       }
       if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
     }

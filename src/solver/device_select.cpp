@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "qevolve/backend/capabilities.hpp"
 #include "qevolve/backend/cuda.hpp"
 
 namespace qevolve::solver {
@@ -10,17 +11,6 @@ namespace {
 
 constexpr const char* kKey = "evolution.device";
 constexpr const char* kOtherDevices = "device: cpu | auto";
-
-/// What of this run only the CPU backend has (empty: the CUDA backend can run it).
-std::string cpu_only_part(const Config& config, const Options& o) {
-  if (o.open) return "open systems (evolution.noise / evolution.collapse)";
-  if (o.solver == Solver::adaptive) return "solver: adaptive";
-  const std::string trainable = config.first_trainable_list();
-  if (!trainable.empty()) return "gradients (trainable parameters in `" + trainable + "`)";
-  if (config.target && config.target->compensation_trainable && config.target->compensation != Compensation::none)
-    return "gradients (trainable compensation angles)";
-  return {};
-}
 
 }  // namespace
 
@@ -31,13 +21,13 @@ void select_compute_device(const Config& config, Options& o) {
   if (asked == ComputeDevice::cpu) return;
   const bool required = asked == ComputeDevice::cuda;
   if constexpr (!backend::kCudaBuilt) {
-    if (required) config.fail(kKey, "this qevolve was built without a CUDA backend", kOtherDevices);
+    if (required) unvalidated(kKey, "this qevolve was built without a CUDA backend", kOtherDevices);
     o.device_note = "auto: built without CUDA";
     return;
   } else {
-    if (const std::string part = cpu_only_part(config, o); !part.empty()) {
+    if (const std::string part = backend::cpu_only_part(config); !part.empty()) {
       if (required)
-        config.fail(kKey,
+        unvalidated(kKey,
                     "the CUDA backend does not support " + part +
                         " (it runs closed-system trotter, magnus4 and expm without gradients)",
                     kOtherDevices);
@@ -46,7 +36,7 @@ void select_compute_device(const Config& config, Options& o) {
     }
     const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
     if (q.count == 0) {
-      if (required) config.fail(kKey, "no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", kOtherDevices);
+      if (required) unvalidated(kKey, "no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", kOtherDevices);
       o.device_note = "auto: no CUDA device found";
       return;
     }

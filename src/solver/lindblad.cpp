@@ -50,7 +50,7 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
       if (d.mode == mode) return d;
     const int d = device.dims()[static_cast<std::size_t>(mode)];
     if (d * d > backend::kMaxGateSize)
-      config.fail(path,
+      unvalidated(path,
                   "mode `" + device.modes()[static_cast<std::size_t>(mode)].name() + "` keeps " +
                       std::to_string(d) + " levels; its dissipator would act on " + std::to_string(d * d) +
                       " (column, row) levels, more than the local kernels take (" +
@@ -62,7 +62,7 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
   for (const NoiseSpec& n : config.evolution.noise) {
     const int m = device.find(n.qubit);
     const std::string path = "evolution.noise." + n.qubit;
-    if (m < 0) config.fail(path, "unknown mode `" + n.qubit + "`", "a mode name of the device");
+    if (m < 0) unvalidated(path, "unknown mode `" + n.qubit + "`", "a mode name of the device");
     Dissipator& dis = dissipator_of(m, path);
     for (const CMatrix& c : collapse_operators(n, device.dims()[static_cast<std::size_t>(m)]))
       dis.generator += lindblad_generator(c);
@@ -70,13 +70,13 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
   }
   for (const CollapseSpec& cs : config.evolution.collapse) {
     const int m = device.find(cs.qubit);
-    if (m < 0) config.fail(cs.path + ".qubit", "unknown mode `" + cs.qubit + "`", "a mode name of the device");
+    if (m < 0) unvalidated(cs.path + ".qubit", "unknown mode `" + cs.qubit + "`", "a mode name of the device");
     const device::Mode& mode = device.modes()[static_cast<std::size_t>(m)];
     const int d = device.dims()[static_cast<std::size_t>(m)];
     CMatrix O;
     if (cs.op == "matrix") {
       if (static_cast<int>(cs.matrix.size()) != d)
-        config.fail(cs.path + ".matrix",
+        unvalidated(cs.path + ".matrix",
                     "mode `" + cs.qubit + "` keeps " + std::to_string(d) + " levels but the matrix is " +
                         std::to_string(cs.matrix.size()) + " x " + std::to_string(cs.matrix.size()),
                     "a " + std::to_string(d) + " x " + std::to_string(d) + " matrix");
@@ -86,7 +86,7 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
     } else {
       const CMatrix* op = mode.op(cs.op);
       if (op == nullptr)
-        config.fail(cs.path + ".operator", "mode `" + cs.qubit + "` has no operator `" + cs.op + "`",
+        unvalidated(cs.path + ".operator", "mode `" + cs.qubit + "` has no operator `" + cs.op + "`",
                     "lowering | number | matrix, or an operator of the mode's model");
       O = *op;
     }

@@ -66,11 +66,11 @@ Options make_options(const Config& config, int threads) {
     // What the open-system path does not have yet (docs/solvers.md "Open systems"); the
     // config itself is valid, so `qevolve check` accepts it and `run` says what is missing.
     if (o.precision == Precision::single)
-      config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
+      unvalidated("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
                   "precision: double for an open system");
   }
   if (o.precision == Precision::single && !uses_trotter_gates(o))
-    config.fail("evolution.precision",
+    unvalidated("evolution.precision",
                 "precision: single is supported by the split solvers (trotter, magnus4 with "
                 "splitting terms) only",
                 "precision: double, or solver: trotter");
@@ -112,7 +112,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   // Pulses and drive channels.
   auto mode_of = [&](const std::string& name, const std::string& path) {
     const int m = device_.find(name);
-    if (m < 0) config.fail(path, "unknown mode `" + name + "`", "a mode name of the device");
+    if (m < 0) unvalidated(path, "unknown mode `" + name + "`", "a mode name of the device");
     return m;
   };
   for (std::size_t p = 0; p < config.pulses.size(); ++p) {
@@ -122,7 +122,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     const std::string op = spec.op.empty() ? std::string(mode.default_operator()) : spec.op;
     const CMatrix* O = mode.op(op);
     if (O == nullptr || op == "number" || op == "lowering")
-      config.fail(spec.path + ".operator",
+      unvalidated(spec.path + ".operator",
                   "mode `" + mode.name() + "` has no drive operator `" + op + "`",
                   mode.has_flux_operator() ? (mode.is_oscillator() ? "x | y" : "phi | n") : "n");
     double auto_freq = mode.energies(1) - mode.energies(0);
@@ -132,12 +132,12 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
       lv[static_cast<std::size_t>(q)] = 1;
       auto_freq = dressed_->energy_of_bare(device_.flat_index(lv)) - e0;
     }
-    pulses_.emplace_back(spec, config, auto_freq, std::abs((*O)(0, 1)));
+    pulses_.emplace_back(spec, auto_freq, std::abs((*O)(0, 1)));
     channels_.push_back({static_cast<int>(p), q, 1.0, op});
     for (const auto& [other, factor] : spec.crosstalk) {
       const int q2 = mode_of(other, spec.path + ".crosstalk." + other);
       if (device_.modes()[static_cast<std::size_t>(q2)].op(op) == nullptr)
-        config.fail(spec.path + ".crosstalk." + other,
+        unvalidated(spec.path + ".crosstalk." + other,
                     "mode `" + other + "` has no operator `" + op + "` for crosstalk");
       channels_.push_back({static_cast<int>(p), q2, factor, op});
     }
@@ -149,7 +149,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   if (config.evolution.duration) {
     options_.duration = *config.evolution.duration;
     if (options_.duration < latest - 1e-12 * latest)
-      config.fail("evolution.duration",
+      unvalidated("evolution.duration",
                   "duration " + std::to_string(options_.duration) +
                       " ns is shorter than the latest pulse end " + std::to_string(latest) + " ns",
                   "duration >= " + std::to_string(latest));
@@ -157,7 +157,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     options_.duration = latest;
   }
   if (!(options_.duration > 0.0))
-    config.fail("evolution.duration", "the evolution has zero length (no pulses and no duration)",
+    unvalidated("evolution.duration", "the evolution has zero length (no pulses and no duration)",
                 "evolution.duration > 0 or at least one pulse");
 
   // Initial states.
@@ -171,7 +171,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
       const std::string& label = is.labels[k];
       const std::string path = "evolution.initial_states[" + std::to_string(k) + "]";
       if (static_cast<int>(label.size()) != device_.num_modes())
-        config.fail(path,
+        unvalidated(path,
                     "label `" + label + "` has " + std::to_string(label.size()) +
                         " digits but the device has " + std::to_string(device_.num_modes()) +
                         " modes",
@@ -180,7 +180,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
       for (std::size_t q = 0; q < label.size(); ++q) {
         const int level = label[q] - '0';
         if (level < 0 || level >= device_.dims()[q])
-          config.fail(path,
+          unvalidated(path,
                       "level " + std::string(1, label[q]) + " of mode `" +
                           device_.modes()[q].name() + "` is not kept (levels " +
                           std::to_string(device_.dims()[q]) + ")",
@@ -227,7 +227,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     ++cache_->dissipator_builds;
     const Index D = device_.dim();
     if (uses_dense(options_) && D * D > kMaxDenseLiouvillian)
-      config.fail("evolution.solver",
+      unvalidated("evolution.solver",
                   "the dense Liouvillian of an open system with D = " + std::to_string(D) +
                       " would be " + std::to_string(D * D) + " x " + std::to_string(D * D) +
                       " (limit " + std::to_string(kMaxDenseLiouvillian) + ")",

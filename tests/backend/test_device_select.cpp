@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/cli_util.hpp"
+#include "qevolve/resolve.hpp"
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/device.hpp"
@@ -30,13 +31,13 @@ Machine machine(std::string* said = nullptr) {
 }
 
 solver::Options options_for(const Config& c) {
-  return solver::Simulator(c, device::build_device(c), 1).options();
+  return solver::Simulator(c, io::build_device(c), 1).options();
 }
 
-/// The InputError the simulator raises for `c` ("" when none).
+/// The InputError the resolution stage raises for `c` ("" when none).
 std::string input_error(const Config& c) {
   try {
-    (void)options_for(c);
+    (void)io::resolve(c, io::Purpose::evolve);
   } catch (const InputError& e) {
     EXPECT_EQ(e.key_path(), "evolution.device");
     return e.problem();

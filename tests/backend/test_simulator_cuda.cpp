@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cuda_test_backend.hpp"
+#include "qevolve/resolve.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/simulator.hpp"
 #include "solver/solver_fixtures.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 CMatrix propagator(Config c, ComputeDevice device) {
   c.evolution.device = device;
-  const solver::Simulator sim(c, device::build_device(c), 2);
+  const solver::Simulator sim(c, io::build_device(c), 2);
   EXPECT_EQ(sim.options().device, device);
   return sim.evolve().columns;
 }

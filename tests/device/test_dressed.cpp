@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/spectrum.hpp"
 
@@ -125,7 +126,7 @@ TEST(Dressed, ThreeFluxoniumChainMatchesBruteForceInALargeBasis) {
     ce.path = "device.couplings[" + std::to_string(q) + "]";
     c.device.couplings.push_back(ce);
   }
-  const DressedBasis dressed = dress(build_device(c));
+  const DressedBasis dressed = dress(io::build_device(c));
 
   // Brute force: 12 levels per mode (D = 1728), assembled with plain Kronecker products.
   const int K = 12;
@@ -153,7 +154,7 @@ TEST(Dressed, ThreeFluxoniumChainMatchesBruteForceInALargeBasis) {
 TEST(Dressed, StaticZZVanishesWithTwoLevelsPerQubit) {
   // Two-level qubits with n(x)n and phi(x)phi couplings at flux 0.5: H0 splits into 2x2 blocks
   // {00,11}, {01,10} with traceless off-diagonal parts, so ZZ = 0 identically.
-  const Device dev = build_device(preset_config(3, 2));
+  const Device dev = io::build_device(preset_config(3, 2));
   const SpectrumReport r = analyse_spectrum(dev, dress(dev));
   ASSERT_EQ(r.zz.size(), 2u);
   for (const auto& p : r.zz) EXPECT_LT(std::abs(p.zz_khz), 1e-8) << p.a << "-" << p.b;
@@ -163,7 +164,7 @@ TEST(Dressed, MpcThreeQubitReferenceNumbers) {
   // physics.md: 3-qubit chain, 5 levels: dressed f01 = 0.4990023551, 0.5821936219,
   // 0.6700509917 GHz (1e-8 tolerance for 10 printed decimals); ZZ(q0,q1) = 3.4969 kHz
   // (printed to 1e-4 kHz: tolerance half a unit of the last digit).
-  const Device dev = build_device(preset_config(3, 5));
+  const Device dev = io::build_device(preset_config(3, 5));
   const SpectrumReport r = analyse_spectrum(dev, dress(dev));
   EXPECT_NEAR(r.modes[0].f01_dressed, 0.4990023551, 1e-8);
   EXPECT_NEAR(r.modes[1].f01_dressed, 0.5821936219, 1e-8);
@@ -187,7 +188,7 @@ TEST(Dressed, CapacitiveCouplingThatZeroesZZ) {
       ce.path = "device.couplings[" + std::to_string(b) + "]";
       c.device.couplings.push_back(ce);
     }
-    const Device dev = build_device(c);
+    const Device dev = io::build_device(c);
     return analyse_spectrum(dev, dress(dev)).zz[0].zz_khz;
   };
   double x0 = 0.010, x1 = 0.014, f0 = zz_at(x0), f1 = zz_at(x1);
@@ -205,7 +206,7 @@ TEST(Dressed, CapacitiveCouplingThatZeroesZZ) {
 TEST(Dressed, TenQubitChainMatchesDenseLapack) {
   // D = 1024. A small variance breaks the exact degeneracy of identical qubits (q0, q3, q6, q9)
   // so each |1_q> has a unique dressed partner.
-  const Device dev = build_device(preset_config(10, 2, 0.02, 7));
+  const Device dev = io::build_device(preset_config(10, 2, 0.02, 7));
   ASSERT_EQ(dev.dim(), 1024);
   const DressedBasis dressed = dress(dev);
   EXPECT_FALSE(dressed.degenerate);
@@ -227,7 +228,7 @@ TEST(Dressed, TenQubitChainMatchesDenseLapack) {
 }
 
 TEST(Dressed, TransformDiagonalizesH0WithPositiveDiagonal) {
-  const Device dev = build_device(preset_config(3, 3, 0.01, 3));
+  const Device dev = io::build_device(preset_config(3, 3, 0.01, 3));
   const DressedBasis d = dress(dev);
   const CMatrix H = dev.dense_h0();
   const CMatrix Hd = d.transform.adjoint() * H * d.transform;

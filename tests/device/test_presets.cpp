@@ -4,7 +4,8 @@
 #include <cmath>
 #include <random>
 
-#include "../../src/device/presets.hpp"
+#include "qevolve/presets.hpp"
+#include "qevolve/resolve.hpp"
 #include "qevolve/device.hpp"
 
 namespace qevolve::device {
@@ -28,7 +29,7 @@ TEST(NormalGenerator, MatchesTheDocumentedBoxMuller) {
   std::mt19937_64 check;
   check.discard(9999);
   EXPECT_EQ(check(), 9981545732273789042ULL);
-  // Box-Muller exactly as documented in presets.hpp, recomputed here.
+  // Box-Muller exactly as documented in include/qevolve/presets.hpp, recomputed here.
   std::mt19937_64 eng(42);
   NormalGenerator gen(42);
   for (int pair = 0; pair < 4; ++pair) {
@@ -56,7 +57,7 @@ TEST(NormalGenerator, IsStandardNormal) {
 }
 
 TEST(Presets, MpcChainParameters) {
-  const auto r = resolve_device(preset_config("mpc_fluxonium_1d", 4));
+  const auto r = io::resolve_device(preset_config("mpc_fluxonium_1d", 4));
   ASSERT_EQ(r.modes.size(), 4u);
   const double el[4] = {0.9, 1.0, 1.1, 0.9};
   for (int i = 0; i < 4; ++i) {
@@ -79,7 +80,7 @@ TEST(Presets, MpcChainParameters) {
 }
 
 TEST(Presets, MpcRingClosesTheChain) {
-  const auto r = resolve_device(preset_config("mpc_fluxonium_1d", 5, true));
+  const auto r = io::resolve_device(preset_config("mpc_fluxonium_1d", 5, true));
   ASSERT_EQ(r.couplings.size(), 5u);
   EXPECT_EQ(r.couplings.back().a, 4);
   EXPECT_EQ(r.couplings.back().b, 0);
@@ -89,7 +90,7 @@ TEST(Presets, VarianceDrawsInModeOrderEcEjEl) {
   Config c = preset_config("mpc_fluxonium_1d", 3);
   c.device.preset->variance = 0.05;
   c.device.preset->seed = 1234;
-  const auto r = resolve_device(c);
+  const auto r = io::resolve_device(c);
   NormalGenerator gen(1234);
   const double el[3] = {0.9, 1.0, 1.1};
   for (int i = 0; i < 3; ++i) {
@@ -102,7 +103,7 @@ TEST(Presets, VarianceDrawsInModeOrderEcEjEl) {
 
 TEST(Presets, TransmonCouplerChain) {
   Config c = preset_config("transmon_coupler_1d", 3, false, 4);
-  const auto r = resolve_device(c);
+  const auto r = io::resolve_device(c);
   // q0 c0 q1 c1 q2
   ASSERT_EQ(r.modes.size(), 5u);
   const char* names[5] = {"q0", "c0", "q1", "c1", "q2"};
@@ -144,7 +145,7 @@ TEST(Resolve, OverridesPresetModeByName) {
   extra.frequency = 7.0;
   extra.path = "device.qubits[1]";
   c.device.qubits.push_back(extra);
-  const auto r = resolve_device(c);
+  const auto r = io::resolve_device(c);
   ASSERT_EQ(r.modes.size(), 4u);
   EXPECT_EQ(r.modes[1].levels, 4);
   EXPECT_EQ(r.modes[1].el, 1.3);
@@ -154,7 +155,7 @@ TEST(Resolve, OverridesPresetModeByName) {
 
 std::string error_of(const Config& c) {
   try {
-    (void)resolve_device(c);
+    (void)io::resolve_device(c);
   } catch (const InputError& e) {
     return e.what();
   }

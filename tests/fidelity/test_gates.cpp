@@ -10,6 +10,7 @@
 #include "fidelity_test_util.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/resolve.hpp"
 
 namespace qevolve::fidelity {
 namespace {
@@ -85,7 +86,7 @@ TEST(Gates, ArityAndUnknown) {
   EXPECT_EQ(gate_arity("CCX"), 0);
   EXPECT_TRUE(gate_takes_angle("RY"));
   EXPECT_FALSE(gate_takes_angle("X"));
-  EXPECT_THROW(static_cast<void>(standard_gate("CCX")), InputError);
+  EXPECT_THROW(static_cast<void>(standard_gate("CCX")), UnvalidatedInput);  // io::resolve rejects it
 }
 
 // --- composition --------------------------------------------------------------------------
@@ -114,6 +115,28 @@ CMatrix build(const std::vector<GateSpec>& gates, const std::vector<std::string>
   TargetSpec t;
   t.gates = gates;
   return target_unitary(t, names, test_config());
+}
+
+/// `base` with a device of two-level fluxonia named `names`, a 10 ns evolution and the target
+/// `gates`, through the resolution stage (io::resolve), where target errors are raised.
+void resolve_target(Config base, const std::vector<GateSpec>& gates, const std::vector<std::string>& names) {
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    ModeEntry e;
+    e.name = names[k];
+    e.type = ModeType::fluxonium;
+    e.levels = 2;
+    e.ec = 1.0, e.ej = 4.0, e.el = 1.0, e.flux = 0.5;
+    e.path = "device.qubits[" + std::to_string(k) + "]";
+    base.device.qubits.push_back(e);
+  }
+  base.evolution.duration = 10.0;
+  TargetSpec t;
+  t.gates = gates;
+  base.target = t;
+  (void)io::resolve(base, io::Purpose::evolve);
+}
+void resolve_target(const std::vector<GateSpec>& gates, const std::vector<std::string>& names) {
+  resolve_target(test_config(), gates, names);
 }
 
 TEST(Target, QubitPlacement) {
@@ -188,7 +211,7 @@ TEST(Target, TimeOrderAndRandomSequence) {
 
 TEST(Target, LocatedErrors) {
   try {
-    static_cast<void>(build({gate("X", {"q0"}, 0), gate("CZ", {"q0", "r0"}, 1)}, {"q0", "q1"}));
+    resolve_target({gate("X", {"q0"}, 0), gate("CZ", {"q0", "r0"}, 1)}, {"q0", "q1"});
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(e.key_path(), "target.gates[1].qubits");
@@ -196,11 +219,13 @@ TEST(Target, LocatedErrors) {
     EXPECT_EQ(e.where().column, 30);
     EXPECT_NE(std::string(e.what()).find("r0"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(static_cast<void>(build({gate("CZ", {"q0", "q0"}, 0)}, {"q0", "q1"})), InputError);
-  EXPECT_THROW(static_cast<void>(build({gate("CZ", {"q0"}, 0)}, {"q0", "q1"})), InputError);
-  EXPECT_THROW(static_cast<void>(build({gate("RX", {"q0"}, 0)}, {"q0"})), InputError);
-  EXPECT_THROW(static_cast<void>(build({gate("X", {"q0"}, 0, 1.0)}, {"q0"})), InputError);
-  EXPECT_THROW(static_cast<void>(build({gate("CCX", {"q0"}, 0)}, {"q0"})), InputError);
+  EXPECT_THROW(resolve_target({gate("CZ", {"q0", "q0"}, 0)}, {"q0", "q1"}), InputError);
+  EXPECT_THROW(resolve_target({gate("CZ", {"q0"}, 0)}, {"q0", "q1"}), InputError);
+  EXPECT_THROW(resolve_target({gate("RX", {"q0"}, 0)}, {"q0"}), InputError);
+  EXPECT_THROW(resolve_target({gate("X", {"q0"}, 0, 1.0)}, {"q0"}), InputError);
+  EXPECT_THROW(resolve_target({gate("CCX", {"q0"}, 0)}, {"q0"}), InputError);
+  // The fidelity layer itself only checks its preconditions.
+  EXPECT_THROW(static_cast<void>(build({gate("CCX", {"q0"}, 0)}, {"q0"})), UnvalidatedInput);
 }
 
 // --- matrix_file ----------------------------------------------------------------------------
@@ -260,12 +285,10 @@ TEST_F(MatrixFile, Errors) {
   bad(0, 0) += 1e-8;  // not unitary to 1e-10
   write("bad.h5", bad);
   write("small.h5", random_unitary(2, rng));
-  TargetSpec t;
   auto expect_error = [&](const std::string& file, std::vector<std::string> qubits,
                           const std::string& needle) {
-    t.gates = {file_gate(file, std::move(qubits))};
     try {
-      static_cast<void>(target_unitary(t, {"q0", "q1"}, config()));
+      resolve_target(config(), {file_gate(file, std::move(qubits))}, {"q0", "q1"});
       ADD_FAILURE() << "expected InputError for " << file;
     } catch (const InputError& e) {
       EXPECT_EQ(e.key_path(), "target.gates[0].matrix_file");

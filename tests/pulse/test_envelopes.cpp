@@ -27,7 +27,7 @@ TEST(PulseEnvelope, EveryShapeMatchesPhysicsFormulaAtManyTimes) {
   const Config config = make_config();
   for (const auto& [name, spec] : all_cases()) {
     SCOPED_TRACE(name);
-    const Pulse pulse(spec, config, 0.0, 1.0);
+    const Pulse pulse(spec, 0.0, 1.0);
     const double L = ref_shape(spec).L;
     ASSERT_NEAR(pulse.duration(), L, 1e-12 * L);
     EXPECT_DOUBLE_EQ(pulse.start(), spec.delay);
@@ -47,7 +47,7 @@ TEST(PulseEnvelope, ZeroOutsideTheWindowAndAtTheEnds) {
   const Config config = make_config();
   for (const auto& [name, spec] : all_cases()) {
     SCOPED_TRACE(name);
-    const Pulse pulse(spec, config, 0.0, 1.0);
+    const Pulse pulse(spec, 0.0, 1.0);
     const double L = pulse.duration();
     EXPECT_EQ(pulse.value(spec.delay - 1e-9), 0.0);
     EXPECT_EQ(pulse.value(spec.delay + L + 1e-9), 0.0);
@@ -68,7 +68,7 @@ TEST(PulseEnvelope, TanhAndErfAreFlatTopsWithSigmaEdges) {
   for (const Shape sh : {Shape::tanh, Shape::erf}) {
     PulseSpec s = testing::base_spec(sh);
     s.duration = 200.0, s.sigma = 2.0, s.c = 4.0;
-    const Pulse pulse(s, make_config(), 0.0, 1.0);
+    const Pulse pulse(s, 0.0, 1.0);
     EXPECT_NEAR(pulse.envelope(100.0), 0.07, 1e-15);
     EXPECT_NEAR(pulse.envelope(60.0), 0.07, 1e-9);
     // At tau = c sigma: g = h(0)/2 + h(L/sigma - 2c)/2 ~ 1/2.
@@ -82,7 +82,7 @@ TEST(PulseEnvelope, PiecewiseSlicesAndSplineEndpoints) {
   PulseSpec p = testing::base_spec(Shape::piecewise_constant);
   p.duration = 10.0;
   p.values = {1.0, 2.0, 3.0, 4.0, 5.0};
-  const Pulse pw(p, config, 0.0, 1.0);
+  const Pulse pw(p, 0.0, 1.0);
   EXPECT_EQ(pw.amplitude(), 1.0);
   EXPECT_EQ(pw.envelope(0.0), 1.0);
   EXPECT_EQ(pw.envelope(1.999), 1.0);
@@ -93,7 +93,7 @@ TEST(PulseEnvelope, PiecewiseSlicesAndSplineEndpoints) {
   PulseSpec b = testing::base_spec(Shape::spline);
   b.duration = 12.0;
   b.values = {0.7, -0.2, 0.5, 1.1, -0.4, 0.9};
-  const Pulse sp(b, config, 0.0, 1.0);
+  const Pulse sp(b, 0.0, 1.0);
   EXPECT_NEAR(sp.envelope(0.0), 0.7, 1e-15);
   EXPECT_NEAR(sp.envelope(12.0), 0.9, 1e-15);
 }
@@ -106,7 +106,7 @@ TEST(PulseEnvelope, SplineBasisIsAPartitionOfUnityAndMatchesCoxDeBoor) {
     PulseSpec b = testing::base_spec(Shape::spline);
     b.frequency = 0.0, b.phase = 0.0, b.delay = 0.0, b.duration = 7.0;
     b.values.assign(static_cast<std::size_t>(n), 1.0);
-    const Pulse sp(b, config, 0.0, 1.0);
+    const Pulse sp(b, 0.0, 1.0);
     std::vector<ParamRef> refs = parse_param("values", Shape::spline, n);
     ASSERT_EQ(refs.size(), static_cast<std::size_t>(n));
     std::vector<double> d(refs.size());
@@ -130,7 +130,7 @@ TEST(PulseEnvelope, UnitIntegralMatchesQuadrature) {
   const Config config = make_config();
   for (const auto& [name, spec] : all_cases()) {
     SCOPED_TRACE(name);
-    const Pulse pulse(spec, config, 0.0, 1.0);
+    const Pulse pulse(spec, 0.0, 1.0);
     const testing::RefShape r = ref_shape(spec);
     const Shape kind = spec.shape == Shape::drag ? spec.base : spec.shape;
     std::vector<double> breaks = {0.0, r.L};
@@ -156,12 +156,12 @@ TEST(PulseEnvelope, ClosedFormIntegralsOfSimpleShapes) {
   const Config config = make_config();
   PulseSpec c = testing::base_spec(Shape::cos);
   c.duration = 40.0;
-  EXPECT_DOUBLE_EQ(Pulse(c, config, 0.0, 1.0).unit_envelope_integral(), 20.0);
+  EXPECT_DOUBLE_EQ(Pulse(c, 0.0, 1.0).unit_envelope_integral(), 20.0);
   PulseSpec r = testing::base_spec(Shape::rampcos);
   r.duration = 50.0, r.ramp = 10.0;
-  EXPECT_DOUBLE_EQ(Pulse(r, config, 0.0, 1.0).unit_envelope_integral(), 40.0);  // plateau + ramp
+  EXPECT_DOUBLE_EQ(Pulse(r, 0.0, 1.0).unit_envelope_integral(), 40.0);  // plateau + ramp
   r.shape = Shape::trapezoid;
-  EXPECT_DOUBLE_EQ(Pulse(r, config, 0.0, 1.0).unit_envelope_integral(), 40.0);
+  EXPECT_DOUBLE_EQ(Pulse(r, 0.0, 1.0).unit_envelope_integral(), 40.0);
 }
 
 TEST(PulseAuto, CosAmplitudeReproducesTheRotationAngle) {
@@ -172,7 +172,7 @@ TEST(PulseAuto, CosAmplitudeReproducesTheRotationAngle) {
   s.angle = kPiT;
   s.amplitude = 123.0;  // ignored with auto
   const double m01 = 2.131013;
-  const Pulse pulse(s, make_config(), 0.0, m01);
+  const Pulse pulse(s, 0.0, m01);
   EXPECT_NEAR(pulse.amplitude(), kPiT / (kPiT * 40.0 * m01), 1e-16);
 }
 
@@ -186,7 +186,7 @@ TEST(PulseAuto, EveryAmplitudeShapeReproducesTheAngle) {
     spec.amplitude_auto = true;
     spec.angle = 0.5 * kPiT;
     const double m01 = 0.8;
-    const Pulse pulse(spec, config, 0.0, m01);
+    const Pulse pulse(spec, 0.0, m01);
     const testing::RefShape r = ref_shape(spec);
     const Shape kind = spec.shape == Shape::drag ? spec.base : spec.shape;
     std::vector<double> breaks = {0.0, r.L};
@@ -204,9 +204,9 @@ TEST(PulseAuto, FrequencyAutoUsesThePassedValue) {
   s.duration = 40.0;
   s.frequency_mode = FrequencyMode::auto_dressed;
   s.frequency = 9.0;  // ignored
-  EXPECT_EQ(Pulse(s, make_config(), 0.5821936219, 1.0).frequency(), 0.5821936219);
+  EXPECT_EQ(Pulse(s, 0.5821936219, 1.0).frequency(), 0.5821936219);
   s.frequency_mode = FrequencyMode::value;
-  EXPECT_EQ(Pulse(s, make_config(), 0.5821936219, 1.0).frequency(), 9.0);
+  EXPECT_EQ(Pulse(s, 0.5821936219, 1.0).frequency(), 9.0);
 }
 
 TEST(PulseCrosstalk, IsNotAppliedByThePulse) {
@@ -216,7 +216,7 @@ TEST(PulseCrosstalk, IsNotAppliedByThePulse) {
     SCOPED_TRACE(name);
     PulseSpec with = spec;
     with.crosstalk = {{"q1", 0.05}, {"q2", -0.3}};
-    const Pulse a(spec, config, 0.0, 1.0), b(with, config, 0.0, 1.0);
+    const Pulse a(spec, 0.0, 1.0), b(with, 0.0, 1.0);
     const std::vector<ParamRef> refs = a.parameters();
     ASSERT_EQ(refs, b.parameters());
     std::vector<double> da(refs.size()), db(refs.size());

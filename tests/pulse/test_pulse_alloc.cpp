@@ -33,7 +33,7 @@ TEST(PulseAlloc, EvaluationDoesNotAllocate) {
   const Config config = testing::make_config();
   for (const auto& [name, spec] : testing::all_cases()) {
     SCOPED_TRACE(name);
-    const Pulse pulse(spec, config, 0.0, 1.0);
+    const Pulse pulse(spec, 0.0, 1.0);
     const std::vector<ParamRef> params = pulse.parameters();
     std::vector<double> out(params.size());
     double sink = 0.0;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/pulse.hpp"
 #include "qevolve/simulator.hpp"
@@ -58,7 +59,7 @@ void expect_close(double adjoint, double fd, const std::string& what) {
 
 TEST_P(Adjoint, PulseParametersMatchFiniteDifferences) {
   const Config c = config();
-  solver::Simulator sim(c, device::build_device(c), 1);
+  solver::Simulator sim(c, io::build_device(c), 1);
   const CMatrix A = random_matrix(sim.device().dim(), static_cast<Index>(sim.initial_indices().size()), 7);
   const CMatrix psiN = sim.evolve_product(sim.initial_columns());
 
@@ -108,7 +109,7 @@ TEST_P(Adjoint, PulseParametersMatchFiniteDifferences) {
 
 TEST_P(Adjoint, HamiltonianTangentsMatchFiniteDifferences) {
   const Config c = config();
-  const device::Device base = device::build_device(c);
+  const device::Device base = io::build_device(c);
   solver::Simulator sim(c, base, 1);
   const CMatrix A = random_matrix(base.dim(), static_cast<Index>(sim.initial_indices().size()), 11);
   const CMatrix psiN = sim.evolve_product(sim.initial_columns());

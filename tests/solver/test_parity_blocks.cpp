@@ -12,6 +12,7 @@
 
 #include "../../src/solver/block_evolution.hpp"
 #include "../../src/solver/trotter_gates.hpp"
+#include "qevolve/resolve.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/linalg.hpp"
 #include "solver_fixtures.hpp"
@@ -26,7 +27,7 @@ struct Built {
 };
 
 Built build(const Config& c) {
-  Built b{device::build_device(c), {}, {}};
+  Built b{io::build_device(c), {}, {}};
   for (int m = 0; m < static_cast<int>(b.device.modes().size()); ++m) {
     DriveEigen de;
     de.mode = m;

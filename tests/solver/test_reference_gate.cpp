@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "solver_fixtures.hpp"
 
@@ -10,7 +11,7 @@ namespace qevolve::solver {
 namespace {
 
 double infidelity(const Config& c) {
-  Simulator sim(c, device::build_device(c), 2);
+  Simulator sim(c, io::build_device(c), 2);
   const CMatrix cols = sim.evolve().columns;
   const auto comp = sim.device().computational_indices();
   CMatrix U(2, 2);

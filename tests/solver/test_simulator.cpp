@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "solver_fixtures.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 CMatrix evolve_all(Config c) {
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator sim(c, device::build_device(c), 2);
+  Simulator sim(c, io::build_device(c), 2);
   return sim.evolve().columns;
 }
 
@@ -61,16 +62,16 @@ TEST(Simulator, ProductAndDressedResultsAreConsistent) {
   Config c = testing::driven_chain(2, 3);
   c.evolution.steps = 300;
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator product(c, device::build_device(c), 2);
+  Simulator product(c, io::build_device(c), 2);
   const CMatrix Up = product.evolve().columns;
   c.evolution.basis = Basis::dressed;
-  Simulator dressed(c, device::build_device(c), 2);
+  Simulator dressed(c, io::build_device(c), 2);
   const CMatrix Ud = dressed.evolve().columns;
   const CMatrix& S = dressed.dressed()->transform;
   EXPECT_LT(max_abs(Ud - S.adjoint() * Up * S), 1e-10);
   // And in the rotating frame the same relation holds with each basis's own energies.
   c.evolution.frame = Frame::rotating;
-  Simulator dressed_rot(c, device::build_device(c), 2);
+  Simulator dressed_rot(c, io::build_device(c), 2);
   const CMatrix Udr = dressed_rot.evolve().columns;
   const double T = dressed_rot.options().duration;
   CMatrix phase = CMatrix::Zero(9, 9);
@@ -98,7 +99,7 @@ TEST(Simulator, RotatingFrameUndoesTheFreeEvolution) {
   c.evolution.initial_states.kind = InitialStates::Kind::all;
   for (Solver s : {Solver::trotter, Solver::expm, Solver::adaptive}) {
     c.evolution.solver = s;
-    Simulator sim(c, device::build_device(c), 1);
+    Simulator sim(c, io::build_device(c), 1);
     const double dev = max_abs(sim.evolve().columns - CMatrix::Identity(4, 4));
     // Fixed-step solvers are exact here (diagonal H): rounding of phases up to 2 pi * 15 GHz *
     // 13.7 ns ~ 1300 rad, i.e. ~1e-13. The adaptive solver's global error is ~rtol per unit of
@@ -109,7 +110,7 @@ TEST(Simulator, RotatingFrameUndoesTheFreeEvolution) {
 
 TEST(Simulator, CacheIsReusedForNewPulseParameters) {
   Config c = testing::driven_chain(3, 2);
-  Simulator sim(c, device::build_device(c), 2);
+  Simulator sim(c, io::build_device(c), 2);
   const CacheStats before = sim.stats();
   EXPECT_EQ(before.static_factor_builds, 1);
   EXPECT_EQ(before.drive_eigendecompositions, 3);
@@ -129,16 +130,16 @@ TEST(Simulator, CacheIsReusedForNewPulseParameters) {
 TEST(Simulator, ResultsDoNotDependOnThreads) {
   Config c = testing::driven_chain(4, 2);
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator one(c, device::build_device(c), 1);
-  Simulator two(c, device::build_device(c), 2);
+  Simulator one(c, io::build_device(c), 1);
+  Simulator two(c, io::build_device(c), 2);
   EXPECT_EQ(max_abs(one.evolve().columns - two.evolve().columns), 0.0);
 }
 
 TEST(Simulator, SinglePrecisionReportsItsDeviation) {
   Config c = testing::driven_chain(3, 2);
-  const CMatrix ref = Simulator(c, device::build_device(c), 2).evolve().columns;
+  const CMatrix ref = Simulator(c, io::build_device(c), 2).evolve().columns;
   c.evolution.precision = Precision::single;
-  Simulator sim(c, device::build_device(c), 2);
+  Simulator sim(c, io::build_device(c), 2);
   const EvolveResult r = sim.evolve();
   // complex64 over 500 steps of unitary gates: rounding ~6e-8 per operation accumulates to
   // ~1e-5; the reported deviation is the first block's measured difference to double.
@@ -153,7 +154,7 @@ TEST(Simulator, InitialStateLabels) {
   Config c = testing::driven_chain(3, 3);
   c.evolution.initial_states.kind = InitialStates::Kind::list;
   c.evolution.initial_states.labels = {"012", "200"};
-  Simulator sim(c, device::build_device(c), 1);
+  Simulator sim(c, io::build_device(c), 1);
   EXPECT_EQ(sim.initial_indices(), (std::vector<Index>{5, 18}));
   EXPECT_EQ(sim.initial_labels(), (std::vector<std::string>{"012", "200"}));
   EXPECT_FALSE(sim.initial_states_are_computational());
@@ -165,7 +166,7 @@ TEST(Simulator, InitialStateLabels) {
 
 std::string error_of(const Config& c) {
   try {
-    Simulator sim(c, device::build_device(c), 1);
+    (void)io::resolve(c, io::Purpose::evolve);  // input errors are the resolution stage's
   } catch (const InputError& e) {
     return e.what();
   }

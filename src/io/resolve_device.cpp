@@ -1,13 +1,22 @@
-// Merging a preset with explicit device entries, and the checks that need the merged device.
+// The resolution stage, device part: merging a preset with explicit device entries, and every
+// check of the device section (preset arguments, missing or foreign keys, unknown or duplicate
+// names, couplings to unknown modes, operator/type mismatches). Input errors are raised here;
+// the device layer builds from the validated result.
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "presets.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/presets.hpp"
+#include "qevolve/resolve.hpp"
 
-namespace qevolve::device {
+namespace qevolve::io {
 namespace {
+
+using device::Coupling;
+using device::ModeParams;
+using device::ResolvedDevice;
 
 const char* type_name(ModeType t) {
   switch (t) {
@@ -127,12 +136,36 @@ void check_coupling_operators(const Coupling& c, const std::vector<ModeParams>& 
   }
 }
 
+/// The preset's modes and couplings, its arguments checked first.
+device::PresetDevice preset_device(const PresetSpec& spec, const Config& config) {
+  const auto& names = device::preset_names();
+  if (std::find(names.begin(), names.end(), spec.name) == names.end()) {
+    std::string allowed;
+    for (const auto& n : names) allowed += (allowed.empty() ? "" : " | ") + n;
+    config.fail("device.preset", "unknown preset `" + spec.name + "`", allowed);
+  }
+  const int min_qubits = device::min_preset_qubits(spec.name);
+  if (spec.qubits < min_qubits)
+    config.fail("device.preset_args.qubits",
+                spec.name + " needs at least " + std::to_string(min_qubits) +
+                    (min_qubits == 1 ? " qubit" : " qubits"),
+                "an integer >= " + std::to_string(min_qubits));
+  if (spec.periodic && spec.qubits < 3)
+    config.fail("device.preset_args.periodic", "a ring needs at least 3 qubits",
+                "qubits >= 3 or periodic: false");
+  try {
+    return device::make_preset(spec);
+  } catch (const std::domain_error& e) {
+    config.fail("device.preset_args.variance", e.what(), "a smaller variance");
+  }
+}
+
 }  // namespace
 
 ResolvedDevice resolve_device(const Config& config) {
   ResolvedDevice out;
   if (config.device.preset) {
-    PresetDevice preset = make_preset(*config.device.preset, config);
+    device::PresetDevice preset = preset_device(*config.device.preset, config);
     out.modes = std::move(preset.modes);
     out.couplings = std::move(preset.couplings);
   }
@@ -199,12 +232,6 @@ ResolvedDevice resolve_device(const Config& config) {
   return out;
 }
 
-Device build_device(const Config& config) {
-  ResolvedDevice r = resolve_device(config);
-  std::vector<Mode> modes;
-  modes.reserve(r.modes.size());
-  for (const auto& p : r.modes) modes.push_back(diagonalise(p));
-  return Device(std::move(modes), std::move(r.couplings));
-}
+device::Device build_device(const Config& config) { return device::build_device(resolve_device(config)); }
 
-}  // namespace qevolve::device
+}  // namespace qevolve::io

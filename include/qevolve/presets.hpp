@@ -20,9 +20,14 @@ struct PresetDevice {
 /// Names of the presets qevolve knows, for error messages.
 [[nodiscard]] const std::vector<std::string>& preset_names();
 
-/// Generates a preset; throws InputError (located at device.preset / device.preset_args)
-/// for an unknown name or impossible arguments.
-[[nodiscard]] PresetDevice make_preset(const PresetSpec& spec, const Config& config);
+/// The fewest qubits a preset takes (mpc_fluxonium_1d 1, transmon_coupler_1d 2); a ring
+/// (periodic) takes at least 3. The resolution stage (io::resolve_device) checks them.
+[[nodiscard]] int min_preset_qubits(const std::string& name);
+
+/// Generates a preset from validated arguments (a known name, enough qubits). A `variance`
+/// that makes a parameter non-positive throws std::domain_error naming the mode; an unknown
+/// name std::invalid_argument (an internal error: the resolution stage rejects it first).
+[[nodiscard]] PresetDevice make_preset(const PresetSpec& spec);
 
 /// qevolve's own standard-normal generator for `variance`: std::mt19937_64(seed) feeding a
 /// Box-Muller transform written here, so that results do not depend on the C++ library.

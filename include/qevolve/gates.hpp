@@ -1,0 +1,17 @@
+// The target gates qevolve knows by name (docs/fidelity.md "Target"): one table, used by the
+// resolution stage (io::resolve) to check `target.gates` and by the fidelity layer to build
+// the matrices (fidelity::standard_gate).
+#pragma once
+
+#include <string>
+
+namespace qevolve {
+
+/// 1 or 2 for a known gate name, 0 otherwise.
+[[nodiscard]] int gate_arity(const std::string& name);
+/// Whether the gate takes an `angle` (RX, RY, RZ).
+[[nodiscard]] bool gate_takes_angle(const std::string& name);
+/// "I, X, Y, ..., SWAP": every known name, for messages.
+[[nodiscard]] std::string known_gates();
+
+}  // namespace qevolve

@@ -1,0 +1,46 @@
+#include "qevolve/gates.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace qevolve {
+namespace {
+
+struct GateName {
+  const char* name;
+  int arity;
+  bool angle;
+};
+
+constexpr GateName kGates[] = {
+    {"I", 1, false},    {"X", 1, false},     {"Y", 1, false},     {"Z", 1, false},
+    {"H", 1, false},    {"S", 1, false},     {"T", 1, false},     {"SX", 1, false},
+    {"RX", 1, true},    {"RY", 1, true},     {"RZ", 1, true},     {"CNOT", 2, false},
+    {"CZ", 2, false},   {"ISWAP", 2, false}, {"SQRT_ISWAP", 2, false}, {"SWAP", 2, false},
+};
+
+const GateName* find_gate(const std::string& name) {
+  const auto it = std::find_if(std::begin(kGates), std::end(kGates),
+                               [&](const GateName& g) { return name == g.name; });
+  return it == std::end(kGates) ? nullptr : it;
+}
+
+}  // namespace
+
+int gate_arity(const std::string& name) {
+  const GateName* g = find_gate(name);
+  return g ? g->arity : 0;
+}
+
+bool gate_takes_angle(const std::string& name) {
+  const GateName* g = find_gate(name);
+  return g && g->angle;
+}
+
+std::string known_gates() {
+  std::string s;
+  for (const GateName& g : kGates) s += std::string(s.empty() ? "" : ", ") + g.name;
+  return s;
+}
+
+}  // namespace qevolve

@@ -1,0 +1,332 @@
+// The resolution stage (include/qevolve/resolve.hpp): every check that needs the merged device
+// or more than one section. The loader (config_*.cpp) has already checked each key on its own.
+#include "qevolve/resolve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "qevolve/backend/capabilities.hpp"
+#include "qevolve/backend/cuda.hpp"
+#include "qevolve/backend/local_gate.hpp"
+#include "qevolve/gates.hpp"
+#include "qevolve/hdf5_file.hpp"
+#include "qevolve/pulse.hpp"
+
+namespace qevolve::io {
+namespace {
+
+/// The largest D for which an open system may use a dense (expm / dense splitting) Liouvillian:
+/// D^2 x D^2 complex entries (docs/solvers.md "Open systems").
+constexpr double kMaxDenseLiouvillian = 1024;
+
+/// Unitarity tolerance of a matrix_file gate: max |G^dag G - I| (docs/fidelity.md).
+constexpr double kUnitarityTolerance = 1e-10;
+
+/// The resolved device with name lookups.
+struct Modes {
+  const device::ResolvedDevice& dev;
+  [[nodiscard]] int find(const std::string& name) const {
+    for (std::size_t i = 0; i < dev.modes.size(); ++i)
+      if (dev.modes[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+  [[nodiscard]] const device::ModeParams& at(int m) const { return dev.modes[static_cast<std::size_t>(m)]; }
+  /// D = prod levels, as a double (no overflow).
+  [[nodiscard]] double dim() const {
+    double d = 1.0;
+    for (const auto& m : dev.modes) d *= m.levels;
+    return d;
+  }
+};
+
+/// A layer's precondition failure while the stage asks it to compute something, located.
+template <typename F>
+void located(const Config& config, F&& f) {
+  try {
+    f();
+  } catch (const UnvalidatedInput& e) {
+    config.fail(e.key_path(), e.problem(), e.expected());
+  }
+}
+
+/// Pulses against their modes and operators; returns the latest pulse end (ns).
+double check_pulses(const Config& config, const Modes& modes) {
+  double latest = 0.0;
+  for (const PulseSpec& spec : config.pulses) {
+    const int q = modes.find(spec.qubit);
+    if (q < 0) config.fail(spec.path + ".qubit", "unknown mode `" + spec.qubit + "`", "a mode name of the device");
+    const device::ModeParams& mode = modes.at(q);
+    const std::string op = spec.op.empty() ? std::string(device::default_operator(mode.type)) : spec.op;
+    if (!device::has_operator(mode.type, op) || op == "number" || op == "lowering") {
+      const bool oscillator = mode.type == ModeType::resonator || mode.type == ModeType::duffing;
+      config.fail(spec.path + ".operator", "mode `" + mode.name + "` has no drive operator `" + op + "`",
+                  mode.type != ModeType::transmon ? (oscillator ? "x | y" : "phi | n") : "n");
+    }
+    for (const auto& [other, factor] : spec.crosstalk) {
+      const std::string key = spec.path + ".crosstalk." + other;
+      const int q2 = modes.find(other);
+      if (q2 < 0) config.fail(key, "unknown mode `" + other + "`", "a mode name of the device");
+      if (!device::has_operator(modes.at(q2).type, op))
+        config.fail(key, "mode `" + other + "` has no operator `" + op + "` for crosstalk");
+    }
+    located(config, [&] {
+      const pulse::Pulse p(spec, 0.0, 1.0);  // shape keys, ranges; auto values come later
+      (void)p.trainable(spec);
+      latest = std::max(latest, p.end());
+    });
+  }
+  return latest;
+}
+
+void check_duration(const Config& config, double latest) {
+  double duration = latest;
+  if (config.evolution.duration) {
+    duration = *config.evolution.duration;
+    if (duration < latest - 1e-12 * latest)
+      config.fail("evolution.duration",
+                  "duration " + std::to_string(duration) + " ns is shorter than the latest pulse end " +
+                      std::to_string(latest) + " ns",
+                  "duration >= " + std::to_string(latest));
+  }
+  if (!(duration > 0.0))
+    config.fail("evolution.duration", "the evolution has zero length (no pulses and no duration)",
+                "evolution.duration > 0 or at least one pulse");
+}
+
+void check_precision(const Config& config) {
+  const EvolutionSpec& e = config.evolution;
+  if (e.precision != Precision::single) return;
+  if (e.is_open())
+    config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
+                "precision: double for an open system");
+  const bool split = e.solver == Solver::trotter || e.solver == Solver::magnus4;
+  if (!split || e.splitting == Splitting::dense)
+    config.fail("evolution.precision",
+                "precision: single is supported by the split solvers (trotter, magnus4 with "
+                "splitting terms) only",
+                "precision: double, or solver: trotter");
+}
+
+void check_initial_states(const Config& config, const Modes& modes) {
+  const InitialStates& is = config.evolution.initial_states;
+  if (is.kind != InitialStates::Kind::list) return;
+  const auto n = modes.dev.modes.size();
+  for (std::size_t k = 0; k < is.labels.size(); ++k) {
+    const std::string& label = is.labels[k];
+    const std::string path = "evolution.initial_states[" + std::to_string(k) + "]";
+    if (label.size() != n)
+      config.fail(path,
+                  "label `" + label + "` has " + std::to_string(label.size()) + " digits but the device has " +
+                      std::to_string(n) + " modes",
+                  "one digit per mode");
+    for (std::size_t q = 0; q < n; ++q) {
+      const int level = label[q] - '0';
+      const int levels = modes.dev.modes[q].levels;
+      if (level < 0 || level >= levels)
+        config.fail(path,
+                    "level " + std::string(1, label[q]) + " of mode `" + modes.dev.modes[q].name +
+                        "` is not kept (levels " + std::to_string(levels) + ")",
+                    "a digit below the mode's levels");
+    }
+  }
+}
+
+/// Noise and collapse entries: modes, operators, matrix sizes, the local kernels' size limit.
+void check_open_system(const Config& config, const Modes& modes) {
+  const auto kernel_size = [&](int m, const std::string& path) {
+    const int d = modes.at(m).levels;
+    if (d * d > backend::kMaxGateSize)
+      config.fail(path,
+                  "mode `" + modes.at(m).name + "` keeps " + std::to_string(d) +
+                      " levels; its dissipator would act on " + std::to_string(d * d) +
+                      " (column, row) levels, more than the local kernels take (" +
+                      std::to_string(backend::kMaxGateSize) + ")",
+                  "at most 8 levels on a mode with noise");
+  };
+  for (const NoiseSpec& n : config.evolution.noise) {
+    const std::string path = "evolution.noise." + n.qubit;
+    const int m = modes.find(n.qubit);
+    if (m < 0) config.fail(path, "unknown mode `" + n.qubit + "`", "a mode name of the device");
+    kernel_size(m, path);
+  }
+  for (const CollapseSpec& cs : config.evolution.collapse) {
+    const int m = modes.find(cs.qubit);
+    if (m < 0) config.fail(cs.path + ".qubit", "unknown mode `" + cs.qubit + "`", "a mode name of the device");
+    kernel_size(m, cs.path);
+    const int d = modes.at(m).levels;
+    if (cs.op == "matrix") {
+      if (static_cast<int>(cs.matrix.size()) != d)
+        config.fail(cs.path + ".matrix",
+                    "mode `" + cs.qubit + "` keeps " + std::to_string(d) + " levels but the matrix is " +
+                        std::to_string(cs.matrix.size()) + " x " + std::to_string(cs.matrix.size()),
+                    "a " + std::to_string(d) + " x " + std::to_string(d) + " matrix");
+    } else if (!device::has_operator(modes.at(m).type, cs.op)) {
+      config.fail(cs.path + ".operator", "mode `" + cs.qubit + "` has no operator `" + cs.op + "`",
+                  "lowering | number | matrix, or an operator of the mode's model");
+    }
+  }
+  const EvolutionSpec& e = config.evolution;
+  const bool dense = e.solver == Solver::expm ||
+                     ((e.solver == Solver::trotter || e.solver == Solver::magnus4) && e.splitting == Splitting::dense);
+  const double D = modes.dim();
+  if (e.is_open() && dense && D * D > kMaxDenseLiouvillian)
+    config.fail("evolution.solver",
+                "the dense Liouvillian of an open system with D = " + std::to_string(static_cast<long long>(D)) +
+                    " would be " + std::to_string(static_cast<long long>(D * D)) + " x " +
+                    std::to_string(static_cast<long long>(D * D)) + " (limit " +
+                    std::to_string(static_cast<long long>(kMaxDenseLiouvillian)) + ")",
+                "solver: trotter for D > 32");
+}
+
+/// `evolution.device: cuda` must be runnable as asked (`auto` falls back to the CPU).
+void check_compute_device(const Config& config) {
+  if (config.evolution.device != ComputeDevice::cuda) return;
+  constexpr const char* kKey = "evolution.device";
+  constexpr const char* kOtherDevices = "device: cpu | auto";
+  if constexpr (!backend::kCudaBuilt) {
+    config.fail(kKey, "this qevolve was built without a CUDA backend", kOtherDevices);
+  } else {
+    if (const std::string part = backend::cpu_only_part(config); !part.empty())
+      config.fail(kKey,
+                  "the CUDA backend does not support " + part +
+                      " (it runs closed-system trotter, magnus4 and expm without gradients)",
+                  kOtherDevices);
+    const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
+    if (q.count == 0)
+      config.fail(kKey, "no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", kOtherDevices);
+  }
+}
+
+std::string gate_file_path(const std::string& file, const Config& config) {
+  namespace fs = std::filesystem;
+  const fs::path p(file);
+  if (p.is_absolute() || config.source_file.empty()) return file;
+  return (fs::path(config.source_file).parent_path() / p).string();
+}
+
+void check_matrix_file(const GateSpec& g, const Config& config) {
+  const std::string key = g.path + ".matrix_file";
+  const std::string file = gate_file_path(g.matrix_file, config);
+  CMatrix m;
+  try {
+    m = read_complex_matrix(file, "/unitary");
+  } catch (const InputError& e) {
+    config.fail(key, std::string("cannot read the gate matrix: ") + e.what(),
+                "an HDF5 file with a complex dataset /unitary");
+  }
+  const Index want = Index{1} << g.qubits.size();
+  if (m.rows() != want || m.cols() != want)
+    config.fail(key,
+                file + ": /unitary is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
+                    " but the gate acts on " + std::to_string(g.qubits.size()) + " qubit(s)",
+                std::to_string(want) + " x " + std::to_string(want));
+  if (!m.allFinite()) config.fail(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
+  const double err = (m.adjoint() * m - CMatrix::Identity(want, want)).cwiseAbs().maxCoeff();
+  if (!(err <= kUnitarityTolerance)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", err);
+    config.fail(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
+                "a unitary matrix, to 1e-10");
+  }
+}
+
+void check_target(const Config& config, const Modes& modes) {
+  if (!config.target) return;
+  std::vector<std::string> qubit_names;  // the qubit modes (not resonators), in mode order
+  for (const auto& m : modes.dev.modes)
+    if (m.type != ModeType::resonator) qubit_names.push_back(m.name);
+  for (const GateSpec& g : config.target->gates) {
+    const bool from_file = g.gate.empty();
+    if (from_file && g.matrix_file.empty())
+      config.fail(g.path, "missing required key `gate` or `matrix_file`",
+                  "a gate name or an HDF5 file holding the gate");
+    if (!from_file && !g.matrix_file.empty())
+      config.fail(g.path, "both `gate` and `matrix_file` given", "exactly one of them");
+    if (!from_file && gate_arity(g.gate) == 0)
+      config.fail(g.path + ".gate", "unknown gate `" + g.gate + "`", "one of " + known_gates());
+    if (!from_file && gate_takes_angle(g.gate) && !g.angle)
+      config.fail(g.path, "gate `" + g.gate + "` needs an `angle`", "angle: <radians>");
+    if ((from_file || !gate_takes_angle(g.gate)) && g.angle)
+      config.fail(g.path + ".angle", "`angle` is only used by RX, RY and RZ", "no angle for this gate");
+    const std::string qkey = g.path + ".qubits";
+    const std::size_t arity = from_file ? g.qubits.size() : static_cast<std::size_t>(gate_arity(g.gate));
+    if (g.qubits.empty() || g.qubits.size() != arity)
+      config.fail(qkey,
+                  "gate acts on " + std::to_string(arity) + " qubit(s), but " + std::to_string(g.qubits.size()) +
+                      " given",
+                  "a list of " + std::to_string(std::max<std::size_t>(arity, 1)) + " qubit name(s)");
+    std::vector<std::string> seen;
+    for (const std::string& name : g.qubits) {
+      if (std::find(qubit_names.begin(), qubit_names.end(), name) == qubit_names.end()) {
+        std::string list;
+        for (const auto& q : qubit_names) list += (list.empty() ? "" : ", ") + q;
+        config.fail(qkey, "`" + name + "` is not a qubit of the device",
+                    list.empty() ? std::string("a qubit mode (the device has none)") : "one of " + list);
+      }
+      if (std::find(seen.begin(), seen.end(), name) != seen.end())
+        config.fail(qkey, "qubit `" + name + "` listed twice", "distinct qubits");
+      seen.push_back(name);
+    }
+    if (from_file) check_matrix_file(g, config);
+  }
+}
+
+/// What gradients (run with `optimize:` lists, and optimize) need.
+void check_gradient(const Config& config) {
+  const EvolutionSpec& e = config.evolution;
+  if (!config.target) config.fail("target", "gradients need a `target`", "a target section");
+  if (e.solver == Solver::adaptive)
+    config.fail("evolution.solver", "the adaptive solver has no gradient", "solver: expm | trotter");
+  if (e.precision == Precision::single)
+    config.fail("evolution.precision", "gradients are computed in double precision only", "precision: double");
+  if (e.initial_states.kind != InitialStates::Kind::computational)
+    config.fail("evolution.initial_states", "gradients need the computational initial states",
+                "initial_states: computational");
+  if (!e.is_open()) return;
+  // Open systems: the checkpointed adjoint of the split Lindblad step (docs/gradients.md).
+  if (e.solver != Solver::trotter)
+    config.fail("evolution.solver", "open-system gradients are computed for solver trotter only", "solver: trotter");
+  if (config.target->compensation_trainable)
+    config.fail("target.compensation_trainable",
+                "trainable compensation angles are not available for open systems (they are re-optimised)",
+                "compensation_trainable: false");
+  bool device_trainable = false;
+  for (const auto& q : config.device.qubits) device_trainable = device_trainable || !q.optimize.empty();
+  for (const auto& c : config.device.couplings) device_trainable = device_trainable || !c.optimize.empty();
+  if (device_trainable && (e.basis != Basis::product || e.frame != Frame::lab))
+    config.fail(e.basis != Basis::product ? "evolution.basis" : "evolution.frame",
+                "open-system gradients for device parameters are computed in the product basis and the "
+                "lab frame only",
+                "basis: product, frame: lab");
+}
+
+}  // namespace
+
+bool has_trainable(const Config& config) {
+  if (!config.first_trainable_list().empty()) return true;
+  return config.target && config.target->compensation_trainable &&
+         config.target->compensation != Compensation::none;
+}
+
+device::ResolvedDevice resolve(const Config& config, Purpose purpose) {
+  device::ResolvedDevice dev = resolve_device(config);
+  if (purpose == Purpose::inspect) return dev;
+  const Modes modes{dev};
+  check_precision(config);
+  check_compute_device(config);
+  if (purpose == Purpose::optimize || has_trainable(config)) check_gradient(config);
+  check_duration(config, check_pulses(config, modes));
+  check_initial_states(config, modes);
+  check_open_system(config, modes);
+  check_target(config, modes);
+  if (purpose == Purpose::optimize && !has_trainable(config))
+    config.fail("pulses", "nothing is trainable: no `optimize:` list names a parameter",
+                "an `optimize: [...]` list on a pulse, qubit or coupling");
+  return dev;
+}
+
+}  // namespace qevolve::io
