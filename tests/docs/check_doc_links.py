@@ -28,7 +28,8 @@ URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
 # character, so "x.mdx" or "x.md5" are not citations).
 MD = re.compile(r"(?<![A-Za-z0-9_.\-/])((?:\.{1,2}/)*[A-Za-z0-9_\-]+(?:[./][A-Za-z0-9_\-]+)*\.md)"
                 r"(?![A-Za-z0-9_])")
-# A section cited after the file: docs/x.md "Section" (straight or typographic quotes).
+# A section cited after the file, as in  docs/models.md "Phase convention"  (straight or
+# typographic quotes).
 SECTION = re.compile(r"\s+[\"\u201c]([^\"\u201d\n]{1,80})[\"\u201d]")
 # The specification folder outside the repository (spelt in two pieces so that this file does
 # not mention it itself).
