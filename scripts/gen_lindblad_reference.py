@@ -3,7 +3,7 @@
 
 The model is data/lindblad_fluxonium.yaml: one fluxonium (EC/EJ/EL = 1/4/1 GHz, flux 0.5, 3 kept
 levels), a resonant `cos` X pulse of 40 ns (`amplitude: auto`, angle pi, `frequency: auto`,
-phase -pi/2), T1 = 2000 ns and Tphi = 3000 ns with physics.md's collapse operators
+phase -pi/2), T1 = 2000 ns and Tphi = 3000 ns with the collapse operators of docs/solvers.md "Open systems"
     c1 = sqrt(1/T1) sum_k sqrt(k) |k-1><k|,   c2 = sqrt(2/Tphi) sum_k k |k><k|
 in the kept eigenbasis, lab frame. The fluxonium is diagonalised independently of qevolve by
 benchmarks/peers/workload.py (FFT phase grid; same eigenvector phase convention, checked there).

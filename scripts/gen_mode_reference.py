@@ -9,7 +9,7 @@ basis; transmon: charge basis), so agreement tests the physics, not a shared imp
 Requires scqubits (`python3 -m pip install scqubits`); this script installs nothing itself.
 Run:  python3 scripts/gen_mode_reference.py [output.csv]
 
-Conventions mapped onto physics.md:
+Conventions mapped onto docs/models.md:
 - scqubits' fluxonium puts the flux on the junction, H = 4EC n^2 + EL/2 phi^2 - EJ cos(phi + 2pi f).
   Substituting phi' = phi + phi_ext in qevolve's H = 4EC n^2 + EL/2 (phi + phi_ext)^2 - EJ cos(phi)
   gives scqubits' form with f = -flux and phi' = qevolve's `phi` operator (the inductor branch
@@ -33,7 +33,7 @@ LEVELS = 6
 FLUXONIUM_CUTOFF = (300, 420)  # harmonic-oscillator basis, checked against the larger
 TRANSMON_NCUT = (60, 120)
 
-# (EC, EJ, EL, flux): physics.md's reference sets plus the ranges qevolve must cover.
+# (EC, EJ, EL, flux): the docs/reference.md sets plus the ranges qevolve must cover.
 FLUXONIUM = [
     (2.2, 7.0, 0.3, 0.1),
     (1.68, 3.5, 0.5, 0.0),

@@ -1,5 +1,5 @@
 // qevolve command-line interface: parses flags, calls qevolve::commands, maps errors to
-// exit codes (interface.md): 0 ok, 2 bad input, 3 numerical failure, 1 anything else.
+// exit codes (docs/cli.md "Exit codes and messages"): 0 ok, 2 bad input, 3 numerical failure, 1 anything else.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // Under mpirun only rank 0 prints (interface.md); the others write into a null stream.
+  // Under mpirun only rank 0 prints (docs/cli.md "Under `mpirun`"); the others write into a null stream.
   std::ostream null_stream(nullptr);
   int rank = 0, ranks = 1;
   try {

@@ -1,6 +1,6 @@
 """The standard qevolve workload, rebuilt independently with numpy/scipy for the peer benchmarks.
 
-Definition (src/commands/workloads.cpp, physics.md):
+Definition (src/commands/workloads.cpp, docs/presets.md "The standard workload"):
   * an `mpc_fluxonium_1d` chain of N fluxonium qubits, EC = 1, EJ = 4 GHz, flux = 0.5 (phi_ext = pi),
     EL cycling 0.9, 1.0, 1.1 GHz along the chain;
     H_mode = 4 EC n^2 + (EL/2)(phi + phi_ext)^2 - EJ cos(phi), diagonalised and truncated to 2 levels;
@@ -17,7 +17,7 @@ significant digit (np.kron order); kept eigenvector |k> (k >= 1) re-phased so <k
 and positive (so <0|phi|1> = +i |...|); the Trotter term list is the single-mode energies in mode
 order, the couplings in chain order (one term each, n and phi parts together), then the drives.
 
-`python3 workload.py` runs the self-checks (reference numbers of physics.md, and the numpy
+`python3 workload.py` runs the self-checks (reference numbers of docs/reference.md, and the numpy
 reference integrators of this file against each other).
 """
 
@@ -44,7 +44,7 @@ PHASE = -math.pi / 2
 ANGLE = math.pi
 LEVELS = 2
 
-# physics.md reference numbers for EC = 1, EJ = 4, flux 0.5, EL = 0.9 / 1.0 / 1.1.
+# docs/reference.md numbers for EC = 1, EJ = 4, flux 0.5, EL = 0.9 / 1.0 / 1.1.
 REF_F01 = {0.9: 0.499910, 1.0: 0.581849, 1.1: 0.669229}
 REF_F12 = {0.9: 3.429991, 1.0: 3.388587, 1.1: 3.358408}
 REF_PHI01 = {0.9: 2.214944, 1.0: 2.131013, 1.1: 2.051071}
@@ -66,7 +66,7 @@ def fluxonium(ec: float, ej: float, el: float, flux: float, levels: int,
     """Diagonalises H = 4 EC n^2 + (EL/2)(phi + phi_ext)^2 - EJ cos(phi) on a periodic grid of
     `points` points spanning 2*half_width, centred on the inductive minimum phi = -phi_ext, with
     n^2 = -d^2/dphi^2 and n = -i d/dphi applied spectrally (FFT). 800 points over 12 pi are the
-    physics.md reference grid; the kept levels are converged far below 1e-9 GHz there (checked
+    reference grid of docs/reference.md; the kept levels are converged far below 1e-9 GHz there (checked
     against 1200 points in self_check)."""
     phi_ext = TWO_PI * flux
     h = 2.0 * half_width / points
@@ -217,7 +217,7 @@ def _expm_h(h: np.ndarray, tau: float) -> np.ndarray:
 
 
 def evolve_midpoint_expm(w: Workload, steps: int) -> np.ndarray:
-    """physics.md `expm`: U_k = exp(-i 2 pi H(t_k + dt/2) dt)."""
+    """docs/solvers.md "Time stepping", `expm`: U_k = exp(-i 2 pi H(t_k + dt/2) dt)."""
     dt = w.total_time / steps
     h0, ops = w.h0(), w.drive_operators()
     u = np.eye(w.dim, dtype=complex)
@@ -229,7 +229,7 @@ def evolve_midpoint_expm(w: Workload, steps: int) -> np.ndarray:
 
 
 def evolve_trotter2_terms(w: Workload, steps: int) -> np.ndarray:
-    """physics.md `trotter` order 2 with `splitting: terms`: per step the midpoint Hamiltonian's
+    """docs/solvers.md "Time stepping", `trotter` order 2 with `splitting: terms`: per step the midpoint Hamiltonian's
     terms (energies, couplings, drives) as half steps in list order, then in reverse."""
     dt = w.total_time / steps
     statics = [w.embed(m, h) for m, h in w.local_terms()]
@@ -248,7 +248,7 @@ def evolve_trotter2_terms(w: Workload, steps: int) -> np.ndarray:
 
 
 def evolve_magnus4(w: Workload, steps: int) -> np.ndarray:
-    """physics.md `magnus4` with exact exponentials, O(dt^4): the converged reference."""
+    """docs/solvers.md "`magnus4`": `magnus4` with exact exponentials, O(dt^4): the converged reference."""
     dt = w.total_time / steps
     h0, ops = w.h0(), w.drive_operators()
     s3 = math.sqrt(3.0)
@@ -271,7 +271,7 @@ def evolve_magnus4(w: Workload, steps: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 def self_check() -> int:
     ok = True
-    print("fluxonium EC=1 EJ=4 flux=0.5 (physics.md reference numbers, 6 decimals):")
+    print("fluxonium EC=1 EJ=4 flux=0.5 (docs/reference.md, 6 decimals):")
     for el in EL_CYCLE:
         m = fluxonium(EC, EJ, el, FLUX, 3)
         f01, f12 = m.energies[1] - m.energies[0], m.energies[2] - m.energies[1]

@@ -1,4 +1,4 @@
-// Communicators (issue "scale-out", algorithms.md §7): the initial states of a run are split
+// Communicators (issue "scale-out", docs/distributed.md): the initial states of a run are split
 // into balanced shards, one per rank; ranks reduce only the few numbers the objective and the
 // gradient need and gather the evolved columns on rank 0 only for output. Implementations:
 // serial (always), MPI (OpenMPI, built when found), NCCL (with the CUDA backend). Every

@@ -1,4 +1,4 @@
-// The parsed configuration: a plain-data image of the YAML file of interface.md.
+// The parsed configuration: a plain-data image of the YAML file of docs/config.md.
 //
 // io::load_config() fills it strictly (unknown keys, wrong types, out-of-range values are
 // InputErrors with a location). Later layers read it and may find further problems (a coupling

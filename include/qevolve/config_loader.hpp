@@ -1,4 +1,4 @@
-// Strict YAML loading (interface.md "Config"): every problem is one located InputError
+// Strict YAML loading (docs/config.md): every problem is one located InputError
 // `FILE:LINE:COL: key.path: problem (expected ...)`; nothing is silently ignored.
 #pragma once
 

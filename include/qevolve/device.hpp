@@ -1,4 +1,4 @@
-// The composite device (physics.md "Composite device"): diagonalised modes plus couplings.
+// The composite device (docs/device.md): diagonalised modes plus couplings.
 // H0 is kept as local terms on one or two modes; a dense D x D builder exists for tests and
 // for the dressed basis only.
 #pragma once
@@ -44,7 +44,7 @@ class Device {
   [[nodiscard]] int find(const std::string& name) const;
 
   /// H0 as local terms: one diagonal single-mode term per mode (its kept energies), in mode
-  /// order, then one two-mode term per coupling, in coupling order (physics.md term list).
+  /// order, then one two-mode term per coupling, in coupling order (docs/solvers.md "Time stepping").
   [[nodiscard]] std::vector<LocalTerm> static_terms() const;
   /// The two-mode matrix of one coupling.
   [[nodiscard]] CMatrix coupling_matrix(const Coupling& c) const;
@@ -85,7 +85,7 @@ struct ResolvedDevice {
 /// Diagonalises every mode of a resolved device (memoised per parameter set).
 [[nodiscard]] Device build_device(const ResolvedDevice& resolved);
 
-/// The dressed basis: eigenvectors of H0 assigned to bare product labels (physics.md).
+/// The dressed basis: eigenvectors of H0 assigned to bare product labels (docs/device.md "Dressed basis").
 struct DressedBasis {
   RVector energies;            ///< eigenvalues of H0, ascending
   std::vector<Index> labels;   ///< bare flat index assigned to each ascending eigenvalue

@@ -1,5 +1,5 @@
-// Derivatives of the device with respect to its trainable parameters (physics.md "Gradients";
-// algorithms.md §6): eigenvalues by Hellmann–Feynman, eigenvectors by first-order perturbation
+// Derivatives of the device with respect to its trainable parameters (docs/models.md "Parameter derivatives";
+// docs/gradients.md "Method"): eigenvalues by Hellmann–Feynman, eigenvectors by first-order perturbation
 // theory in each mode's full internal basis (no truncation there), then the operators of the
 // kept eigenbasis; the dressed transform by perturbation theory on the dense H0. Every
 // derivative respects the same eigenvector phase conventions as the value it differentiates

@@ -1,5 +1,5 @@
 // Typed exceptions of the qevolve library. Only apps/qevolve turns them into exit codes:
-// InputError -> 2, NumericalError -> 3, any other Error -> 1 (interface.md).
+// InputError -> 2, NumericalError -> 3, any other Error -> 1 (docs/cli.md "Exit codes and messages").
 #pragma once
 
 #include <stdexcept>

@@ -1,19 +1,19 @@
-// The fidelity layer (physics.md "Fidelity", algorithms.md §7): target unitaries from
+// The fidelity layer (docs/fidelity.md): target unitaries from
 // `target.gates`, the leakage-aware average gate fidelity, and VZ / single-qubit compensation
 // with canonical angles.
 //
-// Conventions used throughout (physics.md):
+// Conventions used throughout (docs/fidelity.md "Conventions"):
 // - The computational block U is d x d, d = 2^N, N = number of qubits (resonators excluded).
 //   Qubit 0 is the most significant bit of the flat index (np.kron order); row = output,
 //   column = input.
 // - F = (Tr(U^dag U) + |Tr(U_t^dag U)|^2) / (d (d + 1)),  leakage = 1 - Tr(U^dag U) / d.
 // - Compensation: U' = L_post U L_pre with L = (x)_q l_q. `vz`: l_q = diag(e^{i th}, e^{-i th});
-//   `single_qubit`: l_q = RZ(alpha) RY(beta) RZ(gamma). Angle vector layout (interface.md
+//   `single_qubit`: l_q = RZ(alpha) RY(beta) RZ(gamma). Angle vector layout (docs/output.md
 //   /compensation/angles): vz: pre-q0 ... pre-q(N-1), post-q0 ...; single_qubit: (alpha, beta,
 //   gamma) per qubit, pre then post. Equivalently: "site" s = 0..2N-1 (pre q0.., post q0..)
 //   owns angles [m s, m s + m), m = 1 (vz) or 3 (single_qubit).
 //
-// The compensation objective is written for sharded columns (algorithms.md §7): a
+// The compensation objective is written for sharded columns (docs/fidelity.md "The objective as column sums"): a
 // CompensationShard holds some columns of U and produces PartialSums (Tr(U_t^dag U') restricted
 // to its columns plus one 2x2 "environment" per site); PartialSums of all shards add up to the
 // global sums, from which objective() gives F and its exact gradient. The serial path uses a
@@ -102,7 +102,7 @@ void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits,
                                          const RVector& angles);
 
 // ---------------------------------------------------------------------------------------------
-// The sharded objective (algorithms.md §7)
+// The sharded objective (docs/fidelity.md "The objective as column sums")
 // ---------------------------------------------------------------------------------------------
 
 /// Sums over a set of columns k of U, at given angles. With A = U_t L_pre^dag and
@@ -295,7 +295,7 @@ struct CompensationOptions {
   std::uint64_t seed = 20240601;
   /// An extra start tried first (e.g. the previous optimum during an outer optimisation).
   std::optional<RVector> initial_angles;
-  /// Canonical angles (physics.md): Newton polish, minimum-norm along zero-curvature
+  /// Canonical angles (docs/fidelity.md "Gauge and canonical angles"): Newton polish, minimum-norm along zero-curvature
   /// directions, reduced ranges. Costs a few exact Hessians; off: only the reduction.
   bool canonicalize = true;
 };
@@ -331,7 +331,7 @@ struct FidelityResult {
 };
 
 
-/// Open systems (physics.md "Fidelity"; src/fidelity/channel.cpp): F = (Tr E(I) +
+/// Open systems (docs/fidelity.md "Channels"; src/fidelity/channel.cpp): F = (Tr E(I) +
 /// Tr(S_t^dag S_E)) / (d (d + 1)) with S_t = conj(U_t) (x) U_t, from the computational block S_E
 /// of the channel (d^2 x d^2, column stacking, S_E(a + d b, i + d j) = <a| E(|i><j|) |b>);
 /// leakage 1 - Tr E(I) / d. Reduces to average_gate_fidelity for E(rho) = U rho U^dag.

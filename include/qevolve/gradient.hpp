@@ -1,4 +1,4 @@
-// The gradient layer (physics.md "Gradients", algorithms.md §6): d(1 - F)/d(theta) for every
+// The gradient layer (docs/gradients.md): d(1 - F)/d(theta) for every
 // trainable parameter by the adjoint method with exact reverse stepping (memory independent of
 // the number of steps). GradientProblem owns the cached simulator and rebuilds only what a
 // parameter change invalidates (pulse parameters: nothing; device parameters: the device and

@@ -1,4 +1,4 @@
-// A small, safe HDF5 writer for qevolve's outputs (interface.md "HDF5 output").
+// A small, safe HDF5 writer for qevolve's outputs (docs/output.md).
 // The file is written under a temporary name in the same folder and renamed onto the final
 // name by commit(): a killed run never leaves a truncated file under the final name.
 // Complex numbers are stored as the compound type {r: float64, i: float64} (h5py reads it as

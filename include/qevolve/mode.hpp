@@ -1,6 +1,6 @@
-// Single-mode models (physics.md "Single-mode models"): each is diagonalised once in a converged
+// Single-mode models (docs/models.md): each is diagonalised once in a converged
 // internal basis and truncated to its lowest `levels` eigenstates, with its operators expressed
-// in that kept eigenbasis and eigenvector phases fixed by the convention of physics.md.
+// in that kept eigenbasis and eigenvector phases fixed by the convention of docs/models.md "Phase convention".
 #pragma once
 
 #include <string>
@@ -52,7 +52,7 @@ struct Mode {
   [[nodiscard]] bool is_oscillator() const {
     return params.type == ModeType::resonator || params.type == ModeType::duffing;
   }
-  /// Every mode that is not a resonator is a qubit (physics.md "Computational subspace").
+  /// Every mode that is not a resonator is a qubit (docs/device.md "Qubits and resonators").
   [[nodiscard]] bool is_qubit() const { return params.type != ModeType::resonator; }
   [[nodiscard]] bool has_flux_operator() const { return params.type != ModeType::transmon; }
   /// Name of the default drive operator: "phi" (fluxonium, transmon has none -> "n") or "x".

@@ -1,4 +1,4 @@
-// Device presets (physics.md "Reference numbers"): generated modes and couplings.
+// Device presets (docs/reference.md): generated modes and couplings.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Pulses (physics.md "Drives"): f(t) = env(tau) * cos(2 pi frequency tau + phase), tau = t - delay,
+// Pulses (docs/pulses.md "Shapes"): f(t) = env(tau) * cos(2 pi frequency tau + phase), tau = t - delay,
 // zero outside 0 <= tau <= L; drag adds its quadrature term. Every pulse also gives the
 // derivative of f(t) with respect to each of its parameters (used by the adjoint gradient).
 // docs/pulses.md describes every shape, the two-of-three rule and the derivative semantics.

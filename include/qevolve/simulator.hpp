@@ -81,7 +81,7 @@ struct EvolveResult {
 };
 
 /// Open systems: the channel on the initial states (n of them, in order), in the configured
-/// basis and frame, column stacking (physics.md): superoperator(a + n b, i + n j) =
+/// basis and frame, column stacking (docs/output.md): superoperator(a + n b, i + n j) =
 /// <a| E(|i><j|) |b>. With computational initial states it is the computational block S_E.
 struct ChannelResult {
   CMatrix superoperator;
@@ -208,7 +208,7 @@ class Simulator {
   /// The energies E_i that define the rotating frame (bare sums or dressed), by flat index.
   [[nodiscard]] RVector frame_energies() const;
 
-  /// Adjoint pass (physics.md "Gradients"; algorithms.md §6) for expm and trotter: starting
+  /// Adjoint pass (docs/gradients.md "Method") for expm and trotter: starting
   /// from the final columns psiN (evolve_product's result) and the cotangent lambdaN =
   /// d(objective)/d(psiN^*) (so d(objective) = 2 Re Tr(lambdaN^dag dpsiN)), steps back with the
   /// exact inverse of every step, calling on_step with d(objective)/dc_j per step and summing

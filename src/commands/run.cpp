@@ -22,7 +22,7 @@ namespace qevolve::commands {
 int run(const RunOptions& options, Streams io) {
   const auto t_start = Clock::now();
   // Under mpirun every rank runs this; the initial states are sharded over the ranks, only
-  // rank 0 shows progress, writes and prints (interface.md).
+  // rank 0 shows progress, writes and prints (docs/distributed.md).
   comm::Communicator& comm = comm::world();
   const bool root = comm.is_root();
   const bool show = root && io.progress && !io.quiet;

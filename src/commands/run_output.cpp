@@ -1,4 +1,4 @@
-// Shared output of `run` and `optimize`: HDF5 result file and summary (interface.md).
+// Shared output of `run` and `optimize`: HDF5 result file and summary (docs/output.md, docs/cli.md "Progress and summary").
 #include "run_output.hpp"
 
 #include <cstdio>

@@ -66,7 +66,7 @@ void take_evaluation(RunReport& report, gradient::Evaluation&& ev, std::vector<s
 /// Writes the HDF5 result (atomically). Returns true if /energies had to be skipped.
 bool write_run_output(const std::string& path, const RunReport& report, double wall_time);
 
-/// The summary lines of interface.md (dimensions, solver, fidelity, leakage, wall times).
+/// The summary lines of docs/cli.md "Progress and summary" (dimensions, solver, fidelity, leakage, wall times).
 void print_summary(std::ostream& out, const RunReport& report, const std::string& title,
                    double t_output, double t_total);
 

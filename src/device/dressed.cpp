@@ -1,4 +1,4 @@
-// Dressed basis (physics.md "Composite device"): eigenvectors of H0 assigned to bare labels.
+// Dressed basis (docs/device.md "Dressed basis"): eigenvectors of H0 assigned to bare labels.
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -1,4 +1,4 @@
-// Fluxonium (physics.md "Single-mode models"):
+// Fluxonium (docs/models.md "Fluxonium"):
 //   H = 4 EC n^2 + (EL/2)(phi + phi_ext)^2 - EJ cos(phi),   phi_ext = 2 pi flux,
 // on a periodic phase grid with the kinetic term applied spectrally. docs/models.md derives the
 // automatic grid; tests/modes/test_fluxonium.cpp proves its convergence.

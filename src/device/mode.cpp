@@ -51,7 +51,7 @@ const CMatrix* Mode::op(std::string_view name) const {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Phase convention (physics.md "Eigenvector phases")
+// Phase convention (docs/models.md "Phase convention")
 // ---------------------------------------------------------------------------------------------
 
 namespace {

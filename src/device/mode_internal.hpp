@@ -48,7 +48,7 @@ void validate_transmon(const ModeParams& params);
 [[nodiscard]] double charge_centre(double ng);
 
 /// Effective Josephson energy of a transmon: EJ * sqrt(cos^2(phi_ext/2) + a^2 sin^2(phi_ext/2))
-/// when params.has_asymmetry, else EJ (physics.md).
+/// when params.has_asymmetry, else EJ (docs/models.md "Transmon").
 [[nodiscard]] double transmon_ej_eff(const ModeParams& params);
 
 /// Charge cutoff ncut of the automatic transmon basis n0 - ncut .. n0 + ncut, n0 = floor(ng + 1/2).

@@ -1,4 +1,4 @@
-// Oscillators (physics.md "Single-mode models"), in the Fock basis |0> .. |levels-1>:
+// Oscillators (docs/models.md "Resonator and Duffing oscillator"), in the Fock basis |0> .. |levels-1>:
 //   resonator  H = f (a^dag a + 1/2)                  E_k = f (k + 1/2)
 //   duffing    H = f a^dag a + (alpha/2) a^dag a^dag a a   E_k = f k + (alpha/2) k (k - 1)
 // H is diagonal in the Fock basis and <k-1|a|k> = sqrt(k), so truncating the Fock space at
@@ -32,7 +32,7 @@ Mode diagonalise_oscillator(const ModeParams& p) {
                                : p.frequency * (k + 0.5);
   }
   // The kept levels must be the Fock states in ascending order (the lowest `levels`
-  // eigenstates, physics.md): E_k - E_{k-1} = f + alpha (k - 1) > 0 for every kept k.
+  // eigenstates, docs/models.md "Resonator and Duffing oscillator"): E_k - E_{k-1} = f + alpha (k - 1) > 0 for every kept k.
   for (int k = 1; k < d; ++k) {
     if (!(mode.energies(k) > mode.energies(k - 1))) {
       detail::fail(p, duffing ? "E_" + std::to_string(k) + " <= E_" + std::to_string(k - 1) +

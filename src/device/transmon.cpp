@@ -1,4 +1,4 @@
-// Transmon (physics.md "Single-mode models"):
+// Transmon (docs/models.md "Transmon"):
 //   H = 4 EC (n - ng)^2 - EJ_eff cos(phi),
 //   EJ_eff = EJ sqrt(cos^2(phi_ext/2) + a^2 sin^2(phi_ext/2))  (tunable, a = asymmetry),
 // in the charge basis |n0 + j>, j = -ncut .. ncut, n0 = floor(ng + 1/2), where cos(phi) hops

@@ -1,4 +1,4 @@
-// Canonical compensation angles (physics.md "Fidelity"): the optimum is defined only up to
+// Canonical compensation angles (docs/fidelity.md "Gauge and canonical angles"): the optimum is defined only up to
 // gauge -- period shifts (vz: pi, single_qubit: 2 pi, both flip the sign of one factor), the
 // Euler flip (a, b, g) -> (a + pi, -b, g + pi) of a single_qubit factor (its sign again), and
 // continuous directions along which F does not change (zero curvature). The reported angles

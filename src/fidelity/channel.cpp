@@ -1,4 +1,4 @@
-// Fidelity and compensation of a channel (open systems; physics.md "Fidelity").
+// Fidelity and compensation of a channel (open systems; docs/fidelity.md "Channels").
 //
 // With the channel's Kraus operators K_k (E(rho) = sum_k K_k rho K_k^dag), Tr E(I) =
 // sum_k Tr(K_k^dag K_k) and Tr(S_t^dag S_E) = sum_k |Tr(U_t^dag K_k)|^2, so the open fidelity is
@@ -40,7 +40,7 @@ double trace_of_identity_image(const CMatrix& s, Index d) {
 /// The superoperator of rho -> L rho L^dag in column stacking: conj(L) (x) L.
 CMatrix superoperator_of(const CMatrix& L) { return linalg::kron(L.conjugate(), L); }
 
-/// Wraps angles into the reported ranges (physics.md): vz (-pi/2, pi/2], single_qubit (-pi, pi]
+/// Wraps angles into the reported ranges (docs/fidelity.md "Gauge and canonical angles"): vz (-pi/2, pi/2], single_qubit (-pi, pi]
 /// (both shifts leave every channel unchanged: they flip the sign of a layer factor).
 RVector wrap(Compensation kind, RVector a) {
   const double period = kind == Compensation::vz ? kPi : kTwoPi;

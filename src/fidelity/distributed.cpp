@@ -1,4 +1,4 @@
-// The distributed compensation objective (algorithms.md §7): each rank holds the columns of U
+// The distributed compensation objective (docs/distributed.md "What is communicated"): each rank holds the columns of U
 // of its shard; every quantity the solver asks for is the local shard's partial sum,
 // all-reduced. vz reduces 2N + 1 complex numbers (the diagonal environments and tau) per
 // evaluation, single_qubit 8N + 1; Tr(U^dag U) once. Only single_qubit's analytic Pauli start

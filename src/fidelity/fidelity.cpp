@@ -1,5 +1,5 @@
-// Leakage-aware average gate fidelity and the serial fidelity evaluation (physics.md
-// "Fidelity").
+// Leakage-aware average gate fidelity and the serial fidelity evaluation (docs/fidelity.md
+// "Conventions").
 #include <string>
 
 #include "qevolve/error.hpp"

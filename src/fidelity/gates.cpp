@@ -1,4 +1,4 @@
-// Target gates (physics.md "Fidelity", interface.md `target.gates`): named gates, matrix_file
+// Target gates (docs/fidelity.md "Targets", docs/config.md "`target`"): named gates, matrix_file
 // gates, and their composition into the target unitary.
 #include <algorithm>
 #include <cmath>

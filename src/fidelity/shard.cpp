@@ -1,5 +1,5 @@
 // CompensationShard: partial sums of the compensation objective over a set of columns of U
-// (algorithms.md §7). With A = U_t L_pre^dag and B = L_post U,
+// (docs/fidelity.md "The objective as column sums"). With A = U_t L_pre^dag and B = L_post U,
 //   tau = Tr(U_t^dag L_post U L_pre) = sum_{i,k} conj(A_ik) B_ik,
 // which splits by column k. Replacing the factor of a post site p (row bit) by O l_p gives
 //   sum_{x,y} O(x,y) E_p(x,y),  E_p(x,y) = sum_k sum_{i: i_p = x} conj(A_ik) B_{i(p->y), k},

@@ -52,7 +52,7 @@ double fidelity_at(CompensationObjective& obj, const RVector& x, RVector* gradie
 /// orbit (canonical_angles does, with the Hessian).
 [[nodiscard]] std::optional<RVector> orbit_least_norm(const GaugeOrbit& orbit, const RVector& x);
 
-/// The canonical representative (physics.md) of the optimum near x: Newton polish with the
+/// The canonical representative (docs/fidelity.md "Gauge and canonical angles") of the optimum near x: Newton polish with the
 /// exact Hessian, minimum norm along the zero-curvature directions, gauge moves (period shifts,
 /// single_qubit Euler flips (a, b, g) -> (a + pi, -b, g + pi)) that lower the norm, reduced
 /// ranges; repeated to a fixed point. Returns x itself (reduced) if that lost fidelity.

@@ -1,4 +1,4 @@
-// Device-parameter pieces of the gradient (physics.md "Gradients"): the Hamiltonian tangent
+// Device-parameter pieces of the gradient (docs/gradients.md): the Hamiltonian tangent
 // handed to the adjoint pass, and the terms through the dressed transform (initial columns
 // and output basis) and the rotating frame, which the adjoint pass does not see.
 #pragma once

@@ -1,5 +1,5 @@
 // GradientProblem: the trainable parameters of a config, the cached simulator, and
-// d(1 - F)/d(theta) by the adjoint method (physics.md "Gradients", docs/gradients.md).
+// d(1 - F)/d(theta) by the adjoint method (docs/gradients.md).
 //
 // Objective pipeline and its cotangents:
 //   psi_0 = initial_columns()            (dressed: columns of W, which move with the device)
@@ -468,7 +468,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
 }
 
 Evaluation GradientProblem::evaluate_open(bool with_gradient) {
-  // Open systems (physics.md "Fidelity"): F = (Tr E(I) + Tr(S_t^dag S)) / (d (d + 1)) is
+  // Open systems (docs/fidelity.md "Channels"): F = (Tr E(I) + Tr(S_t^dag S)) / (d (d + 1)) is
   // real-linear in the channel block S, dF = Re sum conj(w) dS / (d (d + 1)) with
   // w = S_t + [a = b, i = j]; so the cotangent of S for 1 - F is -w / (2 d (d + 1)), carried
   // to the final states by Simulator::channel_adjoint and back by the checkpointed adjoint.

@@ -37,7 +37,7 @@ constexpr EnumSpelling<ModeType, 4> kModeTypes{
     {"fluxonium", "transmon", "resonator", "duffing"},
     {ModeType::fluxonium, ModeType::transmon, ModeType::resonator, ModeType::duffing}};
 
-/// Parameters `optimize:` may name (physics.md "Gradients"), per model; all for an entry
+/// Parameters `optimize:` may name (docs/gradients.md "Trainable parameters"), per model; all for an entry
 /// without a type (a preset override, checked again once merged).
 constexpr std::string_view kAllModeParams[] = {"ec",        "ej",        "el",
                                                "flux",      "ng",        "asymmetry",

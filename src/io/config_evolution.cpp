@@ -1,4 +1,4 @@
-// The `evolution` section (physics.md "Time stepping", "Frames and outputs", "Open systems").
+// The `evolution` section (docs/solvers.md "Time stepping", "Bases and frames", "Open systems").
 #include <climits>
 #include <set>
 

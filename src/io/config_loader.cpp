@@ -1,4 +1,4 @@
-// Strict YAML config loading (interface.md "Config", docs/config.md): the top level, the
+// Strict YAML config loading (docs/config.md): the top level, the
 // sections in a fixed order, and the checks that span sections.
 #include "qevolve/config_loader.hpp"
 

@@ -1,4 +1,4 @@
-// The `pulses` section (physics.md "Drives"): one entry per pulse, the keys that apply
+// The `pulses` section (docs/pulses.md "Shapes"): one entry per pulse, the keys that apply
 // depending on its shape, the two-of-three shape keys and the trainable parameters.
 #include <algorithm>
 #include <array>

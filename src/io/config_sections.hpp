@@ -1,4 +1,4 @@
-// Readers of the sections of a config (interface.md "Config"), used by config_loader.cpp.
+// Readers of the sections of a config (docs/config.md), used by config_loader.cpp.
 // Each reads one section strictly and fills its part of Config; docs/config.md lists the keys.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The `target`, `optimize` and `output` sections (physics.md "Fidelity", "Gradients").
+// The `target`, `optimize` and `output` sections (docs/fidelity.md, docs/gradients.md, docs/optimize.md).
 #include <algorithm>
 #include <climits>
 #include <set>

@@ -1,4 +1,4 @@
-// Hdf5Writer: qevolve's atomic HDF5 output file (interface.md "HDF5 output").
+// Hdf5Writer: qevolve's atomic HDF5 output file (docs/output.md).
 //
 // Atomicity: everything goes to `<final>.tmp-<pid>` in the same folder (so the rename stays on
 // one file system); commit() closes the HDF5 file, fsyncs it and rename()s it onto the final

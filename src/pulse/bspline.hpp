@@ -1,4 +1,4 @@
-// Uniform clamped cubic B-splines (physics.md "Drives", shape `spline`): n >= 4 basis functions
+// Uniform clamped cubic B-splines (docs/pulses.md "Shapes", shape `spline`): n >= 4 basis functions
 // on [0, L], knots t_0 = ... = t_3 = 0, t_{3+j} = j L/(n-3) (j = 1..n-4), t_n = ... = t_{n+3} = L.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Unit-amplitude envelopes of physics.md "Drives" with their time derivatives and their
+// Unit-amplitude envelopes of docs/pulses.md "Shapes" with their time derivatives and their
 // partial derivatives with respect to the shape parameters in natural coordinates:
 //   cos, piecewise_constant, spline: L;   rampcos, trapezoid: (L, ramp);
 //   gaussian: (sigma, c) with L = 2 c sigma;   tanh, erf: (L, sigma, c), all independent.

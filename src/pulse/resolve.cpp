@@ -1,4 +1,4 @@
-// Pulse construction: resolves a validated PulseSpec (physics.md "Drives") into numbers -- the
+// Pulse construction: resolves a validated PulseSpec (docs/pulses.md "Shapes") into numbers -- the
 // two-of-three rule of the shape keys, `amplitude: auto`, `frequency: auto`. The resolution
 // stage (io::resolve) has checked the spec; a violated precondition here (a programmatic spec)
 // throws UnvalidatedInput naming the key. Also Pulse::trainable().
@@ -301,7 +301,7 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
                            ": amplitude: auto needs a nonzero |<0|O|1>| of the drive operator, got " +
                            num(matrix_element01));
     }
-    // physics.md: A = theta / (2 pi |<0|O|1>| int e), e the unit envelope (drag: its base).
+    // docs/pulses.md "`auto` values": A = theta / (2 pi |<0|O|1>| int e), e the unit envelope (drag: its base).
     amplitude_ = *spec.angle / (kTwoPi * matrix_element01 * unit_envelope_integral());
   } else {
     amplitude_ = spec.amplitude;

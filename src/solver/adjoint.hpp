@@ -1,4 +1,4 @@
-// The adjoint (reverse) pass of the closed-system solvers (algorithms.md §6): exact reverse
+// The adjoint (reverse) pass of the closed-system solvers (docs/gradients.md "Method"): exact reverse
 // stepping of psi and of the cotangent lambda, with the parameter cotangents accumulated step
 // by step. Internal to the solver layer; Simulator::adjoint is the public entry point.
 #pragma once

@@ -1,4 +1,4 @@
-// Checkpointed adjoint of the open-system Trotter path (algorithms.md §8). Dissipative steps
+// Checkpointed adjoint of the open-system Trotter path (docs/gradients.md "Open systems: the checkpointed adjoint"). Dissipative steps
 // cannot be reversed stably over many steps, so the forward pass keeps the state every K steps
 // (K = ceil(sqrt(steps)) by default); going backwards, each segment of K steps is recomputed
 // from its checkpoint (its K step-start states kept), and every step is walked back from its

@@ -1,5 +1,5 @@
 // Column-blocked, threaded application of the Trotter gates through all steps
-// (algorithms.md §4): columns are split into fixed blocks; for each chunk of steps the gate
+// (docs/solvers.md "Blocking and threads"): columns are split into fixed blocks; for each chunk of steps the gate
 // matrices are computed once (shared, read-only) and every block is carried through the chunk
 // by one thread, its state held in split re/im planes sized for cache.
 #pragma once

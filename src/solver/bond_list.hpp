@@ -1,4 +1,4 @@
-// `splitting: bonds` (physics.md "Time stepping", algorithms.md §3): H(t) regrouped as a sum of
+// `splitting: bonds` (docs/solvers.md "`splitting: bonds`"): H(t) regrouped as a sum of
 // bond Hamiltonians h_b(t), one per coupled pair of modes (all couplings of the pair together)
 // and one per mode without couplings. Each mode's energy term and each drive channel on it are
 // shared evenly among the n_m bonds touching the mode. Bonds are coloured so that bonds of one

@@ -1,4 +1,4 @@
-// Open systems (physics.md "Open systems"; algorithms.md §8): the Lindblad equation
+// Open systems (docs/solvers.md "Open systems"): the Lindblad equation
 //     d rho/dt = -i 2 pi [H, rho] + sum_c (c rho c^dag - 1/2 {c^dag c, rho})
 // on vectorised density matrices, vec(rho)[i + D j] = rho[i, j] (column stacking).
 //
@@ -34,7 +34,7 @@ struct Dissipator {
 /// conj(c) (x) c - 1/2 I (x) (c^dag c) - 1/2 (c^dag c)^T (x) I.
 [[nodiscard]] CMatrix lindblad_generator(const CMatrix& c);
 
-/// The collapse operators of a `noise` entry in the mode's kept eigenbasis (physics.md):
+/// The collapse operators of a `noise` entry in the mode's kept eigenbasis (docs/solvers.md "Open systems"):
 /// t1: sqrt(1/T1) c1 with c1 = sum_{k>=1} sqrt(k) |k-1><k|; tphi: sqrt(2/Tphi) c2 with
 /// c2 = sum_k k |k><k|. The generators are rate * lindblad_generator(c1 or c2).
 [[nodiscard]] CMatrix t1_operator(int levels);

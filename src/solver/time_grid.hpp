@@ -1,5 +1,5 @@
 // How the steps of a run map onto the exponentials that are actually applied ("substeps") and
-// onto the times at which the drive coefficients are sampled (physics.md "Time stepping").
+// onto the times at which the drive coefficients are sampled (docs/solvers.md "Time stepping").
 //
 // - Midpoint rule (expm, trotter): one substep per step, dt long, with the coefficients at the
 //   step midpoint.

@@ -24,7 +24,7 @@ struct DriveEigen {
 /// Largest d x d or g x g matrix the per-step gate arithmetic handles (backend::kMaxGateSize).
 inline constexpr int kMaxStepGate = 64;
 
-/// The local terms of H(t) in physics.md order: one energy term per mode, one per coupling,
+/// The local terms of H(t) in the order of docs/solvers.md "Time stepping": one energy term per mode, one per coupling,
 /// one per drive channel. Static terms carry their matrix; drive terms their channel index.
 struct TermList {
   std::vector<TermModes> modes;

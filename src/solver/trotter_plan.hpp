@@ -1,4 +1,4 @@
-// The Trotter splitting of the midpoint Hamiltonian (physics.md "Time stepping"):
+// The Trotter splitting of the midpoint Hamiltonian (docs/solvers.md "Time stepping"):
 // the term list, the order-1/2/4 factor sequence and its fusion into local gates.
 //
 // A factor is exp(-i 2 pi dt frac H_term). Fusion merges consecutive factors into gates on one

@@ -67,7 +67,7 @@ TEST_F(SimulatorCuda, SinglePrecision) {
 }
 
 TEST_F(SimulatorCuda, SingleFluxoniumXGate) {
-  // physics.md's reference gate: 10 levels, one-mode gates only.
+  // the X gate of docs/reference.md: 10 levels, one-mode gates only.
   expect_same_on_both(single_fluxonium_x(Solver::trotter, 1000), 1e-11, "fluxonium X, trotter");
   expect_same_on_both(single_fluxonium_x(Solver::expm, 500), 1e-10, "fluxonium X, expm");
 }

@@ -139,7 +139,7 @@ TEST(Cli, RunWritesTheInterfaceLayout) {
       "    assert k in a, k\n"
       "assert a['steps'] == 200 and list(a['dims']) == [3, 3, 3, 3]\n"
       "d = 16\n"
-      "# F recomputed from the stored unitaries with the physics.md formula\n"
+      "# F recomputed from the stored unitaries with the formula of docs/fidelity.md\n"
       "X = np.array([[0, 1], [1, 0]])\n"
       "T = X\n"
       "for _ in range(3): T = np.kron(T, X)\n"
@@ -154,7 +154,7 @@ TEST(Cli, RunWritesTheInterfaceLayout) {
 
 TEST(Cli, OpenSystemRunWritesTheSuperoperator) {
   // evolution.noise makes it a Lindblad run: /superoperator (d^2 x d^2, column stacking) and
-  // the open-system fidelity of physics.md, recomputed here from the stored channel.
+  // the open-system fidelity of docs/fidelity.md "Channels", recomputed here from the stored channel.
   TempDir dir;
   const auto h5 = dir / "open.h5";
   const auto r = run_qevolve("run '" + kSource + "/data/lindblad_fluxonium.yaml' --steps 400 -o '" +

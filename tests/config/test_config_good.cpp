@@ -1,4 +1,4 @@
-// Good configs parse to the expected values: the example of interface.md (a valid config, kept
+// Good configs parse to the expected values: the example of docs/config.md (a valid config, kept
 // verbatim in data/interface_example.yaml), the defaults of a minimal config, and a config that
 // uses every remaining key and YAML spelling the loader accepts.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The composite H0 and the dressed basis against independent brute-force diagonalisations,
-// and the 3-qubit MPC reference numbers of physics.md.
+// and the 3-qubit MPC reference numbers of docs/reference.md.
 #include <gtest/gtest.h>
 #include <lapacke.h>
 
@@ -28,7 +28,7 @@ Config preset_config(int qubits, int levels, double variance = 0.0, std::uint64_
 }
 
 // --- An independent fluxonium: periodic phase grid, spectral kinetic energy, written here
-// from physics.md without any qevolve code. Real eigenvectors, no phase convention: n = i*A
+// from docs/models.md without any qevolve code. Real eigenvectors, no phase convention: n = i*A
 // with A real antisymmetric, phi real symmetric.
 struct BruteMode {
   RVector energies;
@@ -161,7 +161,7 @@ TEST(Dressed, StaticZZVanishesWithTwoLevelsPerQubit) {
 }
 
 TEST(Dressed, MpcThreeQubitReferenceNumbers) {
-  // physics.md: 3-qubit chain, 5 levels: dressed f01 = 0.4990023551, 0.5821936219,
+  // docs/reference.md: 3-qubit chain, 5 levels: dressed f01 = 0.4990023551, 0.5821936219,
   // 0.6700509917 GHz (1e-8 tolerance for 10 printed decimals); ZZ(q0,q1) = 3.4969 kHz
   // (printed to 1e-4 kHz: tolerance half a unit of the last digit).
   const Device dev = io::build_device(preset_config(3, 5));
@@ -176,7 +176,7 @@ TEST(Dressed, MpcThreeQubitReferenceNumbers) {
 }
 
 TEST(Dressed, CapacitiveCouplingThatZeroesZZ) {
-  // physics.md: with J_L = -0.002 fixed, J_C (same on both bonds) = 12.24970 MHz zeroes
+  // docs/reference.md: with J_L = -0.002 fixed, J_C (same on both bonds) = 12.24970 MHz zeroes
   // ZZ(q0,q1). Secant iteration on J_C; printed to 1e-5 MHz -> tolerance 0.5e-5 MHz.
   auto zz_at = [](double jc) {
     Config c = preset_config(3, 5);

@@ -78,7 +78,7 @@ inline CMatrix vz(double theta) {
   return m;
 }
 
-/// Dense pre or post layer from a qevolve angle vector (layout of interface.md).
+/// Dense pre or post layer from a qevolve angle vector (layout of docs/output.md `/compensation/angles`).
 inline CMatrix layer(bool single_qubit, const Eigen::VectorXd& angles, int n, bool post) {
   std::vector<CMatrix> f;
   for (int q = 0; q < n; ++q) {

@@ -1,4 +1,4 @@
-// Canonical compensation angles (physics.md): ranges, independence of the starts, zero
+// Canonical compensation angles (docs/fidelity.md "Gauge and canonical angles"): ranges, independence of the starts, zero
 // component along zero-curvature directions, and analytic minimum-norm solutions.
 #include <gtest/gtest.h>
 

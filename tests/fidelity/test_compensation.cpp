@@ -1,6 +1,6 @@
 // Compensation: exact gradients and Hessians against finite differences of an independent
 // dense F, sharded sums against the serial ones, recovery of random VZ / single-qubit layers
-// (physics.md acceptance), and optima at least as good as a brute-force search.
+// (docs/fidelity.md "Tests"), and optima at least as good as a brute-force search.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -139,7 +139,7 @@ TEST(CompensationObjective, SiteUpdatesMatchFullRecomputation) {
     }
 }
 
-// --- sharded sums (algorithms.md §7) --------------------------------------------------------
+// --- sharded sums (docs/fidelity.md "The objective as column sums") --------------------------------------------------------
 
 /// The distributed pattern in one process: each shard holds a block of columns; every call is
 /// answered by the sum over shards (what an all-reduce gives).
@@ -217,7 +217,7 @@ TEST(CompensationObjective, ShardedSumsEqualSerial) {
               static_cast<void>(CompensationShard(kind, ut, u.leftCols(4), 0).start_sums()), Error);
         }
       }
-      // physics.md: distributed runs give the same F to 1e-12 and canonical angles to 1e-8.
+      // docs/reference.md "Distributed runs": distributed runs give the same F to 1e-12 and canonical angles to 1e-8.
       SerialObjective s1(kind, u, ut);
       ShardedObjective s4(kind, u, ut, 4);
       const CompensationSolution a = solve_compensation(s1), b = solve_compensation(s4);
@@ -227,7 +227,7 @@ TEST(CompensationObjective, ShardedSumsEqualSerial) {
     }
 }
 
-// --- recovery of random layers (physics.md acceptance) -------------------------------------
+// --- recovery of random layers (docs/fidelity.md "Tests") -------------------------------------
 
 struct Case {
   std::string name;

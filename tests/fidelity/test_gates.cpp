@@ -68,7 +68,7 @@ TEST(Gates, TwoQubitTextbook) {
   const CMatrix xy = kron(X, X) + kron(Y, Y);
   const CMatrix iswap = (kI * (std::numbers::pi / 4) * xy).exp();
   EXPECT_LT(maxdiff(standard_gate("ISWAP"), iswap), kTol);
-  CMatrix iswap_spec = CMatrix::Zero(4, 4);  // physics.md, literally
+  CMatrix iswap_spec = CMatrix::Zero(4, 4);  // docs/fidelity.md "Targets", literally
   iswap_spec(0, 0) = iswap_spec(3, 3) = 1.0;
   iswap_spec(1, 2) = iswap_spec(2, 1) = kI;
   EXPECT_LT(maxdiff(standard_gate("ISWAP"), iswap_spec), kTol);

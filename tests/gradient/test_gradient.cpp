@@ -1,5 +1,5 @@
 // d(1 - F)/d(theta) of GradientProblem against central finite differences of the same run
-// (issue 4, acceptance 1; physics.md "Gradients"): every parameter type (pulse amplitude,
+// (issue 4, acceptance 1; docs/gradients.md): every parameter type (pulse amplitude,
 // frequency, phase, delay, duration, ramp, sigma, c, DRAG lambda, piecewise-constant and spline
 // values; device EC, EJ, EL, flux; coupling J_C, J_L; compensation angles) on a 3-qubit chain
 // with 3 levels, for trotter orders 1, 2, 4, expm and magnus4 (terms, dense), with vz compensation re-optimised at
@@ -11,7 +11,7 @@
 // orders 1, 2, 4 (terms) and 2 (bonds), compensation none (the open channel has no
 // compensation yet), product basis, lab frame.
 //
-// Tolerance: physics.md's max(1e-6 |g|, 1e-9). The finite difference is Richardson-extrapolated
+// Tolerance: docs/reference.md "Gradients", max(1e-6 |g|, 1e-9). The finite difference is Richardson-extrapolated
 // from central differences with h and 2h, h = 1e-4 max(|v|, 0.05): truncation O(h^4), and the
 // noise of re-diagonalising (device parameters, ~1e-14) or re-optimising the compensation
 // angles is divided by h >= 5e-6 only, so both stay below ~1e-9.

@@ -1,4 +1,4 @@
-// Fluxonium: physics.md reference numbers, the harmonic limit, the spectral grid operators,
+// Fluxonium: docs/reference.md numbers, the harmonic limit, the spectral grid operators,
 // convergence of the automatic grid, operator conventions and errors.
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@ namespace {
 using testing::fluxonium;
 
 // ------------------------------------------------------------------------------------------
-// physics.md "Reference numbers". Tolerance: half a unit of the last printed digit, but not
+// docs/reference.md. Tolerance: half a unit of the last printed digit, but not
 // below 1e-10 GHz for the 10-decimal set: that set was printed from a [-6pi, 6pi) / 800-point
 // grid, which itself differs from the converged values by up to 6e-12 GHz (measured), so the
 // printed digits are only good to 5e-11 + 6e-12.
@@ -133,7 +133,7 @@ TEST(PhaseGrid, DerivativeSignAndSpectralAccuracy) {
 }
 
 // ------------------------------------------------------------------------------------------
-// Convergence of the automatic grid (physics.md: kept levels to 1e-9 GHz against a much larger
+// Convergence of the automatic grid (docs/reference.md: kept levels to 1e-9 GHz against a much larger
 // basis). Two doublings of the basis: N -> 2N in the same box (twice the wavenumber cutoff) and
 // N -> 2N over twice the box (same spacing). Measured: max change 6e-13 GHz over these sets.
 // ------------------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ TEST(FluxoniumConvergence, AutomaticGridSurvivesBasisDoubling) {
 }
 
 TEST(FluxoniumConvergence, ReferenceGridOfPhysicsMdAgrees) {
-  // physics.md's reference method: box [-6 pi, 6 pi), 800 points. It and the automatic grid
+  // the reference method of docs/reference.md: box [-6 pi, 6 pi), 800 points. It and the automatic grid
   // are both converged, so they agree to 1e-10 GHz.
   const ModeParams p = fluxonium(2.2, 7.0, 0.3, 0.1, 6);
   const Mode ref = detail::diagonalise_fluxonium_on(p, {0.0, 6.0 * kPi, 800});

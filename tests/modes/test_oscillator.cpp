@@ -1,4 +1,4 @@
-// Resonator and Duffing oscillator against their closed forms (physics.md): exact in the Fock
+// Resonator and Duffing oscillator against their closed forms (docs/models.md "Resonator and Duffing oscillator"): exact in the Fock
 // basis, so every comparison is to round-off (1e-12).
 #include <gtest/gtest.h>
 
@@ -58,7 +58,7 @@ TEST(Oscillator, FockOperators) {
     // [a, a^dag] = 1 except in the last kept level (truncation).
     const CMatrix comm = m.lowering * m.lowering.adjoint() - m.lowering.adjoint() * m.lowering;
     for (int k = 0; k + 1 < d; ++k) EXPECT_NEAR(std::abs(comm(k, k) - 1.0), 0.0, 1e-14);
-    // x and y named as physics.md says; default drive operator is x.
+    // x and y named as docs/models.md says; default drive operator is x.
     EXPECT_EQ(m.op("x"), &m.flux);
     EXPECT_EQ(m.op("y"), &m.charge);
     EXPECT_EQ(m.op("phi"), nullptr);

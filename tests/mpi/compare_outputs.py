@@ -6,7 +6,7 @@ usage: compare_outputs.py SERIAL.h5 DISTRIBUTED.h5 [HISTORY_TOL]
 Every dataset and numeric attribute of the serial file must be present in the distributed one
 with the same shape and agree to 1e-12 (absolute, or relative for entries larger than 1: the
 gradient sums thousands of terms whose rounding depends on the summation order). The
-compensation angles agree to 1e-8, physics.md's stated identity for canonical angles (a flat
+compensation angles agree to 1e-8, the tolerance docs/reference.md "Distributed runs" states for canonical angles (a flat
 optimum fixes angles only to sqrt(machine epsilon) times its curvature). Wall-clock attributes
 are skipped (the attributes and /history/wall_time_s).
 

@@ -1,6 +1,6 @@
 // The distributed fidelity (src/fidelity/distributed.cpp) on K in-process ranks
 // (thread_communicator.hpp) against the single-process evaluate_fidelity: the same F, leakage
-// and canonical angles (physics.md: F to 1e-12, angles to 1e-8) on every rank, for none, vz and
+// and canonical angles (docs/reference.md "Distributed runs": F to 1e-12, angles to 1e-8) on every rank, for none, vz and
 // single_qubit, with uneven shards and ranks without columns. Runs in the sanitizer build too.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Shared helpers of the pulse tests: a hand-built Config (no YAML loader), spec builders, and an
 // independent reference implementation of every envelope written directly from the formulas of
-// physics.md "Drives" (no code shared with src/pulse).
+// docs/pulses.md "Shapes" (no code shared with src/pulse).
 #pragma once
 
 #include <algorithm>
@@ -79,7 +79,7 @@ inline PulseSpec spec_with(PulseSpec s, const ParamRef& p, double v) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reference envelopes, from physics.md. The shape parameters are resolved here independently
+// Reference envelopes, from docs/pulses.md. The shape parameters are resolved here independently
 // (duration = plateau + 2 ramp, duration = 2 c sigma).
 // ---------------------------------------------------------------------------------------------
 struct RefShape {
@@ -195,7 +195,7 @@ inline double ref_unit_slope(const RefShape& r, double tau) {
   return -x / (r.sigma * r.sigma) * std::exp(-x * x / (2.0 * r.sigma * r.sigma)) / (1.0 - floor);
 }
 
-/// f(t) from physics.md for spec `s` with amplitude A.
+/// f(t) from docs/pulses.md for spec `s` with amplitude A.
 inline double ref_value(const PulseSpec& s, double A, double t) {
   const RefShape r = ref_shape(s);
   const double tau = t - s.delay;

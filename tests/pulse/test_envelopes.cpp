@@ -1,4 +1,4 @@
-// Every envelope against the physics.md formulas (independent implementation in
+// Every envelope against the docs/pulses.md formulas (independent implementation in
 // pulse_test_util.hpp), boundary values, spline properties, integrals and amplitude: auto.
 #include <gtest/gtest.h>
 
@@ -56,7 +56,7 @@ TEST(PulseEnvelope, ZeroOutsideTheWindowAndAtTheEnds) {
     EXPECT_EQ(pulse.envelope(L * (1.0 + 1e-12)), 0.0);
     const Shape s = spec.shape;
     if (s == Shape::piecewise_constant || s == Shape::spline) continue;
-    // Bump shapes: 0 at both ends, A at the centre (physics.md).
+    // Bump shapes: 0 at both ends, A at the centre (docs/pulses.md "Shapes").
     EXPECT_NEAR(pulse.envelope(0.0), 0.0, 1e-15);
     EXPECT_NEAR(pulse.envelope(L), 0.0, 1e-15);
     EXPECT_NEAR(pulse.envelope(L / 2.0), 0.07, 1e-15);
@@ -165,7 +165,7 @@ TEST(PulseEnvelope, ClosedFormIntegralsOfSimpleShapes) {
 }
 
 TEST(PulseAuto, CosAmplitudeReproducesTheRotationAngle) {
-  // physics.md: for cos, A = theta / (pi L |<0|O|1>|).
+  // docs/pulses.md "`auto` values": for cos, A = theta / (pi L |<0|O|1>|).
   PulseSpec s = testing::base_spec(Shape::cos);
   s.duration = 40.0;
   s.amplitude_auto = true;

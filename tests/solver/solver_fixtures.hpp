@@ -9,7 +9,7 @@
 
 namespace qevolve::testing {
 
-/// physics.md "Single fluxonium X gate": EC/EJ/EL = 1/4/1, flux 0.5, 10 levels, cos pulse of
+/// docs/reference.md "A single-fluxonium X gate": EC/EJ/EL = 1/4/1, flux 0.5, 10 levels, cos pulse of
 /// 40 ns, A = 0.51753615/(2 pi), f = 3.65911655/(2 pi), phase 0.64509906.
 inline Config single_fluxonium_x(Solver solver, int steps) {
   Config c;
@@ -69,7 +69,7 @@ inline Config driven_chain(int qubits, int levels, double duration = 20.0) {
   return c;
 }
 
-/// Leakage-aware fidelity (physics.md), written out independently of the fidelity layer.
+/// Leakage-aware fidelity (docs/fidelity.md "Conventions"), written out independently of the fidelity layer.
 inline double gate_fidelity(const CMatrix& U, const CMatrix& target) {
   const double d = static_cast<double>(U.rows());
   const double tr_uu = (U.adjoint() * U).trace().real();

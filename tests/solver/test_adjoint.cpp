@@ -3,7 +3,7 @@
 // (through pulse parameters) and Hamiltonian tangents of static terms and drive operators.
 // The objective is f = Re Tr(A^dag psi_N) for a fixed random A (cotangent lambda_N = A / 2),
 // which is smooth, so the central difference error is O(h^2) ~ 1e-10 relative for h = 1e-5;
-// the tolerance 1e-6 relative (+1e-9 absolute) is physics.md's gradient tolerance.
+// the tolerance 1e-6 relative (+1e-9 absolute) is the gradient tolerance of docs/reference.md "Gradients".
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// splitting: bonds (physics.md "Time stepping", algorithms.md §3): the bond decomposition of H,
+// splitting: bonds (docs/solvers.md "`splitting: bonds`"): the bond decomposition of H,
 // its colouring, convergence at the stated order against expm, agreement with the term-by-term
 // splitting, and the exact single-mode case.
 #include <gtest/gtest.h>

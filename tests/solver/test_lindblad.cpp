@@ -1,4 +1,4 @@
-// Open systems (physics.md "Open systems", algorithms.md §8): the local dissipator against the
+// Open systems (docs/solvers.md "Open systems"): the local dissipator against the
 // Lindblad formula, free T1 decay and Ramsey dephasing against their closed forms, the
 // noiseless channel against the closed-system unitary, convergence of the split step at its
 // order against the dense Liouvillian, and thread independence.
@@ -343,7 +343,7 @@ TEST(Lindblad, DenseLiouvillianIsLimitedToSmallSystems) {
 }
 
 TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
-  // The config is valid (`qevolve check` accepts the interface.md example with noise); building
+  // The config is valid (`qevolve check` accepts the docs/config.md example with noise); building
   // the simulator says which open-system feature is not there yet.
   Config c = noisy_chain();
   c.evolution.precision = Precision::single;

@@ -1,4 +1,4 @@
-// solver: magnus4 (physics.md "Time stepping"): the commutator-free fourth-order Magnus step
+// solver: magnus4 (docs/solvers.md "Time stepping"): the commutator-free fourth-order Magnus step
 // exp(-i2pi dt(a1 H1 + a2 H2)) exp(-i2pi dt(a2 H1 + a1 H2)) at the Gauss points, each
 // exponential exact (splitting: dense) or through the order-4 local splitting (terms).
 #include <gtest/gtest.h>
@@ -35,7 +35,7 @@ Config magnus(Config c, Splitting splitting, int steps) {
 }
 
 TEST(Magnus4, DenseReproducesTheReferenceNumbers) {
-  // physics.md: magnus4 with exact exponentials gives 6.44608e-5 (500 steps), 6.48036e-5
+  // docs/reference.md: magnus4 with exact exponentials gives 6.44608e-5 (500 steps), 6.48036e-5
   // (1000), 6.48251e-5 (2000), 6.48265e-5 (4000). Issue 7 acceptance: 1e-10 absolute (the
   // printed digits are themselves rounded to 5e-11).
   const int steps[4] = {500, 1000, 2000, 4000};

@@ -1,4 +1,4 @@
-// physics.md reference: the single-fluxonium X gate with the expm and adaptive solvers.
+// docs/reference.md: the single-fluxonium X gate with the expm and adaptive solvers.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -23,7 +23,7 @@ double infidelity(const Config& c) {
 }
 
 TEST(ReferenceGate, ExpmMidpointRule) {
-  // physics.md: 1 - F = 1.0059e-5 at 1279 steps and 5.979e-5 at 5000 steps. The acceptance is
+  // docs/reference.md: 1 - F = 1.0059e-5 at 1279 steps and 5.979e-5 at 5000 steps. The acceptance is
   // 3 significant digits: relative 5e-4 (half a unit of the third digit).
   const double e1279 = infidelity(testing::single_fluxonium_x(Solver::expm, 1279));
   const double e5000 = infidelity(testing::single_fluxonium_x(Solver::expm, 5000));
@@ -33,7 +33,7 @@ TEST(ReferenceGate, ExpmMidpointRule) {
 }
 
 TEST(ReferenceGate, AdaptiveAtTightTolerance) {
-  // physics.md: adaptive at rtol 1e-10 gives 6.45e-5 +- 0.05e-5 (continuum limit 6.4827e-5).
+  // docs/reference.md: adaptive at rtol 1e-10 gives 6.45e-5 +- 0.05e-5 (continuum limit 6.4827e-5).
   Config c = testing::single_fluxonium_x(Solver::adaptive, 1);
   c.evolution.rtol = 1e-10;
   c.evolution.atol = 1e-12;

@@ -22,7 +22,7 @@ CMatrix evolve_all(Config c) {
 double max_abs(const CMatrix& m) { return m.cwiseAbs().maxCoeff(); }
 
 TEST(Simulator, TrotterOrdersConvergeToExpmAtTheirRate) {
-  // physics.md: `order` is the order of the splitting error, i.e. of the difference from expm
+  // docs/solvers.md "Time stepping": `order` is the order of the splitting error, i.e. of the difference from expm
   // at equal steps. 3-qubit chain, 3 levels (D = 27), all columns. Acceptance: the ratio of the
   // differences on halving dt is within 20% of 2, 4, 16.
   Config base = testing::driven_chain(3, 3);

@@ -77,7 +77,7 @@ CMatrix embed(const std::vector<int>& dims, const std::vector<int>& modes, const
 TEST_P(FusionTest, FusedGatesEqualTheFactorProduct) {
   const int order = GetParam();
   const std::vector<int> dims{2, 3, 2, 2};
-  // Terms in physics.md order: 4 energies, couplings (0,1) (1,2) (2,3) (0,3), 3 drives.
+  // Terms in the order of docs/solvers.md "Time stepping": 4 energies, couplings (0,1) (1,2) (2,3) (0,3), 3 drives.
   std::vector<TermModes> terms{{{0}}, {{1}}, {{2}}, {{3}}, {{0, 1}}, {{1, 2}}, {{2, 3}},
                                {{0, 3}}, {{0}}, {{2}}, {{1}}};
   std::mt19937 rng(5);

@@ -1,5 +1,5 @@
 // The CPU gate executor (backend.hpp): column blocks in cache-sized split planes, one OpenMP
-// thread per block through a whole chunk of steps (algorithms.md §4).
+// thread per block through a whole chunk of steps (docs/solvers.md "Blocking and threads").
 #include <omp.h>
 
 #include <algorithm>
