@@ -11,6 +11,7 @@
 #include "cli/cli_util.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/backend/cuda_plugin.hpp"
+#include "qevolve/comm.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
@@ -90,6 +91,18 @@ TEST(CudaPlugin, NoDeviceIsAnErrorFromInsideThePlugin) {
     EXPECT_EQ(std::string(e.what()).rfind("CUDA: ", 0), 0u) << e.what();
   }
   EXPECT_THROW(cuda::use_device(0), Error);
+}
+
+TEST(CudaPlugin, NcclWithoutADeviceIsAnErrorFromInsideThePlugin) {
+  if (!comm::nccl_available()) GTEST_SKIP() << "built without NCCL (it needs the CUDA backend and MPI)";
+  if (cuda::query_devices().count > 0) GTEST_SKIP() << "a CUDA device is present: see test_nccl";
+  comm::SerialCommunicator boot;
+  try {
+    (void)comm::make_nccl_communicator(boot);
+    FAIL() << "no exception without a device";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cudaGetDeviceCount failed: ", 0), 0u) << e.what();
+  }
 }
 
 // A plugin that cannot be loaded: `device: cuda` is the usual input error, naming dlopen's
