@@ -5,6 +5,7 @@
 
 #include "qevolve/backend/capabilities.hpp"
 #include "qevolve/backend/cuda.hpp"
+#include "qevolve/backend/cuda_plugin.hpp"
 
 namespace qevolve::solver {
 namespace {
@@ -32,6 +33,12 @@ void select_compute_device(const Config& config, Options& o) {
                         " (it runs closed-system trotter, magnus4 and expm without gradients)",
                     kOtherDevices);
       o.device_note = "auto: the CUDA backend does not support " + part;
+      return;
+    }
+    // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU
+    // run maps no CUDA library); `cuda` always asks the runtime, so its error says why.
+    if (!required && !backend::cuda::driver_present()) {
+      o.device_note = "auto: no CUDA device found";
       return;
     }
     const backend::cuda::DeviceQuery q = backend::cuda::query_devices();

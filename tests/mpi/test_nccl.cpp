@@ -1,18 +1,18 @@
 // The NCCL communicator on a GPU (one rank, bootstrapped by the serial communicator). Built
 // with NCCL only; skips with a visible message where no CUDA device exists (every machine of
 // this project's CI): the code is compiled, not run, there.
-#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "qevolve/backend/cuda.hpp"
 #include "qevolve/comm.hpp"
 
 namespace qevolve::testing {
 namespace {
 
 TEST(Nccl, CollectivesOnOneGpu) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
-    GTEST_SKIP() << "no CUDA device: the NCCL communicator is compiled but not exercised here";
+  const backend::cuda::DeviceQuery q = backend::cuda::query_devices();  // loads the CUDA plugin
+  if (q.count == 0)
+    GTEST_SKIP() << "no CUDA device (" << q.said << "): the NCCL communicator is compiled but not exercised here";
   comm::SerialCommunicator boot;
   const auto c = comm::make_nccl_communicator(boot);
   EXPECT_EQ(c->kind(), "nccl");

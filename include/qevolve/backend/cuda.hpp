@@ -1,7 +1,9 @@
 // The CUDA backend (docs/backend.md): defined only when qevolve is built with CUDA
 // (backend::kCudaBuilt, QEVOLVE_HAVE_CUDA); callers outside src/backend/cuda name these
-// functions inside `if constexpr (backend::kCudaBuilt)`. Every CUDA, cuBLAS and cuSOLVER call
-// is checked: a failing call throws qevolve::Error naming the call, a failed eigensolver
+// functions inside `if constexpr (backend::kCudaBuilt)`. They forward to the CUDA plugin,
+// libqevolve_cuda.so (backend/cuda_plugin.hpp), which the first call loads: every function but
+// query_devices throws qevolve::Error when it cannot be loaded. Every CUDA, cuBLAS and cuSOLVER
+// call is checked: a failing call throws qevolve::Error naming the call, a failed eigensolver
 // NumericalError.
 #pragma once
 
@@ -16,7 +18,8 @@ namespace qevolve::backend::cuda {
 
 /// What cudaGetDeviceCount reports: the number of devices (0 when the call failed) and, when
 /// none is usable, what it said ("cudaErrorNoDevice: no CUDA-capable device is detected", or
-/// "0 devices"); the name of device 0 otherwise. Never throws.
+/// "0 devices"); the name of device 0 otherwise. Loads the plugin; when that fails, count 0 and
+/// `said` is "the CUDA plugin could not be loaded: <dlopen's message>". Never throws.
 struct DeviceQuery {
   int count = 0;
   std::string said;

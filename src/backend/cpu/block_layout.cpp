@@ -1,9 +1,42 @@
-// Block layouts and the gate schedule's derived sizes (backend/block_layout.hpp, backend.hpp).
+// Gate geometries, block layouts and the gate schedule's derived sizes (backend/local_gate.hpp,
+// block_layout.hpp, backend.hpp). No OpenMP, no BLAS: the CUDA plugin compiles this file too.
 #include "qevolve/backend/block_layout.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace qevolve::backend {
+
+GateGeometry make_geometry(const int* dims, int num_modes, int mode_a, int mode_b,
+                           std::ptrdiff_t width) {
+  if (mode_a < 0 || mode_a >= num_modes || mode_b >= num_modes || (mode_b >= 0 && mode_b <= mode_a))
+    throw std::invalid_argument("make_geometry: invalid gate modes");
+  auto stride_of = [&](int q) {
+    std::ptrdiff_t s = width;
+    for (int p = q + 1; p < num_modes; ++p) s *= dims[p];
+    return s;
+  };
+  std::ptrdiff_t total = width;
+  for (int p = 0; p < num_modes; ++p) total *= dims[p];
+  GateGeometry g;
+  g.da = dims[mode_a];
+  g.stride_a = stride_of(mode_a);
+  if (mode_b >= 0) {
+    g.db = dims[mode_b];
+    g.stride_b = stride_of(mode_b);
+  } else {
+    g.db = 1;
+    g.stride_b = g.stride_a;
+  }
+  if (g.size() > kMaxGateSize) throw std::invalid_argument("make_geometry: gate too large");
+  g.outer_stride = g.da * g.stride_a;
+  g.middle_stride = g.db * g.stride_b;
+  g.outer = total / g.outer_stride;
+  g.middle = mode_b >= 0 ? g.stride_a / g.middle_stride : 1;
+  g.inner = g.stride_b;
+  for (int j = 0; j < g.size(); ++j) g.offset[j] = (j / g.db) * g.stride_a + (j % g.db) * g.stride_b;
+  return g;
+}
 
 int GateSchedule::size(int k) const {
   const Gate& g = gates[static_cast<std::size_t>(k)];

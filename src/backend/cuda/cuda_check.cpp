@@ -2,7 +2,7 @@
 
 #include "qevolve/error.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 namespace {
 
 const char* cusolver_status_name(cusolverStatus_t s) {
@@ -44,4 +44,4 @@ void check(cusolverStatus_t status, const std::string& call) {
 
 void check_launch(const std::string& kernel) { check(cudaGetLastError(), "launch of " + kernel); }
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

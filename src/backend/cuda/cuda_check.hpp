@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 
 /// Throws qevolve::Error "CUDA: <call> failed: <error name> (<description>)" unless success.
 void check(cudaError_t status, const std::string& call);
@@ -17,4 +17,4 @@ void check(cusolverStatus_t status, const std::string& call);
 /// After a kernel launch: the launch error (cudaGetLastError), if any.
 void check_launch(const std::string& kernel);
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

@@ -8,10 +8,10 @@
 
 #include "device_buffer.hpp"
 #include "kernels.hpp"
-#include "qevolve/backend/cuda.hpp"
+#include "impl.hpp"
 #include "qevolve/error.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 namespace {
 
 const cuDoubleComplex kOne{1.0, 0.0}, kMinusOne{-1.0, 0.0}, kHalf{0.5, 0.0}, kZero{0.0, 0.0};
@@ -138,4 +138,4 @@ std::unique_ptr<DenseExecutor> make_dense_executor(Index dim, Index columns) {
   return std::make_unique<CudaDenseExecutor>(dim, columns);
 }
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

@@ -12,7 +12,7 @@
 
 #include "cuda_check.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 
 /// `count` elements of T on the current device (uninitialised).
 template <typename T>
@@ -100,4 +100,4 @@ class SolverHandle {
   cusolverDnHandle_t handle_ = nullptr;
 };
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

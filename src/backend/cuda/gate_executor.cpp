@@ -9,9 +9,9 @@
 #include "device_buffer.hpp"
 #include "kernels.hpp"
 #include "qevolve/backend/block_layout.hpp"
-#include "qevolve/backend/cuda.hpp"
+#include "impl.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 namespace {
 
 template <typename Real>
@@ -97,4 +97,4 @@ std::unique_ptr<GateExecutor<Real>> make_gate_executor(const GateSchedule& sched
 template std::unique_ptr<GateExecutor<double>> make_gate_executor<double>(const GateSchedule&, Index, int);
 template std::unique_ptr<GateExecutor<float>> make_gate_executor<float>(const GateSchedule&, Index, int);
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

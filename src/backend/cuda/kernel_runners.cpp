@@ -3,9 +3,9 @@
 
 #include "device_buffer.hpp"
 #include "kernels.hpp"
-#include "qevolve/backend/cuda.hpp"
+#include "impl.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 namespace {
 
 template <typename T>
@@ -52,4 +52,4 @@ void run_apply_phases(const double* v, double* w, const double* lambda, double s
 template void run_apply_gate<double>(double*, double*, std::size_t, const GateGeometry&, const double*);
 template void run_apply_gate<float>(float*, float*, std::size_t, const GateGeometry&, const float*);
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

@@ -7,7 +7,7 @@
 #include "kernels.hpp"
 #include "qevolve/backend/phase.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 namespace {
 
 constexpr int kThreadsPerBlock = 256;
@@ -82,4 +82,4 @@ void launch_record_info(const int* info, int* status, int step, cudaStream_t str
 template void launch_apply_gate<double>(double*, double*, const GateGeometry&, const double*, cudaStream_t);
 template void launch_apply_gate<float>(float*, float*, const GateGeometry&, const float*, cudaStream_t);
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

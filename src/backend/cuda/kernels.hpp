@@ -8,7 +8,7 @@
 
 #include "qevolve/backend/local_gate.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 
 /// ApplyGate<Real, g> (compile-time g as on the CPU, ApplyGateDynamic otherwise) over every
 /// (l, m, n) of `geo`; re, im, gate are device pointers.
@@ -24,4 +24,4 @@ void launch_apply_phases(const double* v, double* w, const double* lambda, doubl
 /// Keeps the eigensolver's result on the device, so the steps need not wait for it.
 void launch_record_info(const int* info, int* status, int step, cudaStream_t stream);
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "qevolve/backend/cuda.hpp"
+#include "impl.hpp"
 #include "qevolve/error.hpp"
 
-namespace qevolve::backend::cuda {
+namespace qevolve::backend::cuda::impl {
 
 DeviceQuery query_devices() {
   DeviceQuery q;
@@ -38,4 +38,4 @@ void use_device(int ordinal) {
                 cudaGetErrorString(e) + ")");
 }
 
-}  // namespace qevolve::backend::cuda
+}  // namespace qevolve::backend::cuda::impl

@@ -4,7 +4,9 @@
 // The GPU of a rank is comm::local_rank modulo the visible devices, as for the backend.
 // Host spans are staged through one device buffer on the communicator's stream; NCCL's
 // all-reduce is replaced, as in the MPI communicator, by reduce-to-0 + broadcast, so every rank
-// sees the same bits. Built only with both the CUDA backend and MPI.
+// sees the same bits. Built only with both the CUDA backend and MPI, into the CUDA plugin
+// (libqevolve_cuda.so, backend/cuda_plugin.hpp); the comm layer reaches it through the loader
+// (nccl_plugin.cpp).
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -12,7 +14,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "../nccl_factory.hpp"
+#include "qevolve/comm.hpp"
 #include "qevolve/error.hpp"
 
 namespace qevolve::comm {
@@ -27,13 +29,13 @@ void check_nccl(ncclResult_t rc, const char* call) {
 
 class NcclCommunicator final : public Communicator {
  public:
-  explicit NcclCommunicator(Communicator& bootstrap) : bootstrap_(bootstrap) {
+  NcclCommunicator(Communicator& bootstrap, int node_rank) : bootstrap_(bootstrap) {
     rank_ = bootstrap.rank();
     size_ = bootstrap.size();
     int devices = 0;
     check_cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
     if (devices == 0) throw Error("NCCL communicator: no CUDA device");
-    device_ = local_rank(bootstrap) % devices;
+    device_ = node_rank % devices;
     check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     ncclUniqueId id{};
     if (rank_ == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
@@ -152,11 +154,10 @@ class NcclCommunicator final : public Communicator {
 
 }  // namespace
 
-namespace detail {
-bool nccl_built() { return true; }
-std::unique_ptr<Communicator> make_nccl(Communicator& bootstrap) {
-  return std::make_unique<NcclCommunicator>(bootstrap);
+namespace nccl_impl {
+Communicator* make_nccl(Communicator& bootstrap, int node_rank) {
+  return new NcclCommunicator(bootstrap, node_rank);
 }
-}  // namespace detail
+}  // namespace nccl_impl
 
 }  // namespace qevolve::comm
