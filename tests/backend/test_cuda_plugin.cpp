@@ -14,6 +14,7 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "solver/solver_fixtures.hpp"
 
@@ -44,7 +45,7 @@ TEST(CudaPlugin, AutoWithoutADriverLoadsNothing) {
   if (!cuda_mappings().empty()) GTEST_SKIP() << "this process has loaded the plugin already (another test ran first)";
   Config c = single_fluxonium_x(Solver::trotter, 20);
   c.evolution.device = ComputeDevice::auto_;
-  const solver::Options o = solver::Simulator(c, device::build_device(c), 1).options();
+  const solver::Options o = solver::Simulator(c, io::build_device(c), 1).options();
   EXPECT_EQ(o.device, ComputeDevice::cpu);
   EXPECT_EQ(o.device_note, "auto: no CUDA device found");
   EXPECT_EQ(cuda_mappings(), "");

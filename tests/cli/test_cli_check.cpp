@@ -76,7 +76,7 @@ TEST_P(CheckLikeRun, SameLocatedErrorAndExitCode) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stage, CheckLikeRun, ::testing::ValuesIn(kCases),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(CheckLikeOptimize, NothingTrainable) {
   TempDir dir;
