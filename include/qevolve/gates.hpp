@@ -13,5 +13,8 @@ namespace qevolve {
 [[nodiscard]] bool gate_takes_angle(const std::string& name);
 /// "I, X, Y, ..., SWAP": every known name, for messages.
 [[nodiscard]] std::string known_gates();
+/// The path of a `matrix_file` gate: as written when absolute or when there is no config file,
+/// else relative to the folder of `config_file`.
+[[nodiscard]] std::string gate_file_path(const std::string& file, const std::string& config_file);
 
 }  // namespace qevolve

@@ -1,6 +1,7 @@
 #include "qevolve/gates.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 
 namespace qevolve {
@@ -41,6 +42,13 @@ std::string known_gates() {
   std::string s;
   for (const GateName& g : kGates) s += std::string(s.empty() ? "" : ", ") + g.name;
   return s;
+}
+
+std::string gate_file_path(const std::string& file, const std::string& config_file) {
+  namespace fs = std::filesystem;
+  const fs::path p(file);
+  if (p.is_absolute() || config_file.empty()) return file;
+  return (fs::path(config_file).parent_path() / p).string();
 }
 
 }  // namespace qevolve

@@ -217,18 +217,8 @@ Mode diagonalise_on(const ModeParams& params, const InternalBasis& basis) {
 
 namespace detail {
 
-const char* type_name(ModeType type) {
-  switch (type) {
-    case ModeType::fluxonium: return "fluxonium";
-    case ModeType::transmon: return "transmon";
-    case ModeType::resonator: return "resonator";
-    case ModeType::duffing: return "duffing";
-  }
-  return "unknown";
-}
-
 void fail(const ModeParams& params, const std::string& problem) {
-  throw NumericalError("mode '" + params.name + "' (" + type_name(params.type) + "): " + problem);
+  throw NumericalError("mode '" + params.name + "' (" + mode_type_name(params.type) + "): " + problem);
 }
 
 void require_finite(const ModeParams& params, const char* key, double value) {

@@ -23,7 +23,6 @@ inline constexpr int kMaxAutoChargeCutoff = 2000;
 [[noreturn]] void fail(const ModeParams& params, const std::string& problem);
 
 /// Name of a mode type as written in the config ("fluxonium", ...).
-[[nodiscard]] const char* type_name(ModeType type);
 
 /// Throws unless `value` is finite.
 void require_finite(const ModeParams& params, const char* key, double value);

@@ -7,16 +7,6 @@
 namespace qevolve::device {
 namespace {
 
-const char* type_name(ModeType t) {
-  switch (t) {
-    case ModeType::fluxonium: return "fluxonium";
-    case ModeType::transmon: return "transmon";
-    case ModeType::resonator: return "resonator";
-    case ModeType::duffing: return "duffing";
-  }
-  return "?";
-}
-
 }  // namespace
 
 SpectrumReport analyse_spectrum(const Device& device, const DressedBasis& dressed) {
@@ -34,7 +24,7 @@ SpectrumReport analyse_spectrum(const Device& device, const DressedBasis& dresse
     const Mode& m = device.modes()[static_cast<std::size_t>(q)];
     ModeFigures f;
     f.name = m.name();
-    f.type = type_name(m.params.type);
+    f.type = mode_type_name(m.params.type);
     // f12 needs a third level: re-diagonalise with at least 3 (memoised, cheap).
     Mode with_three;
     const Mode* m3 = &m;

@@ -17,16 +17,9 @@ namespace {
 /// it, io::resolve).
 constexpr double kUnitarityTolerance = 1e-10;
 
-std::string resolve_path(const std::string& file, const Config& config) {
-  namespace fs = std::filesystem;
-  const fs::path p(file);
-  if (p.is_absolute() || config.source_file.empty()) return file;
-  return (fs::path(config.source_file).parent_path() / p).string();
-}
-
 CMatrix matrix_gate(const GateSpec& g, const Config& config) {
   const std::string key = g.path + ".matrix_file";
-  const std::string file = resolve_path(g.matrix_file, config);
+  const std::string file = gate_file_path(g.matrix_file, config.source_file);
   CMatrix m;
   try {
     m = io::read_complex_matrix(file, "/unitary");

@@ -75,12 +75,6 @@ TypeInfo info(ModeType t) {
   return {kModeKeys, kAllModeParams, {}};
 }
 
-std::string_view type_name(ModeType t) {
-  for (std::size_t k = 0; k < kModeTypes.values.size(); ++k)
-    if (kModeTypes.values[k] == t) return kModeTypes.names[k];
-  return "?";
-}
-
 std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view key,
                                  const Range& range) {
   if (const Item* it = m.find(key)) return get_number(doc, *it, range);
@@ -118,7 +112,7 @@ ModeEntry read_mode(Doc& doc, const Item& item, bool has_preset) {
   if (const Item* t = m.find("type")) e.type = get_enum(doc, *t, kModeTypes);
   const TypeInfo ti = e.type ? info(*e.type) : TypeInfo{kModeKeys, kAllModeParams, {}};
   const std::string context =
-      e.type ? message(Msg::ContextModeType, {{"TYPE", std::string(type_name(*e.type))}})
+      e.type ? message(Msg::ContextModeType, {{"TYPE", std::string(mode_type_name(*e.type))}})
              : message(Msg::ContextMode);
   m.check_keys(ti.keys, kModeKeys, context);
   e.name = get_name(doc, m.require("name", message(Msg::ExpectName)));
@@ -148,7 +142,7 @@ ModeEntry read_mode(Doc& doc, const Item& item, bool has_preset) {
     const std::string keys = join(ti.needs);
     for (const std::string_view key : ti.needs)
       (void)m.require(key, message(Msg::ExpectTypeKeys,
-                                   {{"KEYS", keys}, {"TYPE", std::string(type_name(*e.type))}}));
+                                   {{"KEYS", keys}, {"TYPE", std::string(mode_type_name(*e.type))}}));
   }
 
   // Aliases by name ("device.qubits[q0].el"), the spelling of gradient names.

@@ -201,16 +201,9 @@ void check_compute_device(const Config& config) {
   }
 }
 
-std::string gate_file_path(const std::string& file, const Config& config) {
-  namespace fs = std::filesystem;
-  const fs::path p(file);
-  if (p.is_absolute() || config.source_file.empty()) return file;
-  return (fs::path(config.source_file).parent_path() / p).string();
-}
-
 void check_matrix_file(const GateSpec& g, const Config& config) {
   const std::string key = g.path + ".matrix_file";
-  const std::string file = gate_file_path(g.matrix_file, config);
+  const std::string file = gate_file_path(g.matrix_file, config.source_file);
   CMatrix m;
   try {
     m = read_complex_matrix(file, "/unitary");
