@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
