@@ -1,14 +1,15 @@
 #include "adaptive.hpp"
 
-#include <omp.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "block_evolution.hpp"
 #include "split_gate.hpp"
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/linalg.hpp"
@@ -173,32 +174,35 @@ long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,
   std::atomic<long> accepted{0};
   std::atomic<Index> done{0};
   std::exception_ptr failure;
-  if (threads > 1) linalg::park_blas_workers();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (Index b = 0; b < num_blocks; ++b) {
-    try {
-      const Index c0 = b * width;
-      const Index w = std::min(width, n - c0);
-      BlockIntegrator integ(job, w);
-      auto& y = integ.state();
-      for (Index c = 0; c < w; ++c)
-        for (Index i = 0; i < D; ++i) {
-          y[static_cast<std::size_t>(i * w + c)] = state(i, c0 + c).real();
-          y[static_cast<std::size_t>(D * w + i * w + c)] = state(i, c0 + c).imag();
-        }
-      accepted += integ.run();
-      for (Index c = 0; c < w; ++c)
-        for (Index i = 0; i < D; ++i)
-          state(i, c0 + c) = cplx(y[static_cast<std::size_t>(i * w + c)],
-                                  y[static_cast<std::size_t>(D * w + i * w + c)]);
-      const Index finished = ++done;
-      if (progress && omp_get_thread_num() == 0)
-        progress(static_cast<double>(finished) / static_cast<double>(num_blocks));
-    } catch (...) {
-#pragma omp critical
-      failure = std::current_exception();
-    }
-  }
+  // The work of an adaptive run is not known before it ends: the blocks decide (one block, one
+  // thread).
+  const bool parallel = backend::worth_threads(threads, std::numeric_limits<double>::infinity(), num_blocks);
+  if (parallel) linalg::park_blas_workers();
+  backend::run_team(threads, parallel, [&](backend::Team& team) {
+    team.for_dynamic(0, num_blocks, [&](Index b) {
+      try {
+        const Index c0 = b * width;
+        const Index w = std::min(width, n - c0);
+        BlockIntegrator integ(job, w);
+        auto& y = integ.state();
+        for (Index c = 0; c < w; ++c)
+          for (Index i = 0; i < D; ++i) {
+            y[static_cast<std::size_t>(i * w + c)] = state(i, c0 + c).real();
+            y[static_cast<std::size_t>(D * w + i * w + c)] = state(i, c0 + c).imag();
+          }
+        accepted += integ.run();
+        for (Index c = 0; c < w; ++c)
+          for (Index i = 0; i < D; ++i)
+            state(i, c0 + c) = cplx(y[static_cast<std::size_t>(i * w + c)],
+                                    y[static_cast<std::size_t>(D * w + i * w + c)]);
+        const Index finished = ++done;
+        if (progress && team.thread() == 0)
+          progress(static_cast<double>(finished) / static_cast<double>(num_blocks));
+      } catch (...) {
+        team.critical([&] { failure = std::current_exception(); });
+      }
+    });
+  });
   if (failure) std::rethrow_exception(failure);
   return accepted;
 }

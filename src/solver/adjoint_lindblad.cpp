@@ -12,7 +12,6 @@
 // closed contraction (GateContraction) does the rest. A dissipator exponential's derivative is
 // the Frechet derivative of exp(L frac dt) in the direction dL frac dt (block-triangular
 // exponential), contracted with its environment summed over all steps (it does not change).
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +20,7 @@
 #include "adjoint.hpp"
 #include "density_plan.hpp"
 #include "split_gate.hpp"
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
@@ -103,8 +103,11 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
   std::vector<double> env(env_per_step * static_cast<std::size_t>(K));
   std::vector<std::vector<double>> coeffs(static_cast<std::size_t>(K));
   std::vector<double> dc(num_channels), set_env;
-  if (threads > 1) linalg::park_blas_workers();
   const Index num_blocks = plan.num_blocks(), width = plan.width();
+  // Work of one step's reverse sweep: the state undone and the cotangent carried (two gates).
+  const double step_flops = 2.0 * plan.step_flops(D2 * lambda.cols());
+  if (backend::worth_threads(threads, step_flops * std::min(K, job.steps), num_blocks))
+    linalg::park_blas_workers();
 
   for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0; --c) {
     const int sa = c * K, sb = std::min(job.steps, sa + K), len = sb - sa;
@@ -121,8 +124,8 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
           split_adjoint(plan.matrix(apps[i], step), plan.size(apps[i]), adj_data.data() + adj_per_step * at + adj_off[i]);
     }
     std::fill(env.begin(), env.end(), 0.0);
-#pragma omp parallel num_threads(threads) if (threads > 1 && num_blocks > 1)
-    {
+    const bool parallel = backend::worth_threads(threads, step_flops * len, num_blocks);
+    backend::run_team(threads, parallel, [&](backend::Team& team) {
       std::vector<double> local_env(env_per_step * static_cast<std::size_t>(len), 0.0);
       std::vector<double> local_diss(diss_total, 0.0);
       AdjointPlanes planes(static_cast<std::size_t>(D2 * width));
@@ -130,8 +133,7 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
       double* xi = planes.plane(1);
       double* lr = planes.plane(2);
       double* li = planes.plane(3);
-#pragma omp for schedule(dynamic, 1)
-      for (Index b = 0; b < num_blocks; ++b) {
+      team.for_dynamic(0, num_blocks, [&](Index b) {
         const Index c0 = plan.first_column(b), w = plan.columns(b);
         load_block(lambda, c0, w, lr, li);
         for (int s = sb - 1; s >= sa; --s) {
@@ -149,13 +151,12 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
           }
         }
         store_block(lambda, c0, w, lr, li);
-      }
-#pragma omp critical(qevolve_open_adjoint_env)
-      {
+      });
+      team.critical([&] {
         for (std::size_t i = 0; i < local_env.size(); ++i) env[i] += local_env[i];
         for (std::size_t i = 0; i < diss_total; ++i) diss_env[i] += local_diss[i];
-      }
-    }
+      });
+    });
     // Contraction, step by step (descending, as on_step expects).
     for (int s = sb - 1; s >= sa; --s) {
       const auto at = static_cast<std::size_t>(s - sa);

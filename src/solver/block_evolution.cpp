@@ -1,6 +1,5 @@
 #include "block_evolution.hpp"
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 
 #include "device_select.hpp"
 #include "qevolve/backend/local_gate.hpp"
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
@@ -126,27 +126,25 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   const int applied = num_gates - boundary;
   std::vector<Real> carry(boundary > 0 ? per_step : 0);
 
-  // Flops of one step on all columns; a chunk smaller than ~1e7 flops (a fraction of a
-  // millisecond) runs on one thread, where waking a team would cost more than it saves (the
-  // CPU executor applies the same rule to its blocks).
+  // Flops of one step on all columns: a chunk runs on a team when backend::worth_threads says
+  // so (the CPU executor applies the same rule to its blocks).
   double step_flops = 0.0;
   for (int k = 0; k < applied; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.work(k);
-  if (threads > 1 && step_flops * std::min(chunk, job.steps) > 1e7) linalg::park_blas_workers();
+  if (backend::worth_threads(threads, step_flops * std::min(chunk, job.steps))) linalg::park_blas_workers();
   executor->upload(state);
   for (int s0 = 0; s0 < job.steps; s0 += chunk) {
     const int s1 = std::min(job.steps, s0 + chunk);
-    const bool parallel = threads > 1 && step_flops * (s1 - s0) > 1e7;
-#pragma omp parallel num_threads(threads) if (parallel)
-    {
+    const bool parallel = backend::worth_threads(threads, step_flops * (s1 - s0));
+    backend::run_team(threads, parallel, [&](backend::Team& team) {
       std::vector<double> coeff;
-#pragma omp for schedule(static)
-      for (int s = s0; s < s1; ++s) {
+      team.for_static(s0, s1, [&](Index si) {
+        const auto s = static_cast<int>(si);
         job.coefficients(s, coeff);
         gates.compute(coeff, buffer.data() + per_step * static_cast<std::size_t>(s - s0));
-      }
+      });
       if (boundary > 0) {
-#pragma omp for schedule(static)
-        for (int s = std::max(s0, 1); s < s1; ++s) {
+        team.for_static(std::max(s0, 1), s1, [&](Index si) {
+          const auto s = static_cast<int>(si);
           Real* cur = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
           const Real* prev = s == s0 ? carry.data() : cur - per_step;
           for (int k = 0; k < boundary; ++k) {
@@ -155,9 +153,9 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
             if (gates.gate(k).factor_position >= 0)
               multiply_into(cur + gates.factor_offset(k), prev + gates.offset(applied + k), gates.size(k));
           }
-        }
+        });
       }
-    }
+    });
     executor->apply(buffer.data(), s0, s1);
     if (boundary > 0)
       std::copy_n(buffer.data() + per_step * static_cast<std::size_t>(s1 - 1 - s0), per_step, carry.data());

@@ -41,6 +41,9 @@ class DensityPlan {
   [[nodiscard]] const double* matrix(const DensityApp& a, const double* step) const;
   /// Its size g.
   [[nodiscard]] int size(const DensityApp& a) const;
+  /// Flops of one step on `amplitudes` numbers (D^2 x columns): the work backend::worth_threads
+  /// weighs.
+  [[nodiscard]] double step_flops(Index amplitudes) const;
   /// Offset of a unitary application's g x g block inside its set's step data (row or column).
   [[nodiscard]] std::size_t set_offset(int set) const { return set_offset_[static_cast<std::size_t>(set)]; }
   /// Dissipators: the inverse exp(-L_k frac dt) (split re/im row-major).

@@ -1,7 +1,5 @@
 #include "lindblad.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -11,6 +9,7 @@
 #include "density_plan.hpp"
 #include "split_gate.hpp"
 #include "qevolve/backend/local_gate.hpp"
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
@@ -240,6 +239,12 @@ int DensityPlan::size(const DensityApp& a) const {
   return job_->unitary[static_cast<std::size_t>(a.set)]->size(a.gate);
 }
 
+double DensityPlan::step_flops(Index amplitudes) const {
+  double flops = 0.0;  // a g x g gate: g complex multiply-adds (8 flops) per amplitude
+  for (const DensityApp& a : apps_) flops += 8.0 * static_cast<double>(amplitudes) * size(a);
+  return flops;
+}
+
 const double* DensityPlan::dissipator_inverse(const DensityApp& a) const {
   return diss_inv_[static_cast<std::size_t>(a.frac_index)][static_cast<std::size_t>(a.gate)].data();
 }
@@ -265,8 +270,10 @@ void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, 
   const std::size_t per_step = plan.per_step();
   const int chunk = step_chunk(per_step * sizeof(double), s_end - s_begin);
   std::vector<double> buffer(per_step * static_cast<std::size_t>(chunk));
-  if (threads > 1) linalg::park_blas_workers();
   const Index num_blocks = plan.num_blocks(), width = plan.width();
+  const double step_flops = plan.step_flops(D2 * n);
+  if (backend::worth_threads(threads, step_flops * std::min(chunk, s_end - s_begin), num_blocks))
+    linalg::park_blas_workers();
   for (int s0 = s_begin; s0 < s_end; s0 += chunk) {
     const int s1 = std::min(s_end, s0 + chunk);
     std::vector<double> coeff;
@@ -274,11 +281,10 @@ void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, 
       job.coefficients(s, coeff);
       plan.compute_step(coeff, buffer.data() + per_step * static_cast<std::size_t>(s - s0));
     }
-#pragma omp parallel num_threads(threads) if (threads > 1 && num_blocks > 1)
-    {
+    const bool parallel = backend::worth_threads(threads, step_flops * (s1 - s0), num_blocks);
+    backend::run_team(threads, parallel, [&](backend::Team& team) {
       std::vector<double> re(static_cast<std::size_t>(D2 * width)), im(re.size());
-#pragma omp for schedule(dynamic, 1)
-      for (Index b = 0; b < num_blocks; ++b) {
+      team.for_dynamic(0, num_blocks, [&](Index b) {
         const Index c0 = plan.first_column(b), w = plan.columns(b);
         load_block(vecs, c0, w, re.data(), im.data());
         for (int s = s0; s < s1; ++s) {
@@ -288,8 +294,8 @@ void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, 
             backend::apply_gate(re.data(), im.data(), plan.geometry(b, i), plan.matrix(apps[i], step));
         }
         store_block(vecs, c0, w, re.data(), im.data());
-      }
-    }
+      });
+    });
     if (progress) progress(static_cast<double>(s1 - s_begin) / (s_end - s_begin));
   }
 }

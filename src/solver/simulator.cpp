@@ -1,7 +1,5 @@
 #include "qevolve/simulator.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,6 +10,7 @@
 #include "block_evolution.hpp"
 #include "device_select.hpp"
 #include "lindblad.hpp"
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
 #include "adjoint.hpp"
 #include "time_grid.hpp"
@@ -19,7 +18,7 @@
 
 namespace qevolve::solver {
 
-int resolve_threads(int threads) { return threads > 0 ? threads : std::max(1, omp_get_num_procs()); }
+int resolve_threads(int threads) { return threads > 0 ? threads : backend::hardware_threads(); }
 
 struct Simulator::Cache {
   std::vector<DriveEigen> drives;  // one per channel

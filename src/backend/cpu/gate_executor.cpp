@@ -1,7 +1,5 @@
 // The CPU gate executor (backend.hpp): column blocks in cache-sized split planes, one OpenMP
 // thread per block through a whole chunk of steps (docs/solvers.md "Blocking and threads").
-#include <omp.h>
-
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -9,6 +7,7 @@
 
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/block_layout.hpp"
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/backend/local_gate.hpp"
 
 namespace qevolve::backend {
@@ -23,8 +22,7 @@ class CpuGateExecutor final : public GateExecutor<Real> {
         threads_(std::max(1, threads)),
         dim_(schedule.dim()),
         columns_(columns) {
-    // Flops of one step on all columns; a chunk below ~1e7 flops (a fraction of a millisecond)
-    // runs on one thread, where waking a team would cost more than it saves.
+    // Flops of one step on all columns: a chunk runs on a team when worth_threads says so.
     for (int k = 0; k < schedule.num_gates() - schedule.boundary; ++k)
       step_flops_ += 8.0 * static_cast<double>(dim_ * columns) * schedule.work(k);
     const auto plane = static_cast<std::size_t>(dim_ * layout_.width);
@@ -42,14 +40,12 @@ class CpuGateExecutor final : public GateExecutor<Real> {
     if (state_ == nullptr) throw std::logic_error("GateExecutor::apply before upload");
     CMatrix& state = *state_;
     pack_blocks(gates, s1 - s0);
-    const bool parallel = threads_ > 1 && step_flops_ * (s1 - s0) > 1e7;
+    const bool parallel = worth_threads(threads_, step_flops_ * (s1 - s0));
     const Index plane = dim_ * layout_.width;
-#pragma omp parallel num_threads(threads_) if (parallel)
-    {
-      Real* re = planes_[static_cast<std::size_t>(omp_get_thread_num())].data();
+    run_team(threads_, parallel, [&](Team& team) {
+      Real* re = planes_[static_cast<std::size_t>(team.thread())].data();
       Real* im = re + plane + kImShift;
-#pragma omp for schedule(dynamic, 1)
-      for (Index b = 0; b < layout_.num_blocks; ++b) {
+      team.for_dynamic(0, layout_.num_blocks, [&](Index b) {
         const Index c0 = layout_.first_column(b), w = layout_.columns(b);
         const auto& geo = layout_.geometry(b);
         load_block(state, c0, w, re, im);
@@ -76,8 +72,8 @@ class CpuGateExecutor final : public GateExecutor<Real> {
           }
         }
         store_block(state, c0, w, re, im);
-      }
-    }
+      });
+    });
   }
 
   void download(CMatrix& state) override {
