@@ -115,7 +115,6 @@ struct CacheStats {
 };
 
 struct TimeGrid;          // src/solver/time_grid.hpp
-struct DensityEvolution;  // src/solver/lindblad.hpp
 
 class Simulator {
  public:
@@ -235,14 +234,14 @@ class Simulator {
   [[nodiscard]] int gates_per_step() const;
   [[nodiscard]] double flops_per_column_step() const;
 
- private:
-  struct Cache;
-  /// Steps -> gate steps and drive samples (src/solver/time_grid.hpp).
+  /// Lower level, for the schemes (src/solver/scheme.hpp): steps -> gate steps and drive
+  /// samples (src/solver/time_grid.hpp), and the drive coefficients of gate step u (the
+  /// midpoint values, or magnus4's Gauss combination).
   [[nodiscard]] TimeGrid time_grid() const;
-  /// Open systems, trotter: the split-step job over the cached gate sets and dissipators.
-  void fill_density_job(DensityEvolution& job) const;
-  /// Drive coefficients of gate step u (the midpoint values, or magnus4's Gauss combination).
   [[nodiscard]] std::function<void(int, std::vector<double>&)> substep_coefficients() const;
+
+ private:
+  struct Cache;  // the shared factors and the solver's scheme (src/solver/scheme.hpp)
   device::Device device_;
   Options options_;
   std::vector<pulse::Pulse> pulses_;

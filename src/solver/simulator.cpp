@@ -14,6 +14,7 @@
 #include "qevolve/linalg.hpp"
 #include "adjoint.hpp"
 #include "time_grid.hpp"
+#include "scheme.hpp"
 #include "trotter_gates.hpp"
 
 namespace qevolve::solver {
@@ -21,29 +22,11 @@ namespace qevolve::solver {
 int resolve_threads(int threads) { return threads > 0 ? threads : backend::hardware_threads(); }
 
 struct Simulator::Cache {
-  std::vector<DriveEigen> drives;  // one per channel
-  TermList terms;
-  BondList bonds;                   // splitting: bonds
-  TrotterGates gates;               // trotter, magnus4 (terms or bonds splitting)
-  CMatrix dense_h0;                 // expm / dense splitting
-  std::vector<CMatrix> dense_ops;   // per channel operator, D x D (c_j carries the factor)
-  std::vector<device::LocalTerm> static_terms;  // adaptive
-  std::vector<device::LocalTerm> drive_terms;   // adaptive, channel operators
-  std::vector<Dissipator> dissipators;          // open systems
-  CMatrix dense_dissipator;                     // open systems, expm: the embedded dissipators
-  std::vector<OpenStage> open_stages;           // open systems, trotter: the split step
-  std::vector<TrotterGates> open_gates;         // its unitary gate sets
-  mutable std::atomic<long> static_builds{0}, eigendecompositions{0}, dense_builds{0},
-      evaluations{0}, dissipator_builds{0};
+  SharedCache shared;             // what every scheme reads (scheme.hpp)
+  std::unique_ptr<Scheme> scheme;  // the solver's scheme: its factors, forward and adjoint
 };
 
 namespace {
-
-bool splits(const Options& o) { return o.solver == Solver::trotter || o.solver == Solver::magnus4; }
-bool uses_trotter_gates(const Options& o) { return splits(o) && o.splitting != Splitting::dense; }
-bool uses_dense(const Options& o) {
-  return o.solver == Solver::expm || (splits(o) && o.splitting == Splitting::dense);
-}
 
 Options make_options(const Config& config, int threads) {
   const EvolutionSpec& e = config.evolution;
@@ -61,29 +44,8 @@ Options make_options(const Config& config, int threads) {
   o.threads = resolve_threads(threads);
   if (o.solver == Solver::magnus4) o.order = 4;  // each exponential split at order 4
   o.open = e.is_open();
-  if (o.open) {
-    // What the open-system path does not have yet (docs/solvers.md "Open systems"); the
-    // config itself is valid, so `qevolve check` accepts it and `run` says what is missing.
-    if (o.precision == Precision::single)
-      unvalidated("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
-                  "precision: double for an open system");
-  }
-  if (o.precision == Precision::single && !uses_trotter_gates(o))
-    unvalidated("evolution.precision",
-                "precision: single is supported by the split solvers (trotter, magnus4 with "
-                "splitting terms) only",
-                "precision: double, or solver: trotter");
   select_compute_device(config, o);
   return o;
-}
-
-/// The run settings of an adaptive job: drive coefficients, total time, tolerances, threads.
-void set_adaptive_run(AdaptiveJob& job, const Simulator& sim) {
-  job.coefficients = [&sim](double t, std::vector<double>& c) { sim.drive_coefficients(t, c); };
-  job.duration = sim.options().duration;
-  job.rtol = sim.options().rtol;
-  job.atol = sim.options().atol;
-  job.threads = sim.options().threads;
 }
 
 /// A shard must lie inside the n items it is cut from.
@@ -190,49 +152,29 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     }
   }
 
-  // Static cache: drive eigensystems (one per channel), then the solver's own factors.
+  // Static cache: drive eigensystems (one per channel), the term and bond lists, the
+  // dissipators; then the scheme builds its own factors.
+  SharedCache& shared = cache_->shared;
   for (const auto& ch : channels_) {
     const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
     DriveEigen de;
     de.mode = ch.mode;
     linalg::hermitian_eigen(O, de.lambda, de.V);
     de.op = O;
-    cache_->drives.push_back(std::move(de));
-    ++cache_->eigendecompositions;
+    shared.drives.push_back(std::move(de));
+    ++shared.eigendecompositions;
   }
-  cache_->terms = make_term_list(device_, cache_->drives);
-  if (options_.splitting == Splitting::bonds) cache_->bonds = make_bond_list(device_, cache_->drives);
-  if (uses_dense(options_)) {
-    cache_->dense_h0 = device_.dense_h0();
-    for (const auto& ch : channels_) {
-      const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
-      cache_->dense_ops.push_back(device_.embed({{ch.mode}, O}));
-    }
-    ++cache_->dense_builds;
-  }
-  if (options_.solver == Solver::adaptive) {
-    cache_->static_terms = device_.static_terms();
-    for (const auto& ch : channels_) {
-      const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
-      cache_->drive_terms.push_back({{ch.mode}, O});
-    }
-  }
+  shared.terms = make_term_list(device_, shared.drives);
+  if (options_.splitting == Splitting::bonds) shared.bonds = make_bond_list(device_, shared.drives);
   if (options_.open) {
     noise_ = config.evolution.noise;
     collapse_ = config.evolution.collapse;
     DissipatorSet set = make_dissipators(config, device_);
-    cache_->dissipators = std::move(set.dissipators);
+    shared.dissipators = std::move(set.dissipators);
     noise_dissipator_ = std::move(set.noise_index);
-    ++cache_->dissipator_builds;
-    const Index D = device_.dim();
-    if (uses_dense(options_) && D * D > kMaxDenseLiouvillian)
-      unvalidated("evolution.solver",
-                  "the dense Liouvillian of an open system with D = " + std::to_string(D) +
-                      " would be " + std::to_string(D * D) + " x " + std::to_string(D * D) +
-                      " (limit " + std::to_string(kMaxDenseLiouvillian) + ")",
-                  "solver: trotter for D > 32");
-    if (uses_dense(options_)) cache_->dense_dissipator = dense_dissipator(device_, cache_->dissipators);
+    ++shared.dissipator_builds;
   }
+  cache_->scheme = make_scheme(*this, shared);
   set_steps(options_.steps);
 }
 
@@ -240,24 +182,7 @@ Simulator::~Simulator() = default;
 
 void Simulator::set_steps(int steps) {
   options_.steps = steps;
-  if (uses_trotter_gates(options_)) {
-    cache_->gates = options_.splitting == Splitting::bonds
-                        ? TrotterGates(cache_->bonds, cache_->drives, options_.order, time_grid().substep_dt())
-                        : TrotterGates(device_, cache_->terms, cache_->drives, options_.order,
-                                       time_grid().substep_dt());
-    ++cache_->static_builds;
-  }
-  if (options_.open && uses_trotter_gates(options_)) {
-    std::vector<double> fracs;
-    std::vector<int> orders;
-    cache_->open_stages = open_step_stages(options_.order, fracs, orders);
-    cache_->open_gates.clear();
-    for (std::size_t u = 0; u < fracs.size(); ++u)
-      cache_->open_gates.push_back(
-          options_.splitting == Splitting::bonds
-              ? TrotterGates(cache_->bonds, cache_->drives, orders[u], dt() * fracs[u])
-              : TrotterGates(device_, cache_->terms, cache_->drives, orders[u], dt() * fracs[u]));
-  }
+  cache_->scheme->set_steps(*this, cache_->shared);
 }
 
 void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
@@ -274,15 +199,16 @@ void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
   Config c;
   c.evolution.noise = noise;
   c.evolution.collapse = collapse_;
-  cache_->dissipators = make_dissipators(c, device_).dissipators;
-  if (uses_dense(options_)) cache_->dense_dissipator = dense_dissipator(device_, cache_->dissipators);
+  cache_->shared.dissipators = make_dissipators(c, device_).dissipators;
+  cache_->scheme->set_dissipators(*this, cache_->shared);
   noise_ = noise;
-  ++cache_->dissipator_builds;
+  ++cache_->shared.dissipator_builds;
 }
 
 CacheStats Simulator::stats() const {
-  return {cache_->static_builds.load(), cache_->eigendecompositions.load(),
-          cache_->dense_builds.load(), cache_->evaluations.load(), cache_->dissipator_builds.load()};
+  const SharedCache& c = cache_->shared;
+  return {c.static_builds.load(), c.eigendecompositions.load(), c.dense_builds.load(), c.evaluations.load(),
+          c.dissipator_builds.load()};
 }
 
 TimeGrid Simulator::time_grid() const {
@@ -303,20 +229,9 @@ std::function<void(int, std::vector<double>&)> Simulator::substep_coefficients()
   };
 }
 
-int Simulator::gates_per_step() const {
-  // Gates applied per step: with bonds the last layer of a gate step is multiplied into the
-  // first layer of the next one.
-  if (!uses_trotter_gates(options_)) return 0;
-  return time_grid().samples_per_step() * (cache_->gates.num_gates() - cache_->gates.boundary_gates());
-}
+int Simulator::gates_per_step() const { return cache_->scheme->gates_per_step(*this); }
 
-double Simulator::flops_per_column_step() const {
-  if (!uses_trotter_gates(options_)) return 0.0;
-  double flops = 0.0;
-  for (int k = 0; k < cache_->gates.num_gates() - cache_->gates.boundary_gates(); ++k)
-    flops += 8.0 * static_cast<double>(device_.dim()) * cache_->gates.work(k);
-  return time_grid().samples_per_step() * flops;
-}
+double Simulator::flops_per_column_step() const { return cache_->scheme->flops_per_column_step(*this); }
 
 std::vector<std::string> Simulator::initial_labels() const {
   std::vector<std::string> out;
@@ -342,48 +257,13 @@ CMatrix Simulator::dense_hamiltonian(double t) const {
 }
 
 CMatrix Simulator::dense_hamiltonian_for(const std::vector<double>& c) const {
-  CMatrix H = cache_->dense_h0.size() > 0 ? cache_->dense_h0 : device_.dense_h0();
-  for (std::size_t j = 0; j < channels_.size(); ++j) {
-    if (c[j] == 0.0) continue;
-    if (!cache_->dense_ops.empty()) {
-      H += c[j] * cache_->dense_ops[j];
-    } else {
-      const auto& ch = channels_[j];
-      const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
-      H += c[j] * device_.embed({{ch.mode}, O});
-    }
-  }
-  return H;
+  return cache_->scheme->dense_hamiltonian(*this, c);
 }
 
 CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress) const {
-  ++cache_->evaluations;
+  ++cache_->shared.evaluations;
   CMatrix state = psi0;
-  const TimeGrid grid = time_grid();
-  if (uses_trotter_gates(options_)) {
-    BlockEvolution job{&device_, &cache_->gates, substep_coefficients(), grid.substeps(),
-                       grid.substep_dt(), options_.threads, 0, options_.device};
-    if (options_.precision == Precision::single)
-      evolve_blocks<float>(job, state, progress);
-    else
-      evolve_blocks<double>(job, state, progress);
-  } else if (uses_dense(options_)) {
-    const linalg::DenseBlasPhase dense_phase;
-    const auto coefficients = substep_coefficients();
-    std::vector<double> c;
-    const auto executor = make_dense_executor(options_.device, state.rows(), state.cols());
-    executor->upload(state);
-    for (int u = 0; u < grid.substeps(); ++u) {
-      coefficients(u, c);
-      executor->apply_exponential(dense_hamiltonian_for(c), kTwoPi * grid.substep_dt());
-      if (progress) progress(static_cast<double>(u + 1) / grid.substeps());
-    }
-    executor->download(state);
-  } else {
-    AdaptiveJob job = closed_adaptive_job(device_, cache_->static_terms, cache_->drive_terms);
-    set_adaptive_run(job, *this);
-    integrate_adaptive(job, state, progress);
-  }
+  cache_->scheme->evolve(*this, cache_->shared, state, progress);
   if (!state.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return state;
 }
@@ -411,61 +291,15 @@ CMatrix Simulator::initial_columns(const comm::Shard& shard) const {
   return psi0;
 }
 
-RVector Simulator::frame_energies() const {
-  const Index D = device_.dim();
-  RVector E(D);
-  for (Index i = 0; i < D; ++i) {
-    if (options_.basis == Basis::dressed) {
-      E(i) = dressed_->energy_of_bare(i);
-    } else {
-      E(i) = 0.0;
-      const auto lv = device_.levels_of(i);
-      for (std::size_t q = 0; q < lv.size(); ++q) E(i) += device_.modes()[q].energies(lv[q]);
-    }
-  }
-  return E;
-}
-
-CMatrix Simulator::to_output(const CMatrix& product_lab) const {
-  CMatrix out = options_.basis == Basis::dressed ? CMatrix(dressed_->transform.adjoint() * product_lab)
-                                                 : product_lab;
-  if (options_.frame == Frame::rotating) {
-    // exp(+i 2 pi diag(E) T) on the left, E the bare or dressed energies of each basis state.
-    const RVector E = frame_energies();
-    for (Index i = 0; i < out.rows(); ++i) out.row(i) *= std::polar(1.0, kTwoPi * E(i) * options_.duration);
-  }
-  return out;
-}
-
-CMatrix Simulator::output_adjoint(const CMatrix& cotangent) const {
-  CMatrix x = cotangent;
-  if (options_.frame == Frame::rotating) {
-    const RVector E = frame_energies();
-    for (Index i = 0; i < x.rows(); ++i) x.row(i) *= std::polar(1.0, -kTwoPi * E(i) * options_.duration);
-  }
-  if (options_.basis == Basis::dressed) x = dressed_->transform * x;
-  return x;
-}
-
 EvolveResult Simulator::evolve(const Progress& progress) const { return evolve(all_initial(), progress); }
 
 EvolveResult Simulator::evolve(const comm::Shard& shard, const Progress& progress) const {
   if (options_.open) throw std::logic_error("Simulator::evolve: an open system evolves with evolve_channel()");
-  const Index D = device_.dim();
-  const Index n = shard.count;
   const CMatrix psi0 = initial_columns(shard);
   EvolveResult result;
   result.columns = evolve_product(psi0, progress);
-  result.single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
-  if (options_.precision == Precision::single && n > 0) {
-    // The first column block again in double precision, to report what single costs.
-    const Index w = std::min<Index>(n, choose_block_width(D, n, options_.threads));
-    CMatrix first = psi0.leftCols(w);
-    BlockEvolution job{&device_, &cache_->gates, substep_coefficients(), time_grid().substeps(),
-                       time_grid().substep_dt(), options_.threads, w};
-    evolve_blocks<double>(job, first, {});
-    result.single_precision_deviation = (first - result.columns.leftCols(w)).cwiseAbs().maxCoeff();
-  }
+  result.single_precision_deviation =
+      cache_->scheme->single_precision_deviation(*this, cache_->shared, psi0, result.columns);
   result.columns = to_output(result.columns);
   return result;
 }
@@ -501,71 +335,15 @@ AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
       }
     };
   }
-  if (uses_trotter_gates(options_)) {
-    BlockEvolution job{&device_, &cache_->gates, substep_coefficients(), grid.substeps(),
-                       grid.substep_dt(), options_.threads, 0};
-    adjoint_blocks(job, cache_->terms, r.psi0, r.lambda0, tangents, per_substep, r.tangents);
-  } else if (uses_dense(options_)) {
-    DenseAdjointJob job{[this](const std::vector<double>& c) { return dense_hamiltonian_for(c); },
-                        &cache_->dense_ops, substep_coefficients(), grid.substeps(),
-                        grid.substep_dt()};
-    adjoint_dense(job, device_, channels_, r.psi0, r.lambda0, tangents, per_substep, r.tangents);
-  } else {
-    throw std::logic_error("Simulator::adjoint: the adaptive solver has no adjoint");
-  }
+  cache_->scheme->adjoint(*this, cache_->shared, r.psi0, r.lambda0, tangents, per_substep, r.tangents);
   return r;
-}
-
-void Simulator::fill_density_job(DensityEvolution& job) const {
-  job.device = &device_;
-  job.unitary.clear();
-  for (const auto& g : cache_->open_gates) job.unitary.push_back(&g);
-  job.stages = cache_->open_stages;
-  job.dissipators = &cache_->dissipators;
-  job.coefficients = substep_coefficients();
-  job.steps = options_.steps;
-  job.dt = dt();
-  job.threads = options_.threads;
 }
 
 CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress) const {
   if (!options_.open) throw std::logic_error("Simulator::evolve_density: a closed system (no noise)");
-  ++cache_->evaluations;
+  ++cache_->shared.evaluations;
   CMatrix vecs = vecs0;
-  if (uses_trotter_gates(options_)) {
-    DensityEvolution job;
-    fill_density_job(job);
-    solver::evolve_density(job, vecs, progress);
-  } else if (uses_dense(options_)) {
-    const linalg::DenseBlasPhase dense_phase;
-    const auto coefficients = substep_coefficients();
-    std::vector<double> c;
-    for (int s = 0; s < options_.steps; ++s) {
-      coefficients(s, c);
-      const CMatrix L = dense_liouvillian(dense_hamiltonian_for(c), cache_->dense_dissipator);
-      vecs = linalg::expm(L * dt()) * vecs;
-      if (progress) progress(static_cast<double>(s + 1) / options_.steps);
-    }
-  } else {
-    // adaptive: the Lindblad generator on the doubled register, matrix-free: every local term h
-    // as -i 2 pi h on the row digits and +i 2 pi h^T on the column digits, every dissipator on
-    // its (column, row) pair.
-    const int N = device_.num_modes();
-    AdaptiveJob job;
-    job.dims = device_.dims();
-    job.dims.insert(job.dims.end(), device_.dims().begin(), device_.dims().end());
-    auto add = [&](const device::LocalTerm& t, int channel) {
-      std::vector<int> row(t.modes);
-      for (int& m : row) m += N;
-      job.terms.push_back({row, t.matrix, cplx(0.0, -kTwoPi), channel});
-      job.terms.push_back({t.modes, t.matrix.transpose(), cplx(0.0, kTwoPi), channel});
-    };
-    for (const auto& t : cache_->static_terms) add(t, -1);
-    for (std::size_t j = 0; j < cache_->drive_terms.size(); ++j) add(cache_->drive_terms[j], static_cast<int>(j));
-    for (const auto& d : cache_->dissipators) job.terms.push_back({{d.mode, d.mode + N}, d.generator, cplx(1.0, 0.0), -1});
-    set_adaptive_run(job, *this);
-    integrate_adaptive(job, vecs, progress);
-  }
+  cache_->scheme->evolve_density(*this, cache_->shared, vecs, progress);
   if (!vecs.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return vecs;
 }
@@ -633,19 +411,17 @@ OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix
                                               const std::vector<HamiltonianTangent>& tangents,
                                               const std::vector<DissipatorTangent>& noise,
                                               const StepCotangent& on_step, int checkpoint_interval) const {
-  if (!options_.open || !uses_trotter_gates(options_))
-    throw std::logic_error("Simulator::adjoint_density: open systems with solver trotter only");
+  if (!options_.open) throw std::logic_error("Simulator::adjoint_density: a closed system (no noise)");
   OpenAdjointResult r;
   r.tangents.assign(tangents.size(), 0.0);
   r.noise.assign(noise.size(), 0.0);
   r.lambda0 = lambdaN;
   const TimeGrid grid = time_grid();
-  DensityEvolution job;
-  fill_density_job(job);
   SubstepCotangent per_step;
   if (on_step) per_step = [&](int s, const std::vector<double>& dc) { on_step(s, grid.sample_time(s, 0), dc); };
   const int K = checkpoint_interval > 0 ? checkpoint_interval : solver::checkpoint_interval(options_.steps);
-  solver::adjoint_density(job, cache_->terms, vecs0, r.lambda0, tangents, noise, per_step, r.tangents, r.noise, K);
+  cache_->scheme->adjoint_density(*this, cache_->shared, vecs0, r.lambda0, tangents, noise, per_step, r.tangents,
+                                  r.noise, K);
   r.checkpoint_interval = K;
   r.stored_states = (options_.steps + K - 1) / K + std::min(K, options_.steps) + 2;
   return r;
