@@ -59,101 +59,142 @@ std::vector<int> parse_list(const std::string& text, const std::string& flag) {
   return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// Every command's options and subcommand handles, filled by CLI11 while parsing.
+struct Cli {
   CLI::App app{"qevolve: simulate and optimise gates on superconducting quantum processors"};
-  app.name("qevolve");
-  app.set_version_flag("--version", std::string("qevolve ") + qevolve::kVersion);
-  app.require_subcommand(1);
-
   std::string config_path;
   bool quiet = false;
-
-  auto* check = app.add_subcommand("check", "Validate a config file only (exit 0 or 2)");
-  check->add_option("CONFIG", config_path, "YAML config file")->required();
-
+  CLI::App* check = nullptr;
   qevolve::commands::SpectrumOptions spec;
   std::optional<int> spec_levels;
-  auto* spectrum = app.add_subcommand(
-      "spectrum", "Bare and dressed mode frequencies, matrix elements and static ZZ");
-  spectrum->add_option("CONFIG", spec.config_path, "YAML config file")->required();
-  spectrum->add_option("--levels", spec_levels, "Truncate every mode to K levels")
-      ->check(CLI::Range(2, 1000));
-  spectrum->add_option("-o,--output", spec.output, "Write the figures to this HDF5 file");
-
+  CLI::App* spectrum = nullptr;
   qevolve::commands::RunOptions run_opts;
   std::optional<int> run_steps;
-  auto* run = app.add_subcommand("run", "Evolve, compute the compensated fidelity, write HDF5");
-  run->add_option("CONFIG", run_opts.config_path, "YAML config file")->required();
-  run->add_option("-o,--output", run_opts.output, "HDF5 output file (default: output.file)");
-  run->add_option("--threads", run_opts.threads, "Threads (default: all cores)")
-      ->check(CLI::Range(1, 4096));
-  run->add_option("--steps", run_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
-
+  CLI::App* run = nullptr;
   qevolve::commands::OptimizeOptions opt_opts;
   std::optional<int> opt_steps;
-  auto* optimize = app.add_subcommand(
-      "optimize", "Optimise the trainable parameters (L-BFGS-B or Adam) to minimise 1 - F");
-  optimize->add_option("CONFIG", opt_opts.config_path, "YAML config file")->required();
-  optimize->add_option("-o,--output", opt_opts.output, "HDF5 output file (default: output.file)");
-  optimize->add_option("--resume", opt_opts.resume, "Resume from this checkpoint file");
-  optimize->add_option("--threads", opt_opts.threads, "Threads (default: all cores)")
-      ->check(CLI::Range(1, 4096));
-  optimize->add_option("--steps", opt_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
-
-  auto* bench = app.add_subcommand("bench", "Benchmarks");
-  bench->require_subcommand(1);
+  CLI::App* optimize = nullptr;
   qevolve::commands::BenchScalingOptions bench_opts;
   std::string qubit_range = "2:12";
   std::string ranks_list = "1", threads_list;
-  auto* scaling = bench->add_subcommand("scaling", "Time the standard workload vs qubit count");
-  scaling->add_option("--qubits", qubit_range, "Range MIN:MAX of qubit counts (default 2:12)");
-  scaling->add_option("--steps", bench_opts.steps, "Time steps (default 500)")
-      ->check(CLI::Range(1, 100000000));
-  scaling->add_option("--splitting", bench_opts.splitting, "terms | bonds (default terms)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, qevolve::Splitting>{{"terms", qevolve::Splitting::terms},
-                                                    {"bonds", qevolve::Splitting::bonds}}));
-  scaling->add_option("--ranks", ranks_list, "Comma-separated MPI rank counts (default 1)");
-  scaling->add_option("--threads", threads_list, "Comma-separated thread counts (default: all cores)");
-  scaling->add_option("--csv", bench_opts.csv, "Write the table as CSV");
-  scaling->add_option("--plot", bench_opts.plot, "Draw a PNG plot (needs --csv)");
-  scaling->add_option("--worker-row", bench_opts.worker_row)->group("");  // internal: one rank of --ranks
-
+  CLI::App* scaling = nullptr;
   qevolve::commands::BenchAccuracyOptions acc_opts;
   std::string acc_steps;
-  auto* accuracy = bench->add_subcommand("accuracy", "Error vs wall time of each solver over a step ladder");
-  accuracy->add_option("CONFIG", acc_opts.config_path, "YAML config file")->required();
-  accuracy->add_option("--solvers", acc_opts.solvers,
-                       "Variants: expm, trotter1|2|4[:terms|:bonds|:dense], magnus4[:terms|:bonds|:dense] "
-                       "(no splitting: terms)")
-      ->delimiter(',');
-  accuracy->add_option("--steps", acc_steps, "Comma-separated step ladder (default 50,100,...,12800)");
-  accuracy->add_option("--reference", acc_opts.reference,
-                       "Reference variant (default magnus4:dense for D <= 128, else magnus4:bonds)");
-  accuracy->add_option("--reference-factor", acc_opts.reference_factor,
-                       "Reference steps = factor x finest ladder step (default 4)")
-      ->check(CLI::Range(2, 64));
-  accuracy->add_option("--max-seconds", acc_opts.max_seconds,
-                       "Stop a variant's ladder after a run slower than this (default 60)")
-      ->check(CLI::PositiveNumber);
-  accuracy->add_option("--repeat", acc_opts.repeat,
-                       "Time each run shorter than 1 s this many times and keep the best (default 3)")
-      ->check(CLI::Range(1, 100));
-  accuracy->add_option("--threads", acc_opts.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
-  accuracy->add_option("--csv", acc_opts.csv, "Write every run as CSV");
-  accuracy->add_option("--plot", acc_opts.plot, "Draw error vs wall time as PNG (needs --csv)");
+  CLI::App* accuracy = nullptr;
+};
 
-  for (auto* sub : {check, spectrum, run, optimize, scaling, accuracy})
-    sub->add_flag("--quiet", quiet, "No progress or warnings");
+/// check, spectrum, run, optimize.
+void add_simulation_commands(Cli& c) {
+  c.check = c.app.add_subcommand("check", "Validate a config file only (exit 0 or 2)");
+  c.check->add_option("CONFIG", c.config_path, "YAML config file")->required();
+
+  c.spectrum = c.app.add_subcommand("spectrum", "Bare and dressed mode frequencies, matrix elements and static ZZ");
+  c.spectrum->add_option("CONFIG", c.spec.config_path, "YAML config file")->required();
+  c.spectrum->add_option("--levels", c.spec_levels, "Truncate every mode to K levels")->check(CLI::Range(2, 1000));
+  c.spectrum->add_option("-o,--output", c.spec.output, "Write the figures to this HDF5 file");
+
+  c.run = c.app.add_subcommand("run", "Evolve, compute the compensated fidelity, write HDF5");
+  c.run->add_option("CONFIG", c.run_opts.config_path, "YAML config file")->required();
+  c.run->add_option("-o,--output", c.run_opts.output, "HDF5 output file (default: output.file)");
+  c.run->add_option("--threads", c.run_opts.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
+  c.run->add_option("--steps", c.run_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
+
+  c.optimize = c.app.add_subcommand("optimize",
+                                    "Optimise the trainable parameters (L-BFGS-B or Adam) to minimise 1 - F");
+  c.optimize->add_option("CONFIG", c.opt_opts.config_path, "YAML config file")->required();
+  c.optimize->add_option("-o,--output", c.opt_opts.output, "HDF5 output file (default: output.file)");
+  c.optimize->add_option("--resume", c.opt_opts.resume, "Resume from this checkpoint file");
+  c.optimize->add_option("--threads", c.opt_opts.threads, "Threads (default: all cores)")
+      ->check(CLI::Range(1, 4096));
+  c.optimize->add_option("--steps", c.opt_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
+}
+
+/// bench scaling, bench accuracy.
+void add_bench_commands(Cli& c) {
+  auto* bench = c.app.add_subcommand("bench", "Benchmarks");
+  bench->require_subcommand(1);
+  c.scaling = bench->add_subcommand("scaling", "Time the standard workload vs qubit count");
+  c.scaling->add_option("--qubits", c.qubit_range, "Range MIN:MAX of qubit counts (default 2:12)");
+  c.scaling->add_option("--steps", c.bench_opts.steps, "Time steps (default 500)")->check(CLI::Range(1, 100000000));
+  c.scaling->add_option("--splitting", c.bench_opts.splitting, "terms | bonds (default terms)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, qevolve::Splitting>{
+          {"terms", qevolve::Splitting::terms}, {"bonds", qevolve::Splitting::bonds}}));
+  c.scaling->add_option("--ranks", c.ranks_list, "Comma-separated MPI rank counts (default 1)");
+  c.scaling->add_option("--threads", c.threads_list, "Comma-separated thread counts (default: all cores)");
+  c.scaling->add_option("--csv", c.bench_opts.csv, "Write the table as CSV");
+  c.scaling->add_option("--plot", c.bench_opts.plot, "Draw a PNG plot (needs --csv)");
+  c.scaling->add_option("--worker-row", c.bench_opts.worker_row)->group("");  // internal: one rank of --ranks
+
+  auto& a = c.acc_opts;
+  c.accuracy = bench->add_subcommand("accuracy", "Error vs wall time of each solver over a step ladder");
+  c.accuracy->add_option("CONFIG", a.config_path, "YAML config file")->required();
+  c.accuracy
+      ->add_option("--solvers", a.solvers,
+                   "Variants: expm, trotter1|2|4[:terms|:bonds|:dense], magnus4[:terms|:bonds|:dense] "
+                   "(no splitting: terms)")
+      ->delimiter(',');
+  c.accuracy->add_option("--steps", c.acc_steps, "Comma-separated step ladder (default 50,100,...,12800)");
+  c.accuracy->add_option("--reference", a.reference,
+                         "Reference variant (default magnus4:dense for D <= 128, else magnus4:bonds)");
+  c.accuracy->add_option("--reference-factor", a.reference_factor, "Reference steps = factor x finest ladder step (default 4)")
+      ->check(CLI::Range(2, 64));
+  c.accuracy->add_option("--max-seconds", a.max_seconds, "Stop a variant's ladder after a run slower than this (default 60)")
+      ->check(CLI::PositiveNumber);
+  c.accuracy->add_option("--repeat", a.repeat, "Time each run shorter than 1 s this many times and keep the best (default 3)")
+      ->check(CLI::Range(1, 100));
+  c.accuracy->add_option("--threads", a.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
+  c.accuracy->add_option("--csv", a.csv, "Write every run as CSV");
+  c.accuracy->add_option("--plot", a.plot, "Draw error vs wall time as PNG (needs --csv)");
+}
+
+/// Runs the parsed command (1 when none was parsed, which CLI11 prevents).
+int dispatch(Cli& c, qevolve::commands::Streams io) {
+  if (c.check->parsed()) return qevolve::commands::check(c.config_path, io);
+  if (c.spectrum->parsed()) {
+    c.spec.levels = c.spec_levels;
+    return qevolve::commands::spectrum(c.spec, io);
+  }
+  if (c.run->parsed()) {
+    c.run_opts.steps = c.run_steps;
+    return qevolve::commands::run(c.run_opts, io);
+  }
+  if (c.optimize->parsed()) {
+    c.opt_opts.steps = c.opt_steps;
+    return qevolve::commands::optimize(c.opt_opts, io);
+  }
+  if (c.scaling->parsed()) {
+    const auto range = parse_range(c.qubit_range, "--qubits");
+    c.bench_opts.min_qubits = range.first;
+    c.bench_opts.max_qubits = range.second;
+    c.bench_opts.ranks = parse_list(c.ranks_list, "--ranks");
+    if (!c.threads_list.empty()) c.bench_opts.threads = parse_list(c.threads_list, "--threads");
+    return qevolve::commands::bench_scaling(c.bench_opts, io);
+  }
+  if (c.accuracy->parsed()) {
+    if (!c.acc_steps.empty()) c.acc_opts.steps = parse_list(c.acc_steps, "--steps");
+    return qevolve::commands::bench_accuracy(c.acc_opts, io);
+  }
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Cli c;
+  c.app.name("qevolve");
+  c.app.set_version_flag("--version", std::string("qevolve ") + qevolve::kVersion);
+  c.app.require_subcommand(1);
+  add_simulation_commands(c);
+  add_bench_commands(c);
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.scaling, c.accuracy})
+    sub->add_flag("--quiet", c.quiet, "No progress or warnings");
 
   try {
-    app.parse(argc, argv);
+    c.app.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    return app.exit(e);
+    return c.app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    c.app.exit(e);
     return 2;
   }
 
@@ -170,10 +211,11 @@ int main(int argc, char** argv) {
   const bool root = rank == 0;
   // Only run, optimize and the bench's own workers are distributed; under mpirun any other
   // command (check, spectrum, bench) runs on rank 0 alone, so that nothing is written twice.
-  const bool distributed = run->parsed() || optimize->parsed() || (scaling->parsed() && !bench_opts.worker_row.empty());
+  const bool distributed =
+      c.run->parsed() || c.optimize->parsed() || (c.scaling->parsed() && !c.bench_opts.worker_row.empty());
   if (!root && !distributed) return 0;
-  qevolve::commands::Streams io{root ? std::cout : null_stream, root ? std::cerr : null_stream, quiet,
-                                root && !quiet && isatty(2) != 0};
+  qevolve::commands::Streams io{root ? std::cout : null_stream, root ? std::cerr : null_stream, c.quiet,
+                                root && !c.quiet && isatty(2) != 0};
   // A distributed failure: input errors are found by every rank alike (the same config), so
   // rank 0 reports and all return; anything else may have happened on one rank only while the
   // others wait in a collective, so that rank reports and ends them all.
@@ -185,31 +227,7 @@ int main(int argc, char** argv) {
     return code;
   };
   try {
-    if (check->parsed()) return qevolve::commands::check(config_path, io);
-    if (spectrum->parsed()) {
-      spec.levels = spec_levels;
-      return qevolve::commands::spectrum(spec, io);
-    }
-    if (run->parsed()) {
-      run_opts.steps = run_steps;
-      return qevolve::commands::run(run_opts, io);
-    }
-    if (optimize->parsed()) {
-      opt_opts.steps = opt_steps;
-      return qevolve::commands::optimize(opt_opts, io);
-    }
-    if (scaling->parsed()) {
-      const auto range = parse_range(qubit_range, "--qubits");
-      bench_opts.min_qubits = range.first;
-      bench_opts.max_qubits = range.second;
-      bench_opts.ranks = parse_list(ranks_list, "--ranks");
-      if (!threads_list.empty()) bench_opts.threads = parse_list(threads_list, "--threads");
-      return qevolve::commands::bench_scaling(bench_opts, io);
-    }
-    if (accuracy->parsed()) {
-      if (!acc_steps.empty()) acc_opts.steps = parse_list(acc_steps, "--steps");
-      return qevolve::commands::bench_accuracy(acc_opts, io);
-    }
+    return dispatch(c, io);
   } catch (const qevolve::InputError& e) {
     return fail(e.what(), 2);
   } catch (const qevolve::NumericalError& e) {
@@ -219,5 +237,4 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return fail(e.what(), 1);
   }
-  return 1;
 }
