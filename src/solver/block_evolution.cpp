@@ -66,14 +66,10 @@ backend::GateSchedule gate_schedule(const BlockEvolution& job) {
   return s;
 }
 
-namespace {
-
 Index block_width(const BlockEvolution& job, Index n) {
   return job.block_width > 0 ? std::min(job.block_width, n)
                              : choose_block_width(job.device->dim(), n, std::max(1, job.threads));
 }
-
-}  // namespace
 
 BlockLayout make_block_layout(const BlockEvolution& job, Index n) {
   return backend::make_block_layout(gate_schedule(job), n, block_width(job, n));

@@ -55,23 +55,14 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
 /// override or the automatic width. Shared by the forward and the adjoint pass.
 using backend::BlockLayout;
 [[nodiscard]] BlockLayout make_block_layout(const BlockEvolution& job, Index n);
+/// The block width of a job: its override, or the automatic width.
+[[nodiscard]] Index block_width(const BlockEvolution& job, Index n);
 
 /// Copies between a matrix and split planes (backend/block_layout.hpp).
 using backend::load_block;
 using backend::store_block;
 
-/// Four split planes of `size` doubles each (psi re/im, lambda re/im of one adjoint block) in
-/// one buffer, plane i shifted by i extra cache lines: equal offsets in different planes then
-/// fall into different L1 sets, which the fused adjoint sweep (16 streams) needs.
-class AdjointPlanes {
- public:
-  explicit AdjointPlanes(std::size_t size) : stride_(size + 8), buf_(4 * stride_) {}
-  [[nodiscard]] double* plane(int i) { return buf_.data() + static_cast<std::size_t>(i) * stride_; }
-
- private:
-  std::size_t stride_;
-  std::vector<double> buf_;
-};
+using backend::AdjointPlanes;
 
 /// The automatic block width for dimension D, n columns and `threads` threads.
 [[nodiscard]] Index choose_block_width(Index D, Index n, int threads);

@@ -49,6 +49,24 @@ inline CMatrix random_hermitian(std::mt19937& rng, Index d) {
 /// A gate on modes (a, b), b = -1 for one mode.
 using GateModes = std::pair<int, int>;
 
+/// A schedule of `gates` on a state of `dims`, gate buffers one after another; `blocks` per gate
+/// (GateSchedule::Gate::blocks; empty: dense).
+inline GateSchedule test_schedule(const std::vector<int>& dims, const std::vector<GateModes>& gates, int boundary,
+                                  int steps, const std::vector<std::vector<std::vector<int>>>& blocks = {}) {
+  GateSchedule s;
+  s.dims = dims;
+  for (std::size_t k = 0; k < gates.size(); ++k) {
+    const auto& [a, b] = gates[k];
+    s.gates.push_back({a, b, s.step_size, k < blocks.size() ? blocks[k] : std::vector<std::vector<int>>{}});
+    const auto g = static_cast<std::size_t>(dims[static_cast<std::size_t>(a)] *
+                                            (b >= 0 ? dims[static_cast<std::size_t>(b)] : 1));
+    s.step_size += 2 * g * g;
+  }
+  s.boundary = boundary;
+  s.steps = steps;
+  return s;
+}
+
 template <typename C>
 class GateExecutorTest : public ::testing::Test {
  protected:
@@ -65,18 +83,7 @@ class GateExecutorTest : public ::testing::Test {
 
   static GateSchedule schedule(const std::vector<int>& dims, const std::vector<GateModes>& gates,
                                int boundary, int steps, const Blocks& blocks = {}) {
-    GateSchedule s;
-    s.dims = dims;
-    for (std::size_t k = 0; k < gates.size(); ++k) {
-      const auto& [a, b] = gates[k];
-      s.gates.push_back({a, b, s.step_size, k < blocks.size() ? blocks[k] : std::vector<std::vector<int>>{}});
-      const auto g = static_cast<std::size_t>(dims[static_cast<std::size_t>(a)] *
-                                              (b >= 0 ? dims[static_cast<std::size_t>(b)] : 1));
-      s.step_size += 2 * g * g;
-    }
-    s.boundary = boundary;
-    s.steps = steps;
-    return s;
+    return test_schedule(dims, gates, boundary, steps, blocks);
   }
 
   /// Random unitary gates for every step, uploaded in chunks of `chunk` steps (blocks of

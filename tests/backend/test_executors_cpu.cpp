@@ -1,4 +1,5 @@
 // The executors and the phase functor on the CPU backend (always available).
+#include "adjoint_executor_test_body.hpp"
 #include "executor_test_body.hpp"
 #include "qevolve/backend/phase.hpp"
 
@@ -14,6 +15,10 @@ struct CpuExecutors {
     return make_cpu_gate_executor<Real>(s, columns, width, threads);
   }
   static std::unique_ptr<DenseExecutor> dense_executor(Index, Index) { return make_cpu_dense_executor(); }
+  static std::unique_ptr<AdjointExecutor> adjoint_executor(const GateSchedule& s, std::vector<bool> environment,
+                                                           Index columns, Index width, int threads) {
+    return make_cpu_adjoint_executor(s, std::move(environment), columns, width, threads);
+  }
   static void apply_phases(const double* v, double* w, const double* lambda, double scale, std::ptrdiff_t rows,
                            std::ptrdiff_t cols) {
     backend::apply_phases(v, w, lambda, scale, rows, cols);
@@ -24,6 +29,7 @@ using CpuGateTypes = ::testing::Types<Combo<CpuExecutors, double>, Combo<CpuExec
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, GateExecutorTest, CpuGateTypes);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, DenseExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, PhaseTest, CpuExecutors);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, AdjointExecutorTest, CpuExecutors);
 
 TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   std::mt19937 rng(1);

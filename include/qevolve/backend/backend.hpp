@@ -100,6 +100,23 @@ class DenseExecutor {
   virtual void download(CMatrix& state) = 0;
 };
 
+/// The closed adjoint of the gate path (docs/gradients.md "Method"), in double precision: per
+/// chunk of steps walked backwards, every column block is stepped back through the chunk with
+/// the fused sequence psi <- g^dag psi, env += psi lambda^dag (gate-local), lambda <- g^dag
+/// lambda, per gate from the last to the first (backend::adjoint_gate). Use: upload(psi,
+/// lambda), apply() for the chunks from the last to the first, download(psi, lambda) with the
+/// same matrices. `adjoint_gates` holds (s1 - s0) step buffers of the gates' adjoints in the
+/// schedule's layout (all gates of every step: no boundary fusion); `env` the same layout,
+/// zeroed by the caller, receives the environments summed over all columns, for the gates whose
+/// `environment` flag is set (the others are left zero).
+class AdjointExecutor {
+ public:
+  virtual ~AdjointExecutor() = default;
+  virtual void upload(CMatrix& psi, CMatrix& lambda) = 0;
+  virtual void apply(const double* adjoint_gates, int s0, int s1, double* env) = 0;
+  virtual void download(CMatrix& psi, CMatrix& lambda) = 0;
+};
+
 /// The CPU gate executor: the columns are cut into blocks of `block_width` columns; per chunk
 /// every block is loaded into split planes (thread-local, cache-sized), carried through all
 /// steps of the chunk by one OpenMP thread (blocks taken dynamically) and stored back. It
@@ -108,6 +125,14 @@ class DenseExecutor {
 template <typename Real>
 [[nodiscard]] std::unique_ptr<GateExecutor<Real>> make_cpu_gate_executor(
     const GateSchedule& schedule, Index columns, Index block_width, int threads);
+
+/// The CPU adjoint executor: blocks of `block_width` columns in four split planes (psi and lambda,
+/// re and im), taken dynamically by the threads of backend/parallel.hpp; each thread sums its
+/// blocks' environments and adds them to `env` once per chunk.
+[[nodiscard]] std::unique_ptr<AdjointExecutor> make_cpu_adjoint_executor(const GateSchedule& schedule,
+                                                                         std::vector<bool> environment,
+                                                                         Index columns, Index block_width,
+                                                                         int threads);
 
 /// The CPU dense executor: linalg::expm_hermitian (LAPACK eigendecomposition, eigenvectors
 /// refined to unitarity) and one BLAS product per step, in the uploaded matrix itself.

@@ -47,4 +47,17 @@ void store_block(CMatrix& state, Index c0, Index w, const Real* re, const Real* 
       state(i, c0 + c) = cplx(static_cast<double>(re[i * w + c]), static_cast<double>(im[i * w + c]));
 }
 
+/// Four split planes of `size` doubles each (psi re/im, lambda re/im of one adjoint block) in
+/// one buffer, plane i shifted by i extra cache lines: equal offsets in different planes then
+/// fall into different L1 sets, which the fused adjoint sweep (16 streams) needs.
+class AdjointPlanes {
+ public:
+  explicit AdjointPlanes(std::size_t size) : stride_(size + 8), buf_(4 * stride_) {}
+  [[nodiscard]] double* plane(int i) { return buf_.data() + static_cast<std::size_t>(i) * stride_; }
+
+ private:
+  std::size_t stride_;
+  std::vector<double> buf_;
+};
+
 }  // namespace qevolve::backend
