@@ -193,7 +193,7 @@ void check_compute_device(const Config& config) {
     if (const std::string part = backend::cpu_only_part(config); !part.empty())
       config.fail(kKey,
                   "the CUDA backend does not support " + part +
-                      " (it runs closed-system trotter, magnus4 and expm without gradients)",
+                      backend::kCudaRuns,
                   kOtherDevices);
     const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
     if (q.count == 0)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lindblad.hpp"
+#include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/local_gate.hpp"
 
 namespace qevolve::solver {
@@ -49,6 +50,16 @@ class DensityPlan {
   /// Dissipators: the inverse exp(-L_k frac dt) (split re/im row-major).
   [[nodiscard]] const double* dissipator_inverse(const DensityApp& a) const;
   [[nodiscard]] const std::vector<double>& fracs() const { return fracs_; }
+
+  /// The open step as a gate schedule on the doubled register (backend.hpp), so that a gate
+  /// executor applies it: every application in order, its matrix in an executor step buffer of
+  /// schedule().step_size numbers = one step's unitary data (per_step(), compute_step) followed
+  /// by the dissipator exponentials (constant: fill_static once per buffer slot).
+  [[nodiscard]] backend::GateSchedule schedule() const;
+  /// Writes the dissipator exponentials into the static tail of `slots` executor step buffers.
+  void fill_static(double* buffer, int slots) const;
+  /// schedule().step_size.
+  [[nodiscard]] std::size_t schedule_step_size() const;
 
  private:
   const DensityEvolution* job_;

@@ -30,7 +30,7 @@ void select_compute_device(const Config& config, Options& o) {
       if (required)
         unvalidated(kKey,
                     "the CUDA backend does not support " + part +
-                        " (it runs closed-system trotter, magnus4 and expm without gradients)",
+                        backend::kCudaRuns,
                     kOtherDevices);
       o.device_note = "auto: the CUDA backend does not support " + part;
       return;

@@ -7,6 +7,7 @@
 
 #include "block_evolution.hpp"
 #include "density_plan.hpp"
+#include "device_select.hpp"
 #include "split_gate.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/backend/parallel.hpp"
@@ -239,6 +240,59 @@ int DensityPlan::size(const DensityApp& a) const {
   return job_->unitary[static_cast<std::size_t>(a.set)]->size(a.gate);
 }
 
+backend::GateSchedule DensityPlan::schedule() const {
+  const device::Device& dev = *job_->device;
+  const int N = dev.num_modes();
+  backend::GateSchedule s;
+  s.dims = dev.dims();
+  s.dims.insert(s.dims.end(), dev.dims().begin(), dev.dims().end());
+  std::vector<std::size_t> diss_offset;  // [frac * dissipators + k] in the static tail
+  std::size_t tail = per_step_;
+  for (const auto& set : diss_)
+    for (const auto& m : set) {
+      diss_offset.push_back(tail);
+      tail += m.size();
+    }
+  const std::size_t num_diss = job_->dissipators->size();
+  for (const DensityApp& a : apps_) {
+    backend::GateSchedule::Gate g;
+    if (a.kind == DensityApp::Kind::dissipator) {
+      g.mode_a = (*job_->dissipators)[static_cast<std::size_t>(a.gate)].mode;
+      g.mode_b = g.mode_a + N;
+      g.offset = diss_offset[static_cast<std::size_t>(a.frac_index) * num_diss + static_cast<std::size_t>(a.gate)];
+    } else {
+      const TrotterGates& gates = *job_->unitary[static_cast<std::size_t>(a.set)];
+      const auto& modes = gates.modes(a.gate);
+      const int shift = a.kind == DensityApp::Kind::row ? N : 0;  // row digits are N..2N-1
+      g.mode_a = modes[0] + shift;
+      g.mode_b = modes.size() == 2 ? modes[1] + shift : -1;
+      g.offset = set_offset_[static_cast<std::size_t>(a.set)] +
+                 (a.kind == DensityApp::Kind::column ? gates.step_size() : 0) + gates.offset(a.gate);
+    }
+    s.gates.push_back(g);
+  }
+  s.step_size = tail;
+  s.steps = job_->steps;
+  if (tail != schedule_step_size()) throw std::logic_error("DensityPlan::schedule: inconsistent step size");
+  return s;
+}
+
+void DensityPlan::fill_static(double* buffer, int slots) const {
+  const std::size_t size = schedule_step_size();
+  for (int k = 0; k < slots; ++k) {
+    double* out = buffer + size * static_cast<std::size_t>(k) + per_step_;
+    for (const auto& set : diss_)
+      for (const auto& m : set) out = std::copy(m.begin(), m.end(), out);
+  }
+}
+
+std::size_t DensityPlan::schedule_step_size() const {
+  std::size_t size = per_step_;
+  for (const auto& set : diss_)
+    for (const auto& m : set) size += m.size();
+  return size;
+}
+
 double DensityPlan::step_flops(Index amplitudes) const {
   double flops = 0.0;  // a g x g gate: g complex multiply-adds (8 flops) per amplitude
   for (const DensityApp& a : apps_) flops += 8.0 * static_cast<double>(amplitudes) * size(a);
@@ -251,9 +305,33 @@ const double* DensityPlan::dissipator_inverse(const DensityApp& a) const {
 
 void evolve_density(const DensityEvolution& job, CMatrix& vecs,
                     const std::function<void(double)>& progress) {
-  if (vecs.cols() == 0) return;
-  const DensityPlan plan(job, vecs.cols());
-  evolve_density_steps(job, plan, vecs, 0, job.steps, nullptr, progress);
+  const Index n = vecs.cols();
+  if (n == 0 || job.steps == 0) return;
+  const Index D2 = job.device->dim() * job.device->dim();
+  if (vecs.rows() != D2) throw std::logic_error("evolve_density: columns are not D^2 long");
+  const DensityPlan plan(job, n);
+  const backend::GateSchedule schedule = plan.schedule();
+  const std::size_t step_size = schedule.step_size;
+  const int chunk = step_chunk(step_size * sizeof(double), job.steps);
+  std::vector<double> buffer(step_size * static_cast<std::size_t>(chunk));
+  plan.fill_static(buffer.data(), chunk);
+  const int threads = std::max(1, job.threads);
+  if (backend::worth_threads(threads, plan.step_flops(D2 * n) * std::min(chunk, job.steps), plan.num_blocks()))
+    linalg::park_blas_workers();
+  // The open step on the backend's gate executor (the doubled register is one more state).
+  const auto executor = make_gate_executor<double>(job.compute_device, schedule, n, plan.width(), threads, chunk);
+  executor->upload(vecs);
+  std::vector<double> coeff;
+  for (int s0 = 0; s0 < job.steps; s0 += chunk) {
+    const int s1 = std::min(job.steps, s0 + chunk);
+    for (int s = s0; s < s1; ++s) {
+      job.coefficients(s, coeff);
+      plan.compute_step(coeff, buffer.data() + step_size * static_cast<std::size_t>(s - s0));
+    }
+    executor->apply(buffer.data(), s0, s1);
+    if (progress) progress(static_cast<double>(s1) / job.steps);
+  }
+  executor->download(vecs);
 }
 
 void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, CMatrix& vecs, int s_begin,

@@ -88,6 +88,9 @@ struct DensityEvolution {
   int steps = 0;
   double dt = 0.0;
   int threads = 1;
+  /// Where the forward pass runs (evolve_density: the backend's gate executor); the
+  /// checkpointed adjoint runs on the CPU.
+  ComputeDevice compute_device = ComputeDevice::cpu;
 };
 
 /// Evolves the columns of `vecs` (D^2 x m, vectorised density matrices, product basis, lab

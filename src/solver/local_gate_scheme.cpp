@@ -108,6 +108,7 @@ class LocalGateScheme final : public Scheme {
     job.steps = sim.options().steps;
     job.dt = sim.dt();
     job.threads = sim.options().threads;
+    job.compute_device = sim.options().device;
   }
 
   TrotterGates gates_;

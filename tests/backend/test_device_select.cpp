@@ -8,6 +8,7 @@
 #include "cli/cli_util.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/backend/backend.hpp"
+#include "qevolve/backend/capabilities.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
@@ -51,7 +52,7 @@ Config fluxonium(Solver solver, ComputeDevice device) {
   return c;
 }
 
-const std::string kSupported = " (it runs closed-system trotter, magnus4 and expm without gradients)";
+const std::string kSupported = backend::kCudaRuns;
 
 TEST(DeviceSelect, CpuIsTheCpuWithoutANote) {
   const solver::Options o = options_for(fluxonium(Solver::trotter, ComputeDevice::cpu));
@@ -103,13 +104,13 @@ TEST(DeviceSelect, WhatOnlyTheCpuHas) {
   Config adaptive = fluxonium(Solver::adaptive, ComputeDevice::cuda);
   Config trainable = fluxonium(Solver::trotter, ComputeDevice::cuda);
   trainable.pulses[0].optimize = {"amplitude"};
-  Config open = fluxonium(Solver::trotter, ComputeDevice::cuda);
+  Config open = fluxonium(Solver::expm, ComputeDevice::cuda);  // an open expm: dense Liouvillian
   open.device.qubits[0].levels = 4;  // a dissipator acts on d^2 levels (at most 64)
   open.evolution.noise.push_back({"q0", 5000.0, 8000.0, {}});
   const std::pair<Config*, std::string> cases[] = {
       {&adaptive, "solver: adaptive"},
       {&trainable, "gradients (trainable parameters in `pulses[0].optimize`)"},
-      {&open, "open systems (evolution.noise / evolution.collapse)"}};
+      {&open, "open systems with solver expm, adaptive or splitting: dense (evolution.noise / evolution.collapse)"}};
   for (const auto& [config, part] : cases) {
     if (machine() == Machine::no_cuda_build)
       EXPECT_EQ(input_error(*config), "this qevolve was built without a CUDA backend");

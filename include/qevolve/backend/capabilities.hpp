@@ -9,12 +9,20 @@
 
 namespace qevolve::backend {
 
+/// What the CUDA backend runs, for messages.
+inline constexpr const char* kCudaRuns =
+    " (it runs trotter, magnus4 and expm without gradients, and the forward pass of open systems with trotter)";
+
 /// The part of this run that only the CPU backend has, in words ("solver: adaptive"), or empty
-/// when the CUDA backend can run all of it (closed-system trotter, magnus4 and expm without
-/// gradients).
+/// when the CUDA backend can run all of it: trotter, magnus4 and expm without gradients, and
+/// the forward pass of open systems on local gates (the doubled register on the gate executor;
+/// the resolution stage allows open systems with trotter only).
 [[nodiscard]] inline std::string cpu_only_part(const Config& config) {
-  if (config.evolution.is_open()) return "open systems (evolution.noise / evolution.collapse)";
-  if (config.evolution.solver == Solver::adaptive) return "solver: adaptive";
+  const EvolutionSpec& e = config.evolution;
+  const bool local_gates = (e.solver == Solver::trotter || e.solver == Solver::magnus4) && e.splitting != Splitting::dense;
+  if (e.is_open() && !local_gates)
+    return "open systems with solver expm, adaptive or splitting: dense (evolution.noise / evolution.collapse)";
+  if (e.solver == Solver::adaptive) return "solver: adaptive";
   const std::string trainable = config.first_trainable_list();
   if (!trainable.empty()) return "gradients (trainable parameters in `" + trainable + "`)";
   if (config.target && config.target->compensation_trainable &&
