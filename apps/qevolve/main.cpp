@@ -15,6 +15,7 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/version.hpp"
 
 namespace {
@@ -113,8 +114,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100000000));
   scaling->add_option("--splitting", bench_opts.splitting, "terms | bonds (default terms)")
       ->transform(CLI::CheckedTransformer(
-          std::map<std::string, qevolve::Splitting>{{"terms", qevolve::Splitting::terms},
-                                                    {"bonds", qevolve::Splitting::bonds}}));
+          std::map<std::string, qevolve::Splitting>{
+              {qevolve::enum_name(qevolve::Splitting::terms), qevolve::Splitting::terms},
+              {qevolve::enum_name(qevolve::Splitting::bonds), qevolve::Splitting::bonds}}));
   scaling->add_option("--ranks", ranks_list, "Comma-separated MPI rank counts (default 1)");
   scaling->add_option("--threads", threads_list, "Comma-separated thread counts (default: all cores)");
   scaling->add_option("--csv", bench_opts.csv, "Write the table as CSV");
