@@ -253,7 +253,7 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
       doc.fail(v.mark(), v.path, Msg::TooFewValues,
                {{"COUNT", std::to_string(values.size())},
                 {"MIN", std::to_string(kMinSplineValues)},
-                {"SHAPE", "spline"}});
+                {"SHAPE", enum_name(p.shape)}});
     for (const Item& x : values) p.values.push_back(get_number(doc, x, Range::any("GHz")));
   }
   if (row.family == ShapeFamily::edges)

@@ -44,6 +44,14 @@ std::string shape_keys(Shape shape, const EnumRow<Shape>& row) {
   return k;
 }
 
+/// "cos or gaussian": the shapes drag takes as its base.
+std::string drag_bases() {
+  std::string s;
+  for (const EnumRow<Shape>& row : enum_table<Shape>())
+    if (row.drag_base) s += (s.empty() ? "" : " or ") + std::string(row.name);
+  return s;
+}
+
 /// "none is given", "only duration is given".
 std::string given_text(const std::vector<std::string>& names) {
   if (names.empty()) return "none is given";
@@ -63,7 +71,7 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
   // --- base (drag only) ----------------------------------------------------------------------
   if (drag) {
     if (!enum_row(spec.base).drag_base) {
-      unvalidated(key("base"), std::string("drag base must be cos or gaussian, not ") +
+      unvalidated(key("base"), "drag base must be " + drag_bases() + ", not " +
                                    enum_name(spec.base));
     }
   } else if (spec.base != Shape::cos) {
@@ -131,11 +139,11 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
       geom_.L = *spec.duration;
       given_ = kDuration;
       if (shape_ == Shape::piecewise_constant && spec.values.empty()) {
-        unvalidated(key("values"), "piecewise_constant needs at least one value",
+        unvalidated(key("values"), std::string(sname) + " needs at least one value",
                     "values: [v0, v1, ...] in GHz");
       }
       if (shape_ == Shape::spline && spec.values.size() < 4) {
-        unvalidated(key("values"), "spline needs at least 4 control values, got " +
+        unvalidated(key("values"), std::string(sname) + " needs at least 4 control values, got " +
                                        std::to_string(spec.values.size()),
                     "values: [v0, v1, v2, v3, ...] in GHz");
       }
