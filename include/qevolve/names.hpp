@@ -44,6 +44,7 @@ template <typename E>
 [[nodiscard]] std::span<const EnumRow<E>> enum_table();
 template <> std::span<const EnumRow<ModeType>> enum_table<ModeType>();
 template <> std::span<const EnumRow<Shape>> enum_table<Shape>();
+template <> std::span<const EnumRow<FrequencyMode>> enum_table<FrequencyMode>();
 template <> std::span<const EnumRow<Solver>> enum_table<Solver>();
 template <> std::span<const EnumRow<Splitting>> enum_table<Splitting>();
 template <> std::span<const EnumRow<Basis>> enum_table<Basis>();
@@ -55,8 +56,8 @@ template <> std::span<const EnumRow<Compensation>> enum_table<Compensation>();
 template <> std::span<const EnumRow<OptimizerMethod>> enum_table<OptimizerMethod>();
 
 /// The row of `value`; a row named "?" for a value its table does not spell (InitialStates::
-/// Kind::list). The tables list the values in enum order (checked in src/core/names.cpp), so
-/// this is one look-up.
+/// Kind::list, FrequencyMode::value). A table that spells every value lists them in enum order
+/// (checked in src/core/names.cpp): one look-up.
 template <typename E>
 [[nodiscard]] const EnumRow<E>& enum_row(E value) {
   static constexpr EnumRow<E> kUnknown = [] {
@@ -67,6 +68,8 @@ template <typename E>
   const std::span<const EnumRow<E>> rows = enum_table<E>();
   const auto k = static_cast<std::size_t>(value);
   if (k < rows.size() && rows[k].value == value) return rows[k];
+  for (const EnumRow<E>& row : rows)
+    if (row.value == value) return row;
   return kUnknown;
 }
 

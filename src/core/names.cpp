@@ -24,6 +24,10 @@ constexpr EnumRow<Shape> kShapes[] = {
     {Shape::spline, "spline", values, {"values"}, false},
 };
 
+/// `value` is written as a number, not by name.
+constexpr EnumRow<FrequencyMode> kFrequencyModes[] = {{FrequencyMode::auto_bare, "auto"},
+                                                      {FrequencyMode::auto_dressed, "auto_dressed"}};
+
 constexpr EnumRow<Solver> kSolvers[] = {{Solver::expm, "expm"},
                                         {Solver::trotter, "trotter"},
                                         {Solver::magnus4, "magnus4"},
@@ -45,7 +49,8 @@ constexpr EnumRow<Compensation> kCompensations[] = {{Compensation::none, "none"}
 constexpr EnumRow<OptimizerMethod> kMethods[] = {{OptimizerMethod::lbfgs, "lbfgs"},
                                                  {OptimizerMethod::adam, "adam"}};
 
-/// Whether `rows` lists the values 0, 1, 2, ... in order (what enum_row relies on).
+/// Whether `rows` lists the values 0, 1, 2, ... in order (enum_row's one look-up). Every table
+/// but kFrequencyModes (whose value 0 has no name) is.
 template <typename E, std::size_t N>
 constexpr bool in_enum_order(const EnumRow<E> (&rows)[N]) {
   for (std::size_t k = 0; k < N; ++k)
@@ -61,6 +66,9 @@ static_assert(in_enum_order(kModeTypes) && in_enum_order(kShapes) && in_enum_ord
 
 template <> std::span<const EnumRow<ModeType>> enum_table<ModeType>() { return kModeTypes; }
 template <> std::span<const EnumRow<Shape>> enum_table<Shape>() { return kShapes; }
+template <> std::span<const EnumRow<FrequencyMode>> enum_table<FrequencyMode>() {
+  return kFrequencyModes;
+}
 template <> std::span<const EnumRow<Solver>> enum_table<Solver>() { return kSolvers; }
 template <> std::span<const EnumRow<Splitting>> enum_table<Splitting>() { return kSplittings; }
 template <> std::span<const EnumRow<Basis>> enum_table<Basis>() { return kBases; }

@@ -228,10 +228,10 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
     }
   }
   if (const Item* fr = m.find("frequency")) {
-    if (fr->node.IsScalar() && fr->node.Scalar() == "auto")
-      p.frequency_mode = FrequencyMode::auto_bare;
-    else if (fr->node.IsScalar() && fr->node.Scalar() == "auto_dressed")
-      p.frequency_mode = FrequencyMode::auto_dressed;
+    const auto mode = fr->node.IsScalar() ? enum_value<FrequencyMode>(fr->node.Scalar())
+                                          : std::nullopt;
+    if (mode)
+      p.frequency_mode = *mode;
     else
       p.frequency = get_number(doc, *fr, Range::ge(0.0, "GHz"), message(Msg::ExpectPulseFrequency));
   }

@@ -22,6 +22,7 @@ void expect_round_trip() {
 TEST(Names, EverySpellingReadsBackAsItsValue) {
   expect_round_trip<ModeType>();
   expect_round_trip<Shape>();
+  expect_round_trip<FrequencyMode>();
   expect_round_trip<Solver>();
   expect_round_trip<Splitting>();
   expect_round_trip<Basis>();
@@ -35,6 +36,7 @@ TEST(Names, EverySpellingReadsBackAsItsValue) {
 
 TEST(Names, ValuesWithoutASpelling) {
   EXPECT_STREQ(enum_name(InitialStates::Kind::list), "?");
+  EXPECT_STREQ(enum_name(FrequencyMode::value), "?");
   EXPECT_FALSE(enum_value<Solver>("trotter2").has_value());
 }
 
