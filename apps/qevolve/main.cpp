@@ -15,6 +15,7 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/version.hpp"
 
 namespace {
@@ -118,7 +119,8 @@ void add_bench_commands(Cli& c) {
   c.scaling->add_option("--steps", c.bench_opts.steps, "Time steps (default 500)")->check(CLI::Range(1, 100000000));
   c.scaling->add_option("--splitting", c.bench_opts.splitting, "terms | bonds (default terms)")
       ->transform(CLI::CheckedTransformer(std::map<std::string, qevolve::Splitting>{
-          {"terms", qevolve::Splitting::terms}, {"bonds", qevolve::Splitting::bonds}}));
+          {qevolve::enum_name(qevolve::Splitting::terms), qevolve::Splitting::terms},
+          {qevolve::enum_name(qevolve::Splitting::bonds), qevolve::Splitting::bonds}}));
   c.scaling->add_option("--ranks", c.ranks_list, "Comma-separated MPI rank counts (default 1)");
   c.scaling->add_option("--threads", c.threads_list, "Comma-separated thread counts (default: all cores)");
   c.scaling->add_option("--csv", c.bench_opts.csv, "Write the table as CSV");

@@ -17,9 +17,8 @@
 
 namespace qevolve {
 
+/// The config spellings of these enums: qevolve/names.hpp (enum_name).
 enum class ModeType { fluxonium, transmon, resonator, duffing };
-/// "fluxonium", "transmon", "resonator", "duffing": the config spelling, for every message.
-[[nodiscard]] const char* mode_type_name(ModeType type);
 
 /// One entry of device.qubits. Every physical key is optional because an entry may only
 /// override some keys of a preset mode; device::resolve_modes() merges and completes them.

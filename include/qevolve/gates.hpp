@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace qevolve {
 
@@ -11,6 +13,8 @@ namespace qevolve {
 [[nodiscard]] int gate_arity(const std::string& name);
 /// Whether the gate takes an `angle` (RX, RY, RZ).
 [[nodiscard]] bool gate_takes_angle(const std::string& name);
+/// Every known name (I, X, Y, ..., SWAP), in the order messages list them.
+[[nodiscard]] std::vector<std::string_view> gate_names();
 /// "I, X, Y, ..., SWAP": every known name, for messages.
 [[nodiscard]] std::string known_gates();
 /// The path of a `matrix_file` gate: as written when absolute or when there is no config file,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "qevolve/config.hpp"
+#include "qevolve/names.hpp"
 
 namespace qevolve::pulse {
 
@@ -29,9 +30,6 @@ struct ParamRef {
 /// on which shape keys the config gave: see Pulse::has_parameter and Pulse::trainable.)
 [[nodiscard]] std::vector<ParamRef> parse_param(const std::string& name, Shape shape,
                                                 int num_values);
-
-/// The config spelling of a shape ("rampcos", "piecewise_constant", ...).
-[[nodiscard]] const char* shape_name(Shape shape);
 
 namespace detail {
 /// Shape parameters of the unit envelope in its natural coordinates, plus constants that

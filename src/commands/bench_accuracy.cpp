@@ -24,6 +24,7 @@
 #include "qevolve/error.hpp"
 #include "qevolve/linalg.hpp"
 #include "qevolve/fidelity.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/simulator.hpp"
 
 namespace qevolve::commands {
@@ -48,12 +49,12 @@ Variant parse_variant(const std::string& text) {
     throw InputError({}, "--solvers", "unknown solver variant `" + text + "`",
                      "expm | trotter1|2|4[:terms|:bonds|:dense] | magnus4[:terms|:bonds|:dense]");
   };
-  if (head == "expm") {
+  if (head == enum_name(Solver::expm)) {
     v.solver = Solver::expm;
     if (!split.empty()) return bad();
     return v;
   }
-  if (head == "magnus4") {
+  if (head == enum_name(Solver::magnus4)) {
     v.solver = Solver::magnus4;
     v.order = 4;
   } else if (head == "trotter1" || head == "trotter2" || head == "trotter4") {
@@ -62,14 +63,11 @@ Variant parse_variant(const std::string& text) {
   } else {
     return bad();
   }
-  if (split.empty() || split == "terms")  // the config's default splitting
-    v.splitting = Splitting::terms;
-  else if (split == "bonds")
-    v.splitting = Splitting::bonds;
-  else if (split == "dense")
-    v.splitting = Splitting::dense;
-  else
-    return bad();
+  // No splitting: the config's default, terms.
+  const std::optional<Splitting> splitting =
+      split.empty() ? Splitting::terms : enum_value<Splitting>(split);
+  if (!splitting) return bad();
+  v.splitting = *splitting;
   if (split.empty()) v.name += ":terms";
   return v;
 }

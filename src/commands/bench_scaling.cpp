@@ -17,6 +17,7 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/fidelity.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/workloads.hpp"
@@ -159,7 +160,7 @@ Row run_distributed(const BenchScalingOptions& options, int n, int ranks, int th
   const std::string cmd = env + QEVOLVE_MPIEXEC + " -n " + std::to_string(ranks) + " '" + exe +
                           "' bench scaling --quiet --qubits " + std::to_string(n) + ":" + std::to_string(n) +
                           " --steps " + std::to_string(options.steps) + " --splitting " +
-                          (options.splitting == Splitting::bonds ? "bonds" : "terms") + " --threads " +
+                          enum_name(options.splitting) + " --threads " +
                           std::to_string(threads) + " --worker-row '" + row_file + "'";
   const int status = std::system(cmd.c_str());
   std::ifstream f(row_file);
@@ -186,7 +187,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
   char line[256];
   io.out << "standard workload: mpc_fluxonium_1d chain, 2 levels, simultaneous X (cos 50 ns), "
             "all computational columns, trotter order 2, splitting "
-         << (options.splitting == Splitting::bonds ? "bonds" : "terms") << "\n";
+         << enum_name(options.splitting) << "\n";
   std::vector<double> peaks;
   for (int t : thread_counts) {
     peaks.push_back(measure_zgemm_peak(t));

@@ -16,6 +16,7 @@
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
 #include "run_output.hpp"
 
@@ -141,7 +142,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // history[0] is the start point, so the number of iterations is one less.
   const std::size_t iterations = result.history.empty() ? 0 : result.history.size() - 1;
   std::snprintf(line, sizeof line, "optimize: %s, %zu iterations, %d evaluations, stop: %s\n",
-                spec.method == OptimizerMethod::lbfgs ? "lbfgs" : "adam", iterations,
+                enum_name(spec.method), iterations,
                 result.evaluations, result.stop_reason.c_str());
   io.out << line;
   for (std::size_t i = 0; i < report.gradient_names.size(); ++i) {

@@ -5,6 +5,7 @@
 
 #include "qevolve/device.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/version.hpp"
 
 namespace qevolve::commands {
@@ -13,25 +14,6 @@ namespace {
 constexpr Index kMaxDenseEnergies = 4096;
 
 }  // namespace
-
-const char* solver_name(Solver s) {
-  switch (s) {
-    case Solver::expm: return "expm";
-    case Solver::trotter: return "trotter";
-    case Solver::magnus4: return "magnus4";
-    case Solver::adaptive: return "adaptive";
-  }
-  return "?";
-}
-
-const char* compensation_name(Compensation c) {
-  switch (c) {
-    case Compensation::none: return "none";
-    case Compensation::vz: return "vz";
-    case Compensation::single_qubit: return "single_qubit";
-  }
-  return "?";
-}
 
 /// Closed-system evolution keeps every column normalised; a larger deviation than the solver's
 /// own accuracy means a numerical failure (exit 3). Collective: every rank throws together.
@@ -112,7 +94,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
       w.write("/unitary_compensated", r.fidelity->unitary_compensated);
     }
     w.write("/compensation/angles", r.fidelity->angles);
-    w.attribute("compensation", std::string(compensation_name(r.fidelity->compensation)));
+    w.attribute("compensation", std::string(enum_name(r.fidelity->compensation)));
     w.attribute("fidelity", r.fidelity->fidelity);
     w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
     w.attribute("leakage", r.fidelity->leakage);
@@ -153,7 +135,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   const auto& o = sim.options();
   w.attribute("dims", std::vector<long long>(dev.dims().begin(), dev.dims().end()));
   w.attribute("steps", static_cast<long long>(o.steps));
-  w.attribute("solver", std::string(solver_name(o.solver)));
+  w.attribute("solver", std::string(enum_name(o.solver)));
   w.attribute("order", static_cast<long long>(o.order));
   w.attribute("duration_ns", o.duration);
   w.attribute("wall_time_s", wall_time);
@@ -178,7 +160,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   out << "\n";
   std::snprintf(line, sizeof line,
                 "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d threads%s\n",
-                solver_name(o.solver),
+                enum_name(o.solver),
                 o.solver == Solver::trotter
                     ? (" order " + std::to_string(o.order) + " (" + std::to_string(sim.gates_per_step()) +
                        " local gates per step)").c_str()
@@ -187,7 +169,8 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                 o.precision == Precision::single ? ", single precision" : "");
   out << line;
   // The resolved evolution.device (docs/backend.md "Selection").
-  out << "device: " << (o.device == ComputeDevice::cuda ? "cuda" : "cpu");
+  const bool cuda = o.device == ComputeDevice::cuda;
+  out << "device: " << enum_name(cuda ? ComputeDevice::cuda : ComputeDevice::cpu);
   if (!o.device_note.empty()) out << " (" << o.device_note << ")";
   out << "\n";
   if (r.ranks > 1) {
@@ -211,7 +194,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     std::snprintf(line, sizeof line, "fidelity: F = %.12f (1 - F = %.4e), uncompensated F = %.12f "
                   "(1 - F = %.4e), compensation %s\n",
                   f.fidelity, 1.0 - f.fidelity, f.fidelity_uncompensated,
-                  1.0 - f.fidelity_uncompensated, compensation_name(f.compensation));
+                  1.0 - f.fidelity_uncompensated, enum_name(f.compensation));
     out << line;
     std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
     out << line;

@@ -41,9 +41,6 @@ struct RunReport {
   double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;
 };
 
-[[nodiscard]] const char* solver_name(Solver s);
-[[nodiscard]] const char* compensation_name(Compensation c);
-
 /// Closed-system evolution keeps every column normalised; a larger deviation than the solver's
 /// own accuracy is a numerical failure (NumericalError, exit 3).
 /// Collective over `comm` (every rank throws together).

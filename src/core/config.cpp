@@ -2,16 +2,6 @@
 
 namespace qevolve {
 
-const char* mode_type_name(ModeType type) {
-  switch (type) {
-    case ModeType::fluxonium: return "fluxonium";
-    case ModeType::transmon: return "transmon";
-    case ModeType::resonator: return "resonator";
-    case ModeType::duffing: return "duffing";
-  }
-  return "unknown";
-}
-
 std::string Config::first_trainable_list() const {
   for (const auto& q : device.qubits)
     if (!q.optimize.empty()) return q.path + ".optimize";

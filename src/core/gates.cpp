@@ -38,6 +38,12 @@ bool gate_takes_angle(const std::string& name) {
   return g && g->angle;
 }
 
+std::vector<std::string_view> gate_names() {
+  std::vector<std::string_view> names;
+  for (const GateName& g : kGates) names.emplace_back(g.name);
+  return names;
+}
+
 std::string known_gates() {
   std::string s;
   for (const GateName& g : kGates) s += std::string(s.empty() ? "" : ", ") + g.name;

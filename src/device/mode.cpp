@@ -17,6 +17,7 @@
 #include "mode_internal.hpp"
 #include "phase_grid.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/names.hpp"
 
 namespace qevolve::device {
 
@@ -218,7 +219,7 @@ Mode diagonalise_on(const ModeParams& params, const InternalBasis& basis) {
 namespace detail {
 
 void fail(const ModeParams& params, const std::string& problem) {
-  throw NumericalError("mode '" + params.name + "' (" + mode_type_name(params.type) + "): " + problem);
+  throw NumericalError("mode '" + params.name + "' (" + enum_name(params.type) + "): " + problem);
 }
 
 void require_finite(const ModeParams& params, const char* key, double value) {

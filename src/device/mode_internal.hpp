@@ -22,8 +22,6 @@ inline constexpr int kMaxAutoChargeCutoff = 2000;
 /// Throws NumericalError("mode '<name>' (<type>): <problem>").
 [[noreturn]] void fail(const ModeParams& params, const std::string& problem);
 
-/// Name of a mode type as written in the config ("fluxonium", ...).
-
 /// Throws unless `value` is finite.
 void require_finite(const ModeParams& params, const char* key, double value);
 

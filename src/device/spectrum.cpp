@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "qevolve/names.hpp"
+
 namespace qevolve::device {
 namespace {
 
@@ -24,7 +26,7 @@ SpectrumReport analyse_spectrum(const Device& device, const DressedBasis& dresse
     const Mode& m = device.modes()[static_cast<std::size_t>(q)];
     ModeFigures f;
     f.name = m.name();
-    f.type = mode_type_name(m.params.type);
+    f.type = enum_name(m.params.type);
     // f12 needs a third level: re-diagonalise with at least 3 (memoised, cheap).
     Mode with_three;
     const Mode* m3 = &m;

@@ -14,8 +14,7 @@ namespace qevolve::io::detail {
 namespace {
 
 constexpr std::string_view kDeviceKeys[] = {"preset", "preset_args", "qubits", "couplings"};
-constexpr EnumSpelling<std::string_view, 2> kPresets{
-    {"mpc_fluxonium_1d", "transmon_coupler_1d"}, {"mpc_fluxonium_1d", "transmon_coupler_1d"}};
+constexpr std::string_view kPresets[] = {"mpc_fluxonium_1d", "transmon_coupler_1d"};
 constexpr std::string_view kPresetArgKeys[] = {"qubits", "periodic",       "levels",
                                                "variance", "seed", "coupler_levels"};
 constexpr std::string_view kMpcArgKeys[] = {"qubits", "periodic", "levels", "variance", "seed"};
@@ -32,10 +31,6 @@ constexpr std::string_view kTransmonKeys[] = {"name", "type",      "levels",    
 constexpr std::string_view kResonatorKeys[] = {"name", "type", "levels", "frequency", "optimize"};
 constexpr std::string_view kDuffingKeys[] = {"name",      "type",          "levels",
                                              "frequency", "anharmonicity", "optimize"};
-
-constexpr EnumSpelling<ModeType, 4> kModeTypes{
-    {"fluxonium", "transmon", "resonator", "duffing"},
-    {ModeType::fluxonium, ModeType::transmon, ModeType::resonator, ModeType::duffing}};
 
 /// Parameters `optimize:` may name (docs/gradients.md "Trainable parameters"), per model; all for an entry
 /// without a type (a preset override, checked again once merged).
@@ -89,7 +84,7 @@ std::optional<int> opt_int(Doc& doc, const MapView& m, std::string_view key, lon
 
 PresetSpec read_preset(Doc& doc, const MapView& device) {
   PresetSpec p;
-  p.name = std::string(get_enum(doc, *device.find("preset"), kPresets));
+  p.name = std::string(kPresets[get_choice(doc, *device.find("preset"), kPresets)]);
   const Item* args_item = device.find("preset_args");
   if (args_item == nullptr) return p;
   const MapView args(doc, *args_item);
@@ -109,10 +104,10 @@ ModeEntry read_mode(Doc& doc, const Item& item, bool has_preset) {
   const MapView m(doc, item);
   ModeEntry e;
   e.path = item.path;
-  if (const Item* t = m.find("type")) e.type = get_enum(doc, *t, kModeTypes);
+  if (const Item* t = m.find("type")) e.type = get_enum(doc, *t, enum_table<ModeType>());
   const TypeInfo ti = e.type ? info(*e.type) : TypeInfo{kModeKeys, kAllModeParams, {}};
   const std::string context =
-      e.type ? message(Msg::ContextModeType, {{"TYPE", std::string(mode_type_name(*e.type))}})
+      e.type ? message(Msg::ContextModeType, {{"TYPE", std::string(enum_name(*e.type))}})
              : message(Msg::ContextMode);
   m.check_keys(ti.keys, kModeKeys, context);
   e.name = get_name(doc, m.require("name", message(Msg::ExpectName)));
@@ -142,7 +137,7 @@ ModeEntry read_mode(Doc& doc, const Item& item, bool has_preset) {
     const std::string keys = join(ti.needs);
     for (const std::string_view key : ti.needs)
       (void)m.require(key, message(Msg::ExpectTypeKeys,
-                                   {{"KEYS", keys}, {"TYPE", std::string(mode_type_name(*e.type))}}));
+                                   {{"KEYS", keys}, {"TYPE", std::string(enum_name(*e.type))}}));
   }
 
   // Aliases by name ("device.qubits[q0].el"), the spelling of gradient names.

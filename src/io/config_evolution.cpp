@@ -15,20 +15,6 @@ constexpr std::string_view kCollapseOperators[] = {"lowering", "number", "phi", 
 constexpr std::string_view kNoiseKeys[] = {"t1", "tphi", "optimize"};
 constexpr std::string_view kNoiseParams[] = {"t1", "tphi"};
 
-constexpr EnumSpelling<Solver, 4> kSolvers{
-    {"expm", "trotter", "magnus4", "adaptive"},
-    {Solver::expm, Solver::trotter, Solver::magnus4, Solver::adaptive}};
-constexpr EnumSpelling<Splitting, 3> kSplittings{{"terms", "bonds", "dense"},
-                                                 {Splitting::terms, Splitting::bonds,
-                                                  Splitting::dense}};
-constexpr EnumSpelling<Basis, 2> kBases{{"product", "dressed"}, {Basis::product, Basis::dressed}};
-constexpr EnumSpelling<Frame, 2> kFrames{{"lab", "rotating"}, {Frame::lab, Frame::rotating}};
-constexpr EnumSpelling<Precision, 2> kPrecisions{{"double", "single"},
-                                                 {Precision::double_, Precision::single}};
-constexpr EnumSpelling<ComputeDevice, 3> kDevices{
-    {"cpu", "cuda", "auto"}, {ComputeDevice::cpu, ComputeDevice::cuda, ComputeDevice::auto_}};
-constexpr EnumSpelling<InitialStates::Kind, 2> kStateSets{
-    {"computational", "all"}, {InitialStates::Kind::computational, InitialStates::Kind::all}};
 constexpr long long kOrders[] = {1, 2, 4};
 
 InitialStates read_initial_states(Doc& doc, const Item& item) {
@@ -37,7 +23,7 @@ InitialStates read_initial_states(Doc& doc, const Item& item) {
     if (item.node.IsMap())
       doc.fail(item.mark(), item.path, Msg::WrongType,
                {{"FOUND", describe(item.node)}, {"EXPECTED", message(Msg::ExpectInitialStates)}});
-    states.kind = get_enum(doc, item, kStateSets);
+    states.kind = get_enum(doc, item, enum_table<InitialStates::Kind>());
     return states;
   }
   const std::string want = message(Msg::ExpectInitialStates);
@@ -124,21 +110,21 @@ std::vector<CollapseSpec> read_collapse(Doc& doc, const Item& item) {
 void read_evolution(Doc& doc, const Item& item, EvolutionSpec& ev) {
   const MapView m(doc, item);
   m.check_keys(kEvolutionKeys);
-  if (const Item* it = m.find("solver")) ev.solver = get_enum(doc, *it, kSolvers);
+  if (const Item* it = m.find("solver")) ev.solver = get_enum(doc, *it, enum_table<Solver>());
   if (const Item* it = m.find("order")) {
     ev.order = static_cast<int>(get_int_choice(doc, *it, kOrders));
     ev.order_given = true;
   }
-  if (const Item* it = m.find("splitting")) ev.splitting = get_enum(doc, *it, kSplittings);
+  if (const Item* it = m.find("splitting")) ev.splitting = get_enum(doc, *it, enum_table<Splitting>());
   if (const Item* it = m.find("steps")) ev.steps = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
   if (const Item* it = m.find("duration")) ev.duration = get_number(doc, *it, Range::gt(0.0, "ns"));
   if (const Item* it = m.find("rtol")) ev.rtol = get_number(doc, *it, Range::gt(0.0));
   if (const Item* it = m.find("atol")) ev.atol = get_number(doc, *it, Range::gt(0.0));
-  if (const Item* it = m.find("basis")) ev.basis = get_enum(doc, *it, kBases);
-  if (const Item* it = m.find("frame")) ev.frame = get_enum(doc, *it, kFrames);
+  if (const Item* it = m.find("basis")) ev.basis = get_enum(doc, *it, enum_table<Basis>());
+  if (const Item* it = m.find("frame")) ev.frame = get_enum(doc, *it, enum_table<Frame>());
   if (const Item* it = m.find("initial_states")) ev.initial_states = read_initial_states(doc, *it);
-  if (const Item* it = m.find("precision")) ev.precision = get_enum(doc, *it, kPrecisions);
-  if (const Item* it = m.find("device")) ev.device = get_enum(doc, *it, kDevices);
+  if (const Item* it = m.find("precision")) ev.precision = get_enum(doc, *it, enum_table<Precision>());
+  if (const Item* it = m.find("device")) ev.device = get_enum(doc, *it, enum_table<ComputeDevice>());
   if (const Item* it = m.find("noise")) ev.noise = read_noise(doc, *it);
   if (const Item* it = m.find("collapse")) ev.collapse = read_collapse(doc, *it);
 }

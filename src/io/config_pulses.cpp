@@ -1,7 +1,6 @@
 // The `pulses` section (docs/pulses.md "Shapes"): one entry per pulse, the keys that apply
 // depending on its shape, the two-of-three shape keys and the trainable parameters.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <set>
 #include <vector>
@@ -17,53 +16,34 @@ constexpr std::string_view kPulseKeys[] = {
     "ramp",  "plateau",  "sigma", "c",         "lambda", "base",      "values", "crosstalk",
     "optimize"};
 
-constexpr EnumSpelling<Shape, 9> kShapes{
-    {"cos", "rampcos", "trapezoid", "gaussian", "tanh", "erf", "drag", "piecewise_constant",
-     "spline"},
-    {Shape::cos, Shape::rampcos, Shape::trapezoid, Shape::gaussian, Shape::tanh, Shape::erf,
-     Shape::drag, Shape::piecewise_constant, Shape::spline}};
-constexpr EnumSpelling<Shape, 2> kDragBases{{"cos", "gaussian"}, {Shape::cos, Shape::gaussian}};
-constexpr EnumSpelling<std::string_view, 4> kOperators{{"phi", "n", "x", "y"},
-                                                      {"phi", "n", "x", "y"}};
+constexpr std::string_view kOperators[] = {"phi", "n", "x", "y"};
+/// The shape keys a pulse may train, in the order messages list them (Pulse::parameters()).
+constexpr std::string_view kTrainableShapeKeys[] = {"duration", "ramp", "plateau", "sigma", "c"};
+
+using ShapeRow = EnumRow<Shape>;
 
 /// Fewest control values of a spline (a cubic B-spline needs 4).
 constexpr std::size_t kMinSplineValues = 4;
 /// Relative tolerance of the relation between three given shape keys.
 constexpr double kShapeRelTol = 1e-9;
 
-enum class Family { plain, ramp, sigma, values };
-
-Family family(Shape shape, Shape base) {
-  switch (shape) {
-    case Shape::rampcos:
-    case Shape::trapezoid: return Family::ramp;
-    case Shape::gaussian:
-    case Shape::tanh:
-    case Shape::erf: return Family::sigma;
-    case Shape::drag: return base == Shape::gaussian ? Family::sigma : Family::plain;
-    case Shape::piecewise_constant:
-    case Shape::spline: return Family::values;
-    case Shape::cos: return Family::plain;
-  }
-  return Family::plain;
-}
-
-std::string_view shape_name(Shape s) {
-  for (std::size_t k = 0; k < kShapes.values.size(); ++k)
-    if (kShapes.values[k] == s) return kShapes.names[k];
-  return "?";
+/// The shapes a drag pulse takes as its base.
+std::vector<ShapeRow> drag_bases() {
+  std::vector<ShapeRow> rows;
+  for (const ShapeRow& row : enum_table<Shape>())
+    if (row.drag_base) rows.push_back(row);
+  return rows;
 }
 
 /// The keys that apply to a pulse of this shape (all keys while the shape is unknown), in the
 /// order of kPulseKeys.
 std::vector<std::string_view> applicable_keys(std::optional<Shape> shape, Shape base) {
   if (!shape) return {std::begin(kPulseKeys), std::end(kPulseKeys)};
-  const Family f = family(*shape, base);
+  const ShapeRow& row = shape_row(*shape, base);
   const auto applies = [&](std::string_view key) {
-    if (key == "amplitude" || key == "angle") return f != Family::values;
-    if (key == "ramp" || key == "plateau") return f == Family::ramp;
-    if (key == "sigma" || key == "c") return f == Family::sigma;
-    if (key == "values") return f == Family::values;
+    if (key == "amplitude" || key == "angle") return row.family != ShapeFamily::values;
+    if (key == "ramp" || key == "plateau" || key == "sigma" || key == "c" || key == "values")
+      return takes_key(row, key);
     if (key == "lambda" || key == "base") return *shape == Shape::drag;
     return true;
   };
@@ -75,8 +55,8 @@ std::vector<std::string_view> applicable_keys(std::optional<Shape> shape, Shape 
 
 std::string context_of(Shape shape, Shape base) {
   if (shape == Shape::drag)
-    return message(Msg::ContextDragBase, {{"BASE", std::string(shape_name(base))}});
-  return message(Msg::ContextPulseShape, {{"SHAPE", std::string(shape_name(shape))}});
+    return message(Msg::ContextDragBase, {{"BASE", enum_name(base)}});
+  return message(Msg::ContextPulseShape, {{"SHAPE", enum_name(shape)}});
 }
 
 std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view key,
@@ -94,7 +74,7 @@ void check_edge_keys(Doc& doc, const MapView& m, const PulseSpec& p) {
     if (v) got += (got.empty() ? "" : ", ") + std::string(key);
   if (!p.duration || !p.sigma || !p.c)
     doc.fail(m.mark(), m.path(), Msg::EdgeKeysMissing,
-             {{"SHAPE", std::string(shape_name(p.shape))},
+             {{"SHAPE", enum_name(p.shape)},
               {"GOT", got.empty() ? message(Msg::NounNone) : "only " + got}});
   const double overlap = 2.0 * *p.c * *p.sigma;
   if (!(*p.duration > overlap)) {
@@ -105,10 +85,10 @@ void check_edge_keys(Doc& doc, const MapView& m, const PulseSpec& p) {
 }
 
 /// Two of {duration, a, b} determine the third through `relation`; three must agree.
-void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, Family f) {
-  const bool ramp = f == Family::ramp;
-  const char* a_key = ramp ? "plateau" : "sigma";
-  const char* b_key = ramp ? "ramp" : "c";
+void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, const ShapeRow& row) {
+  const bool ramp = row.family == ShapeFamily::ramps;
+  const char* a_key = row.keys[0];
+  const char* b_key = row.keys[1];
   const std::optional<double>& a = ramp ? p.plateau : p.sigma;
   const std::optional<double>& b = ramp ? p.ramp : p.c;
   const std::string keys = std::string("duration, ") + a_key + ", " + b_key;
@@ -120,7 +100,7 @@ void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, Family f
       got = message(Msg::NounOnly,
                     {{"KEY", p.duration ? "duration" : (a ? a_key : b_key)}});
     doc.fail(m.mark(), m.path(), Msg::ShapeKeysMissing,
-             {{"SHAPE", std::string(shape_name(p.shape))},
+             {{"SHAPE", enum_name(p.shape)},
               {"KEYS", keys},
               {"GOT", got},
               {"RELATION", relation}});
@@ -155,20 +135,21 @@ void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, Family f
 /// (a derived one cannot be trained: it follows the others), lambda (drag), values /
 /// values[k] (piecewise_constant, spline).
 std::vector<std::string> read_pulse_trainables(Doc& doc, const Item& item, const MapView& m,
-                                               const PulseSpec& p, Family f) {
+                                               const PulseSpec& p, const ShapeRow& row) {
+  const bool takes_values = row.family == ShapeFamily::values;
   std::vector<std::string_view> allowed;  // every trainable name of this pulse
-  std::vector<std::string_view> shape_keys{"duration"};
-  if (f != Family::values) allowed.push_back("amplitude");
+  std::vector<std::string_view> shape_keys;
+  if (!takes_values) allowed.push_back("amplitude");
   allowed.insert(allowed.end(), {"frequency", "phase", "delay"});
-  if (f == Family::ramp) shape_keys.insert(shape_keys.end(), {"ramp", "plateau"});
-  if (f == Family::sigma) shape_keys.insert(shape_keys.end(), {"sigma", "c"});
+  for (const std::string_view k : kTrainableShapeKeys)
+    if (k == "duration" || takes_key(row, k)) shape_keys.push_back(k);
   std::vector<std::string_view> given;  // the shape keys that may be trained
   for (const std::string_view k : shape_keys)
     if (m.has(k)) given.push_back(k);
   allowed.insert(allowed.end(), given.begin(), given.end());
   if (p.shape == Shape::drag) allowed.push_back("lambda");
   std::string allowed_text = join(allowed);
-  if (f == Family::values) {
+  if (takes_values) {
     allowed.push_back("values");
     allowed_text += ", values, " +
                     message(Msg::ExpectValuesIndex, {{"COUNT", std::to_string(p.values.size())}});
@@ -187,7 +168,7 @@ std::vector<std::string> read_pulse_trainables(Doc& doc, const Item& item, const
     };
     bool duplicate = false;
     constexpr std::string_view prefix = "values[";
-    if (f == Family::values && name.size() > prefix.size() + 1 &&
+    if (takes_values && name.size() > prefix.size() + 1 &&
         name.compare(0, prefix.size(), prefix) == 0 && name.back() == ']') {
       const std::string index = name.substr(prefix.size(), name.size() - prefix.size() - 1);
       const bool number = index.size() <= 9 && std::all_of(index.begin(), index.end(), [](char c) {
@@ -216,20 +197,23 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
   PulseSpec p;
   p.path = item.path;
   std::optional<Shape> shape;
-  if (const Item* s = m.find("shape")) shape = get_enum(doc, *s, kShapes);
+  if (const Item* s = m.find("shape")) shape = get_enum(doc, *s, enum_table<Shape>());
   if (shape == Shape::drag)
-    if (const Item* b = m.find("base")) p.base = get_enum(doc, *b, kDragBases);
+    if (const Item* b = m.find("base"))
+      p.base = get_enum(doc, *b, std::span<const ShapeRow>(drag_bases()));
   m.check_keys(applicable_keys(shape, p.base), kPulseKeys,
                shape ? context_of(*shape, p.base) : std::string{});
   p.qubit = get_name(doc, m.require("qubit", message(Msg::ExpectPulseQubit)));
   if (!shape)
-    (void)m.require("shape", message(Msg::ExpectOneOf, {{"ALLOWED", join(kShapes.names)}}));
+    (void)m.require("shape", message(Msg::ExpectOneOf, {{"ALLOWED", join(enum_names<Shape>())}}));
   p.shape = *shape;
-  const Family f = family(p.shape, p.base);
-  if (const Item* o = m.find("operator")) p.op = std::string(get_enum(doc, *o, kOperators));
+  const ShapeRow& row = shape_row(p.shape, p.base);
+  const bool takes_values = row.family == ShapeFamily::values;
+  if (const Item* o = m.find("operator"))
+    p.op = std::string(kOperators[get_choice(doc, *o, kOperators)]);
 
   // amplitude (GHz) or auto with angle (rad).
-  if (f != Family::values) {
+  if (!takes_values) {
     const std::string want = message(Msg::ExpectAmplitude);
     const Item& a = m.require("amplitude", want);
     if (a.node.IsScalar() && a.node.Scalar() == "auto")
@@ -244,10 +228,10 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
     }
   }
   if (const Item* fr = m.find("frequency")) {
-    if (fr->node.IsScalar() && fr->node.Scalar() == "auto")
-      p.frequency_mode = FrequencyMode::auto_bare;
-    else if (fr->node.IsScalar() && fr->node.Scalar() == "auto_dressed")
-      p.frequency_mode = FrequencyMode::auto_dressed;
+    const auto mode = fr->node.IsScalar() ? enum_value<FrequencyMode>(fr->node.Scalar())
+                                          : std::nullopt;
+    if (mode)
+      p.frequency_mode = *mode;
     else
       p.frequency = get_number(doc, *fr, Range::ge(0.0, "GHz"), message(Msg::ExpectPulseFrequency));
   }
@@ -260,7 +244,7 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
   p.c = opt_number(doc, m, "c", Range::gt(0.0));
   p.lambda = opt_number(doc, m, "lambda", Range::any("ns"));
 
-  if (f == Family::values) {
+  if (takes_values) {
     const std::string want = message(Msg::ExpectNumberList, {{"UNIT", " (GHz)"}});
     const Item& v = m.require("values", want);
     const std::vector<Item> values = get_list(doc, v, want);
@@ -269,13 +253,13 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
       doc.fail(v.mark(), v.path, Msg::TooFewValues,
                {{"COUNT", std::to_string(values.size())},
                 {"MIN", std::to_string(kMinSplineValues)},
-                {"SHAPE", "spline"}});
+                {"SHAPE", enum_name(p.shape)}});
     for (const Item& x : values) p.values.push_back(get_number(doc, x, Range::any("GHz")));
   }
-  if (p.shape == Shape::tanh || p.shape == Shape::erf)
+  if (row.family == ShapeFamily::edges)
     check_edge_keys(doc, m, p);
-  else if (f == Family::ramp || f == Family::sigma)
-    check_two_of_three(doc, m, p, f);
+  else if (row.family == ShapeFamily::ramps || row.family == ShapeFamily::gauss)
+    check_two_of_three(doc, m, p, row);
   else if (!p.duration)
     (void)m.require("duration", Range::gt(0.0, "ns").text());
 
@@ -287,7 +271,7 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
       p.crosstalk.emplace_back(name, get_number(doc, entry, Range::any()));
     }
   }
-  if (const Item* o = m.find("optimize")) p.optimize = read_pulse_trainables(doc, *o, m, p, f);
+  if (const Item* o = m.find("optimize")) p.optimize = read_pulse_trainables(doc, *o, m, p, row);
   return p;
 }
 

@@ -1,9 +1,9 @@
 // The `target`, `optimize` and `output` sections (docs/fidelity.md, docs/gradients.md, docs/optimize.md).
-#include <algorithm>
 #include <climits>
 #include <set>
 
 #include "config_sections.hpp"
+#include "qevolve/gates.hpp"
 
 namespace qevolve::io::detail {
 namespace {
@@ -13,24 +13,9 @@ constexpr std::string_view kGateKeys[] = {"gate", "angle", "matrix_file", "qubit
 constexpr std::string_view kRotationKeys[] = {"gate", "angle", "qubits"};
 constexpr std::string_view kFixedGateKeys[] = {"gate", "qubits"};
 constexpr std::string_view kMatrixGateKeys[] = {"matrix_file", "qubits"};
-constexpr std::string_view kGates[] = {"I",  "X",  "Y",  "Z",    "H",  "S",     "T",
-                                       "SX", "RX", "RY", "RZ",   "CNOT", "CZ", "ISWAP",
-                                       "SQRT_ISWAP", "SWAP"};
-constexpr std::string_view kRotations[] = {"RX", "RY", "RZ"};
-constexpr std::string_view kTwoQubitGates[] = {"CNOT", "CZ", "ISWAP", "SQRT_ISWAP", "SWAP"};
-constexpr EnumSpelling<Compensation, 3> kCompensations{
-    {"none", "vz", "single_qubit"}, {Compensation::none, Compensation::vz, Compensation::single_qubit}};
-
 constexpr std::string_view kOptimizeKeys[] = {"method", "max_iterations", "target_infidelity",
                                               "learning_rate", "checkpoint"};
-constexpr EnumSpelling<OptimizerMethod, 2> kMethods{{"lbfgs", "adam"},
-                                                    {OptimizerMethod::lbfgs, OptimizerMethod::adam}};
 constexpr std::string_view kOutputKeys[] = {"file"};
-
-template <std::size_t N>
-bool contains(const std::string_view (&list)[N], std::string_view s) {
-  return std::find(std::begin(list), std::end(list), s) != std::end(list);
-}
 
 GateSpec read_gate(Doc& doc, const Item& item) {
   const MapView m(doc, item);
@@ -44,15 +29,16 @@ GateSpec read_gate(Doc& doc, const Item& item) {
   std::span<const std::string_view> applicable = kMatrixGateKeys;
   std::string context = message(Msg::ContextMatrixGate);
   if (name != nullptr) {
-    g.gate = std::string(kGates[get_choice(doc, *name, kGates)]);
-    const bool rotation = contains(kRotations, g.gate);
+    const std::vector<std::string_view> gates = gate_names();
+    g.gate = std::string(gates[get_choice(doc, *name, gates)]);
+    const bool rotation = gate_takes_angle(g.gate);
     applicable = rotation ? std::span<const std::string_view>(kRotationKeys) : kFixedGateKeys;
     context = message(Msg::ContextGate, {{"GATE", g.gate}});
   } else {
     g.matrix_file = get_string(doc, *file);
   }
   m.check_keys(applicable, kGateKeys, context);
-  if (contains(kRotations, g.gate))
+  if (gate_takes_angle(g.gate))
     g.angle = get_number(doc, m.require("angle", message(Msg::ExpectAngle)), Range::any("rad"));
 
   const std::string want = message(Msg::ExpectGateQubits);
@@ -67,7 +53,7 @@ GateSpec read_gate(Doc& doc, const Item& item) {
   if (g.gate.empty()) {
     if (qubits.empty()) doc.fail(q.mark(), q.path, Msg::EmptyList, {{"EXPECTED", want}});
   } else {
-    const std::size_t arity = contains(kTwoQubitGates, g.gate) ? 2 : 1;
+    const auto arity = static_cast<std::size_t>(gate_arity(g.gate));
     if (qubits.size() != arity)
       doc.fail(q.mark(), q.path, arity == 2 ? Msg::GateArityTwo : Msg::GateArityOne,
                {{"GATE", g.gate}, {"COUNT", std::to_string(qubits.size())}});
@@ -84,7 +70,7 @@ void read_target(Doc& doc, const Item& item, TargetSpec& target) {
   for (const Item& g : get_list(doc, gates, message(Msg::ExpectGates)))
     target.gates.push_back(read_gate(doc, g));
   if (const Item* it = m.find("compensation"))
-    target.compensation = get_enum(doc, *it, kCompensations);
+    target.compensation = get_enum(doc, *it, enum_table<Compensation>());
   if (const Item* it = m.find("compensation_trainable"))
     target.compensation_trainable = get_bool(doc, *it);
 }
@@ -92,7 +78,7 @@ void read_target(Doc& doc, const Item& item, TargetSpec& target) {
 void read_optimize(Doc& doc, const Item& item, OptimizeSpec& opt) {
   const MapView m(doc, item);
   m.check_keys(kOptimizeKeys);
-  if (const Item* it = m.find("method")) opt.method = get_enum(doc, *it, kMethods);
+  if (const Item* it = m.find("method")) opt.method = get_enum(doc, *it, enum_table<OptimizerMethod>());
   if (const Item* it = m.find("max_iterations"))
     opt.max_iterations = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
   if (const Item* it = m.find("target_infidelity"))

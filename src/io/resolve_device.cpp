@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "qevolve/device.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/presets.hpp"
 #include "qevolve/resolve.hpp"
 
@@ -49,7 +50,7 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
     if (!v) return;
     if (!allowed(key))
       config.fail(e.path + "." + key,
-                  std::string("`") + key + "` is not a parameter of " + mode_type_name(p.type) +
+                  std::string("`") + key + "` is not a parameter of " + enum_name(p.type) +
                       " mode `" + p.name + "`",
                   "one of: " + join(keys));
     field = *v;
@@ -69,7 +70,7 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
   if (e.basis_size) {
     if (p.type == ModeType::resonator || p.type == ModeType::duffing)
       config.fail(e.path + ".basis_size",
-                  "`basis_size` does not apply to " + std::string(mode_type_name(p.type)) +
+                  "`basis_size` does not apply to " + std::string(enum_name(p.type)) +
                       " mode `" + p.name + "` (its Fock basis is exact)");
     p.basis_size = *e.basis_size;
   }
@@ -81,7 +82,7 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
   for (std::size_t k = 0; k < e.optimize.size(); ++k)
     if (!allowed(e.optimize[k].c_str()))
       config.fail(e.path + ".optimize[" + std::to_string(k) + "]",
-                  "`" + e.optimize[k] + "` is not a parameter of " + mode_type_name(p.type) +
+                  "`" + e.optimize[k] + "` is not a parameter of " + enum_name(p.type) +
                       " mode `" + p.name + "`",
                   "one of: " + join(keys));
 }
@@ -97,7 +98,7 @@ ModeParams new_mode(const ModeEntry& e, const Config& config) {
   p.type = *e.type;
   auto need = [&](const std::optional<double>& v, const char* key) {
     if (!v)
-      config.fail(e.path, std::string(mode_type_name(p.type)) + " mode `" + e.name + "` needs `" +
+      config.fail(e.path, std::string(enum_name(p.type)) + " mode `" + e.name + "` needs `" +
                               key + "`");
   };
   switch (p.type) {
@@ -121,7 +122,7 @@ void check_coupling_operators(const Coupling& c, const std::vector<ModeParams>& 
     if (c.dipole != 0.0 && !oscillator)
       config.fail(c.path + ".dipole",
                   "a dipole coupling needs oscillators, but `" + m.name + "` is a " +
-                      mode_type_name(m.type),
+                      enum_name(m.type),
                   "resonator or duffing modes");
   }
 }
@@ -174,9 +175,9 @@ ResolvedDevice resolve_device(const Config& config) {
       ModeParams& p = out.modes[static_cast<std::size_t>(existing)];
       if (e.type && *e.type != p.type)
         config.fail(e.path + ".type",
-                    "preset mode `" + e.name + "` is a " + mode_type_name(p.type) +
+                    "preset mode `" + e.name + "` is a " + enum_name(p.type) +
                         "; its type cannot be changed",
-                    std::string("type: ") + mode_type_name(p.type) + " or no type");
+                    std::string("type: ") + enum_name(p.type) + " or no type");
       apply_entry(e, p, config);
     } else {
       ModeParams p = new_mode(e, config);

@@ -5,7 +5,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -16,6 +15,7 @@
 
 #include "messages.hpp"
 #include "qevolve/config.hpp"
+#include "qevolve/names.hpp"
 
 namespace qevolve::io {
 
@@ -148,16 +148,13 @@ void check_name(Doc& doc, const std::string& name, const YAML::Mark& mark,
 [[nodiscard]] const std::string& get_scalar(Doc& doc, const Item& item,
                                             const std::string& expected_text);
 
-/// Enumerations spelt by name: `names[k]` is the spelling of `values[k]`.
-template <typename E, std::size_t N>
-struct EnumSpelling {
-  std::array<std::string_view, N> names;
-  std::array<E, N> values;
-};
-
-template <typename E, std::size_t N>
-[[nodiscard]] E get_enum(Doc& doc, const Item& item, const EnumSpelling<E, N>& spelling) {
-  return spelling.values[get_choice(doc, item, spelling.names)];
+/// A scalar that must be one of the names of `rows` (a table of qevolve/names.hpp, or part of
+/// one); returns its value.
+template <typename E>
+[[nodiscard]] E get_enum(Doc& doc, const Item& item, std::span<const EnumRow<E>> rows) {
+  std::vector<std::string_view> names;
+  for (const EnumRow<E>& row : rows) names.emplace_back(row.name);
+  return rows[get_choice(doc, item, names)].value;
 }
 
 }  // namespace qevolve::io

@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "qevolve/error.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
 #include "record.hpp"
 
@@ -46,10 +47,6 @@ bool same_point(const RVector& a, const RVector& b) {
   if (a.size() != b.size()) return false;
   if (a.size() == 0) return true;
   return (a - b).norm() <= 1e-12 * std::max(1.0, b.norm());
-}
-
-std::string method_name(OptimizerMethod m) {
-  return m == OptimizerMethod::adam ? "adam" : "lbfgs";
 }
 
 [[noreturn]] void mismatch(const std::string& file, const std::string& why) {
@@ -204,8 +201,8 @@ class Run {
                          std::to_string(record_.x0.size()) + " now");
     if (!same_point(record_.x0, r.x0)) mismatch(file, "another start point");
     if (r.settings.method != settings_.method)
-      mismatch(file, "method " + method_name(r.settings.method) + " recorded, " +
-                         method_name(settings_.method) + " now");
+      mismatch(file, "method " + std::string(enum_name(r.settings.method)) + " recorded, " +
+                         enum_name(settings_.method) + " now");
     if (settings_.method == OptimizerMethod::adam &&
         r.settings.learning_rate != settings_.learning_rate)
       mismatch(file, "another learning_rate");

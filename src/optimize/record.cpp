@@ -6,6 +6,7 @@
 
 #include "qevolve/error.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/names.hpp"
 
 namespace qevolve::optimize {
 namespace {
@@ -174,7 +175,7 @@ void write_record(const std::string& path, const Record& record) {
     w.write("/history/wall_time_s", column(wall));
   }
   w.attribute("kind", std::string(kKind));
-  w.attribute("method", std::string(adam ? "adam" : "lbfgs"));
+  w.attribute("method", std::string(enum_name(s.method)));
   if (!record.stop_reason.empty()) w.attribute("stop_reason", record.stop_reason);
   w.commit();
 }

@@ -1,8 +1,9 @@
-// Names of pulse parameters and shapes, as spelled in the config.
+// Names of pulse parameters, as spelled in the config (shape names: qevolve/names.hpp).
 #include <algorithm>
 #include <charconv>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "qevolve/pulse.hpp"
@@ -10,28 +11,21 @@
 namespace qevolve::pulse {
 namespace {
 
-bool has_values(Shape s) { return s == Shape::piecewise_constant || s == Shape::spline; }
-bool has_ramp(Shape s) { return s == Shape::rampcos || s == Shape::trapezoid; }
-bool has_sigma(Shape s) {
-  return s == Shape::gaussian || s == Shape::tanh || s == Shape::erf || s == Shape::drag;
+/// The shape keys a parameter name may be, by name.
+constexpr std::pair<const char*, Param> kShapeKeys[] = {
+    {"ramp", Param::ramp}, {"plateau", Param::plateau}, {"sigma", Param::sigma}, {"c", Param::c}};
+
+bool has_values(Shape s) { return enum_row(s).family == ShapeFamily::values; }
+
+/// Whether `key` is a shape key of `s` (its row); drag accepts those of every base it can take.
+bool has_key(Shape s, std::string_view key) {
+  if (s != Shape::drag) return takes_key(enum_row(s), key);
+  for (const EnumRow<Shape>& base : enum_table<Shape>())
+    if (base.drag_base && takes_key(base, key)) return true;
+  return false;
 }
 
 }  // namespace
-
-const char* shape_name(Shape shape) {
-  switch (shape) {
-    case Shape::cos: return "cos";
-    case Shape::rampcos: return "rampcos";
-    case Shape::trapezoid: return "trapezoid";
-    case Shape::gaussian: return "gaussian";
-    case Shape::tanh: return "tanh";
-    case Shape::erf: return "erf";
-    case Shape::drag: return "drag";
-    case Shape::piecewise_constant: return "piecewise_constant";
-    case Shape::spline: return "spline";
-  }
-  return "?";
-}
 
 std::string ParamRef::name() const {
   switch (kind) {
@@ -57,10 +51,8 @@ std::vector<ParamRef> parse_param(const std::string& name, Shape shape, int num_
   if (name == "phase") return one(Param::phase);
   if (name == "delay") return one(Param::delay);
   if (name == "duration") return one(Param::duration);
-  if (name == "ramp" && has_ramp(shape)) return one(Param::ramp);
-  if (name == "plateau" && has_ramp(shape)) return one(Param::plateau);
-  if (name == "sigma" && has_sigma(shape)) return one(Param::sigma);
-  if (name == "c" && has_sigma(shape)) return one(Param::c);
+  for (const auto& [key, param] : kShapeKeys)
+    if (name == key && has_key(shape, key)) return one(param);
   if (name == "lambda" && shape == Shape::drag) return one(Param::lambda);
   if (!has_values(shape)) return {};
   if (name == "values") {

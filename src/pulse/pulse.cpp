@@ -25,13 +25,15 @@ namespace {
 using detail::EvalLevel;
 using detail::UnitEval;
 
-bool is_values_shape(Shape s) { return s == Shape::piecewise_constant || s == Shape::spline; }
-bool is_ramp_family(Shape kind) { return kind == Shape::rampcos || kind == Shape::trapezoid; }
-bool is_edge_family(Shape kind) { return kind == Shape::tanh || kind == Shape::erf; }
+ShapeFamily family(Shape s) { return enum_row(s).family; }
+bool is_values_shape(Shape s) { return family(s) == ShapeFamily::values; }
+bool is_ramp_family(Shape kind) { return family(kind) == ShapeFamily::ramps; }
+bool is_edge_family(Shape kind) { return family(kind) == ShapeFamily::edges; }
+bool is_gauss_family(Shape kind) { return family(kind) == ShapeFamily::gauss; }
 
 [[noreturn]] void bad_param(const Pulse& pulse, const ParamRef& p, const char* what) {
   throw std::invalid_argument(pulse.path() + ": " + p.name() + " " + what + " of this " +
-                              shape_name(pulse.shape()) + " pulse");
+                              enum_name(pulse.shape()) + " pulse");
 }
 
 }  // namespace
@@ -61,7 +63,7 @@ double Pulse::shape_partial(Param k, const double* nat) const {
     // (r, P): L = P + 2r
     return k == Param::ramp ? nat[kCoordRamp] + 2.0 * nat[kCoordL] : nat[kCoordL];
   }
-  if (geom_.kind == Shape::gaussian) {
+  if (is_gauss_family(geom_.kind)) {
     // Natural (sigma, c), L = 2 c sigma.
     const double sigma = geom_.sigma, c = geom_.c;
     if (given(kSigma) && given(kC)) return k == Param::sigma ? nat[kCoordSigma] : nat[kCoordC];
@@ -165,7 +167,7 @@ bool Pulse::has_parameter(const ParamRef& p) const {
 
 double Pulse::get(const ParamRef& p) const {
   const bool ramps = is_ramp_family(geom_.kind);
-  const bool sigmas = geom_.kind == Shape::gaussian || is_edge_family(geom_.kind);
+  const bool sigmas = is_gauss_family(geom_.kind) || is_edge_family(geom_.kind);
   switch (p.kind) {
     case Param::amplitude:
       if (is_values_shape(shape_)) break;
@@ -235,7 +237,7 @@ void Pulse::set_shape_key(Param k, double v) {
     if (!(g.L > 0.0)) problem = "duration must be > 0";
     else if (!(g.ramp > 0.0)) problem = "ramp must be > 0";
     else if (g.L - 2.0 * g.ramp < -1e-12 * g.L) problem = "plateau = duration - 2 ramp must be >= 0";
-  } else if (g.kind == Shape::gaussian) {
+  } else if (is_gauss_family(g.kind)) {
     if (k == Param::duration) {
       if (given(kSigma)) g.c = v / (2.0 * g.sigma);
       else g.sigma = v / (2.0 * g.c);

@@ -28,42 +28,28 @@ std::string num(double v) {
   return os.str();
 }
 
-enum class Family { length, ramps, gauss, edges, values };
-
-Family family_of(Shape kind) {
-  switch (kind) {
-    case Shape::rampcos:
-    case Shape::trapezoid: return Family::ramps;
-    case Shape::gaussian: return Family::gauss;
-    case Shape::tanh:
-    case Shape::erf: return Family::edges;
-    case Shape::piecewise_constant:
-    case Shape::spline: return Family::values;
-    case Shape::cos:
-    case Shape::drag: return Family::length;
-  }
-  return Family::length;
-}
-
 /// "a rampcos pulse", "a drag pulse with base gaussian".
 std::string describe(Shape shape, Shape kind) {
-  std::string d = std::string("a ") + shape_name(shape) + " pulse";
-  if (shape == Shape::drag) d += std::string(" with base ") + shape_name(kind);
+  std::string d = std::string("a ") + enum_name(shape) + " pulse";
+  if (shape == Shape::drag) d += std::string(" with base ") + enum_name(kind);
   return d;
 }
 
 /// The shape keys of a shape, as listed in messages.
-std::string shape_keys(Shape shape, Family fam) {
-  std::string k;
-  switch (fam) {
-    case Family::length: k = "duration"; break;
-    case Family::ramps: k = "duration, plateau, ramp"; break;
-    case Family::gauss:
-    case Family::edges: k = "duration, sigma, c"; break;
-    case Family::values: k = "duration, values"; break;
-  }
+std::string shape_keys(Shape shape, const EnumRow<Shape>& row) {
+  std::string k = "duration";
+  for (const char* key : row.keys)
+    if (key != nullptr) k += std::string(", ") + key;
   if (shape == Shape::drag) k += ", lambda, base";
   return k;
+}
+
+/// "cos or gaussian": the shapes drag takes as its base.
+std::string drag_bases() {
+  std::string s;
+  for (const EnumRow<Shape>& row : enum_table<Shape>())
+    if (row.drag_base) s += (s.empty() ? "" : " or ") + std::string(row.name);
+  return s;
 }
 
 /// "none is given", "only duration is given".
@@ -79,35 +65,35 @@ std::string given_text(const std::vector<std::string>& names) {
 Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element01)
     : shape_(spec.shape), path_(spec.path) {
   const auto key = [this](const std::string& k) { return path_ + "." + k; };
-  const char* sname = shape_name(shape_);
+  const char* sname = enum_name(shape_);
   const bool drag = shape_ == Shape::drag;
 
   // --- base (drag only) ----------------------------------------------------------------------
   if (drag) {
-    if (spec.base != Shape::cos && spec.base != Shape::gaussian) {
-      unvalidated(key("base"), std::string("drag base must be cos or gaussian, not ") +
-                                   shape_name(spec.base));
+    if (!enum_row(spec.base).drag_base) {
+      unvalidated(key("base"), "drag base must be " + drag_bases() + ", not " +
+                                   enum_name(spec.base));
     }
   } else if (spec.base != Shape::cos) {
     unvalidated(key("base"), std::string("base applies only to shape drag, not to ") + sname);
   }
   const Shape kind = drag ? spec.base : shape_;
-  const Family fam = family_of(kind);
+  const EnumRow<Shape>& row = enum_row(kind);
+  const ShapeFamily fam = row.family;
   const std::string desc = describe(shape_, kind);
 
   // --- keys that do not belong to this shape ---------------------------------------------------
   const auto foreign = [&](const char* k) {
     unvalidated(key(k), std::string(k) + " does not apply to " + desc,
-                "the keys of " + desc + ": " + shape_keys(shape_, fam));
+                "the keys of " + desc + ": " + shape_keys(shape_, row));
   };
-  if (fam != Family::ramps && spec.ramp) foreign("ramp");
-  if (fam != Family::ramps && spec.plateau) foreign("plateau");
-  if (fam != Family::gauss && fam != Family::edges && spec.sigma) foreign("sigma");
-  if (fam != Family::gauss && fam != Family::edges && spec.c) foreign("c");
+  const std::pair<const char*, bool> shape_keys_present[] = {
+      {"ramp", spec.ramp.has_value()}, {"plateau", spec.plateau.has_value()},
+      {"sigma", spec.sigma.has_value()}, {"c", spec.c.has_value()}};
+  for (const auto& [k, present] : shape_keys_present)
+    if (present && !takes_key(row, k)) foreign(k);
   if (!drag && spec.lambda) foreign("lambda");
-  if (fam != Family::values && !spec.values.empty()) {
-    foreign("values");
-  }
+  if (!spec.values.empty() && !takes_key(row, "values")) foreign("values");
 
   // --- finite numbers and ranges ------------------------------------------------------------
   const auto finite = [&](const std::string& k, double v) {
@@ -145,25 +131,25 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
   // --- shape keys: the two-of-three rule ------------------------------------------------------
   geom_.kind = kind;
   switch (fam) {
-    case Family::length:
-    case Family::values: {
+    case ShapeFamily::length:
+    case ShapeFamily::values: {
       if (!spec.duration) {
         unvalidated(key("duration"), desc + " needs a duration", "duration: the length in ns");
       }
       geom_.L = *spec.duration;
       given_ = kDuration;
       if (shape_ == Shape::piecewise_constant && spec.values.empty()) {
-        unvalidated(key("values"), "piecewise_constant needs at least one value",
+        unvalidated(key("values"), std::string(sname) + " needs at least one value",
                     "values: [v0, v1, ...] in GHz");
       }
       if (shape_ == Shape::spline && spec.values.size() < 4) {
-        unvalidated(key("values"), "spline needs at least 4 control values, got " +
+        unvalidated(key("values"), std::string(sname) + " needs at least 4 control values, got " +
                                        std::to_string(spec.values.size()),
                     "values: [v0, v1, v2, v3, ...] in GHz");
       }
       break;
     }
-    case Family::ramps: {
+    case ShapeFamily::ramps: {
       std::vector<std::string> have;
       if (spec.duration) have.emplace_back("duration");
       if (spec.plateau) have.emplace_back("plateau");
@@ -208,7 +194,7 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
       }
       break;
     }
-    case Family::gauss: {
+    case ShapeFamily::gauss: {
       std::vector<std::string> have;
       if (spec.duration) have.emplace_back("duration");
       if (spec.sigma) have.emplace_back("sigma");
@@ -242,7 +228,7 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
       }
       break;
     }
-    case Family::edges: {
+    case ShapeFamily::edges: {
       // g(tau) has three independent scales (rise at c*sigma, fall at L - c*sigma, width sigma):
       // with L = 2 c sigma it would vanish identically, so all three keys are needed.
       const std::pair<const char*, const std::optional<double>*> keys[] = {
@@ -268,7 +254,7 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
     }
   }
   detail::prepare_geometry(geom_);
-  if (fam == Family::values) values_ = spec.values;
+  if (fam == ShapeFamily::values) values_ = spec.values;
   lambda_ = drag ? spec.lambda.value_or(0.0) : 0.0;
   phase_ = spec.phase;
   delay_ = spec.delay;
@@ -285,7 +271,7 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
   }
 
   // --- amplitude ----------------------------------------------------------------------------
-  if (fam == Family::values) {
+  if (fam == ShapeFamily::values) {
     if (spec.amplitude_auto) {
       unvalidated(key("amplitude"), std::string("amplitude: auto does not apply to ") + desc +
                                         ": its values are the drive in GHz");
@@ -330,7 +316,8 @@ std::vector<ParamRef> Pulse::trainable(const PulseSpec& spec) const {
     for (const ParamRef& p : refs) {
       if (!has_parameter(p)) {
         std::string why = "'" + name + "' is not a parameter of " + desc;
-        if (family_of(geom_.kind) == Family::ramps || family_of(geom_.kind) == Family::gauss) {
+        const ShapeFamily fam = enum_row(geom_.kind).family;
+        if (fam == ShapeFamily::ramps || fam == ShapeFamily::gauss) {
           std::string held;
           for (const ParamRef& q : parameters()) {
             const bool shape_key = q.kind == Param::duration || q.kind == Param::ramp ||

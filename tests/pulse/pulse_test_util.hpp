@@ -260,7 +260,7 @@ inline std::vector<Case> all_cases() {
     add("cos", s);
   }
   for (const Shape sh : {Shape::rampcos, Shape::trapezoid}) {
-    const std::string n = shape_name(sh);
+    const std::string n = qevolve::enum_name(sh);
     PulseSpec s = base_spec(sh);
     PulseSpec a = s, b = s, c = s;
     a.duration = 50.0, a.ramp = 12.0;
@@ -283,7 +283,7 @@ inline std::vector<Case> all_cases() {
   for (const Shape sh : {Shape::tanh, Shape::erf}) {
     PulseSpec s = base_spec(sh);
     s.duration = 50.0, s.sigma = 3.0, s.c = 2.5;
-    add(shape_name(sh), s);
+    add(qevolve::enum_name(sh), s);
   }
   {
     PulseSpec s = base_spec(Shape::drag);
