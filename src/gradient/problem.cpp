@@ -145,6 +145,13 @@ struct GradientProblem::Impl {
     };
   }
 
+  /// Calls f(slot, parameter) for every parameter of `kind`, in parameter order.
+  template <typename F>
+  void for_each(Kind kind, F&& f) const {
+    for (std::size_t i = 0; i < params.size(); ++i)
+      if (params[i].kind == kind) f(static_cast<Index>(i), params[i]);
+  }
+
   /// The adjoint passes of GradientProblem::evaluate (closed, open systems).
   RVector closed_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj);
   RVector open_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj);
@@ -267,11 +274,10 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
   m.objective = *objective_spec(config, *m.sim);  // a target and computational initial states
   m.pulse_refs.resize(m.sim->pulses().size());
   m.pulse_slots.resize(m.sim->pulses().size());
-  for (std::size_t i = 0; i < m.params.size(); ++i)
-    if (m.params[i].kind == Kind::pulse) {
-      m.pulse_refs[static_cast<std::size_t>(m.params[i].pulse)].push_back(m.params[i].ref);
-      m.pulse_slots[static_cast<std::size_t>(m.params[i].pulse)].push_back(static_cast<Index>(i));
-    }
+  m.for_each(Kind::pulse, [&m](Index i, const Param& q) {
+    m.pulse_refs[static_cast<std::size_t>(q.pulse)].push_back(q.ref);
+    m.pulse_slots[static_cast<std::size_t>(q.pulse)].push_back(i);
+  });
 
   m.values.resize(static_cast<Index>(m.params.size()));
   for (std::size_t i = 0; i < m.params.size(); ++i) {
@@ -340,11 +346,10 @@ void GradientProblem::set_values(const RVector& values) {
       throw NumericalError(p.path() + " would end at " + std::to_string(p.end()) +
                            " ns, after the evolution's fixed duration " + std::to_string(T) + " ns");
   if (noise_changed)
-    for (std::size_t i = 0; i < m.params.size(); ++i)
-      if (m.params[i].kind == Kind::noise) {
-        NoiseSpec& n = m.config.evolution.noise[static_cast<std::size_t>(m.params[i].noise)];
-        (m.params[i].t1 ? n.t1 : n.tphi) = values(static_cast<Index>(i));
-      }
+    m.for_each(Kind::noise, [&m, &values](Index i, const Param& q) {
+      NoiseSpec& n = m.config.evolution.noise[static_cast<std::size_t>(q.noise)];
+      (q.t1 ? n.t1 : n.tphi) = values(i);
+    });
   if (noise_changed && !device_changed) m.sim->set_noise(m.config.evolution.noise);
   if (device_changed) {
     std::swap(m.resolved, resolved);
@@ -392,16 +397,13 @@ RVector GradientProblem::Impl::closed_gradient(const Forward& fw, const fidelity
   const solver::StepCotangent on_step = pulse_accumulator(local);
   update_device_terms();
   const solver::AdjointResult adj = sim->adjoint(fw.product, lambdaN, tangents, on_step);
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    const Param& q = params[i];
-    if (q.kind != Kind::device) continue;
+  for_each(Kind::device, [&](Index i, const Param& q) {
     const auto k = static_cast<std::size_t>(q.device);
-    local(static_cast<Index>(i)) = adj.tangents[k] + basis_and_frame_term(*sim, device_terms[k], fw.product, adj.lambda0,
-                                                                          obj.cotangent, fw.shard.first);
-  }
+    local(i) = adj.tangents[k] +
+               basis_and_frame_term(*sim, device_terms[k], fw.product, adj.lambda0, obj.cotangent, fw.shard.first);
+  });
   comm->allreduce_sum(local);
-  for (std::size_t i = 0; i < params.size(); ++i)
-    if (params[i].kind == Kind::angle) local(static_cast<Index>(i)) = obj.angle_gradient(params[i].angle);
+  for_each(Kind::angle, [&](Index i, const Param& q) { local(i) = obj.angle_gradient(q.angle); });
   return local;
 }
 
@@ -411,17 +413,14 @@ RVector GradientProblem::Impl::open_gradient(const Forward& fw, const fidelity::
   const solver::StepCotangent on_step = pulse_accumulator(local);
   update_device_terms();
   std::vector<solver::DissipatorTangent> noise;
-  std::vector<std::size_t> noise_slot;
-  for (std::size_t i = 0; i < params.size(); ++i)
-    if (params[i].kind == Kind::noise) {
-      noise.push_back(sim->dissipator_rate_tangent(params[i].noise, params[i].t1));
-      noise_slot.push_back(i);
-    }
+  std::vector<Index> noise_slot;
+  for_each(Kind::noise, [&](Index i, const Param& q) {
+    noise.push_back(sim->dissipator_rate_tangent(q.noise, q.t1));
+    noise_slot.push_back(i);
+  });
   const solver::OpenAdjointResult adj = sim->adjoint_density(fw.initial, lambdaN, tangents, noise, on_step);
-  for (std::size_t i = 0; i < params.size(); ++i)
-    if (params[i].kind == Kind::device)
-      local(static_cast<Index>(i)) = adj.tangents[static_cast<std::size_t>(params[i].device)];
-  for (std::size_t k = 0; k < noise.size(); ++k) local(static_cast<Index>(noise_slot[k])) = adj.noise[k];
+  for_each(Kind::device, [&](Index i, const Param& q) { local(i) = adj.tangents[static_cast<std::size_t>(q.device)]; });
+  for (std::size_t k = 0; k < noise.size(); ++k) local(noise_slot[k]) = adj.noise[k];
   comm->allreduce_sum(local);
   return local;
 }

@@ -357,20 +357,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
         double* dst = adj_gates.data() + per_step * static_cast<std::size_t>(s - s0);
         gates.compute(c, dst);
         // In place: g -> g^dag (split re/im, row-major).
-        for (int k = 0; k < num_gates; ++k) {
-          const int g = gates.size(k);
-          double* re = dst + gates.offset(k);
-          double* im = re + g * g;
-          for (int i = 0; i < g; ++i) {
-            im[i * g + i] = -im[i * g + i];
-            for (int j = i + 1; j < g; ++j) {
-              std::swap(re[i * g + j], re[j * g + i]);
-              const double a = im[i * g + j], b = im[j * g + i];
-              im[i * g + j] = -b;
-              im[j * g + i] = -a;
-            }
-          }
-        }
+        for (int k = 0; k < num_gates; ++k) split_adjoint_in_place(dst + gates.offset(k), gates.size(k));
       }
       std::vector<double> local_env(env.size(), 0.0);
       AdjointPlanes planes(static_cast<std::size_t>(D * width));
