@@ -152,9 +152,8 @@ struct GradientProblem::Impl {
       if (params[i].kind == kind) f(static_cast<Index>(i), params[i]);
   }
 
-  /// The adjoint passes of GradientProblem::evaluate (closed, open systems).
-  RVector closed_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj);
-  RVector open_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj);
+  /// The gradient pass of GradientProblem::evaluate (closed and open systems).
+  RVector adjoint_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj);
 
   void update_device_terms() {
     if (device_terms_valid) return;
@@ -381,47 +380,42 @@ Evaluation GradientProblem::evaluate(bool with_gradient, const PipelineHooks& ho
     spec.options.initial_angles = *m.warm;
   GradientPass pass;
   if (with_gradient)
-    pass = [&m](const Forward& fw, const fidelity::ObjectiveEvaluation& obj) {
-      return m.sim->is_open() ? m.open_gradient(fw, obj) : m.closed_gradient(fw, obj);
-    };
+    pass = [&m](const Forward& fw, const fidelity::ObjectiveEvaluation& obj) { return m.adjoint_gradient(fw, obj); };
   Evaluation ev = gradient::evaluate(*m.sim, spec, *m.comm, *m.comm, hooks, pass);
   if (m.compensation != Compensation::none && !m.angles_trainable) m.warm = ev.fidelity->angles;
   return ev;
 }
 
-RVector GradientProblem::Impl::closed_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj) {
+RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj) {
   // Per-rank cotangent sums (pulse parameters through the per-step drive cotangents, device
-  // parameters through the Hamiltonian tangents and the basis/frame terms), reduced once.
-  const CMatrix lambdaN = sim->output_adjoint(obj.cotangent);
+  // parameters through the Hamiltonian tangents, closed: plus the basis/frame terms, open: the
+  // T1 / Tphi tangents), reduced once. The cotangent of the final columns goes back through the
+  // output map (closed) or the channel map (open) first.
+  const bool open = sim->is_open();
+  const CMatrix lambdaN = open ? sim->channel_adjoint(obj.cotangent) : sim->output_adjoint(obj.cotangent);
   RVector local = RVector::Zero(values.size());
   const solver::StepCotangent on_step = pulse_accumulator(local);
   update_device_terms();
-  const solver::AdjointResult adj = sim->adjoint(fw.product, lambdaN, tangents, on_step);
-  for_each(Kind::device, [&](Index i, const Param& q) {
-    const auto k = static_cast<std::size_t>(q.device);
-    local(i) = adj.tangents[k] +
-               basis_and_frame_term(*sim, device_terms[k], fw.product, adj.lambda0, obj.cotangent, fw.shard.first);
-  });
+  if (open) {
+    std::vector<solver::DissipatorTangent> noise;
+    std::vector<Index> noise_slot;
+    for_each(Kind::noise, [&](Index i, const Param& q) {
+      noise.push_back(sim->dissipator_rate_tangent(q.noise, q.t1));
+      noise_slot.push_back(i);
+    });
+    const solver::OpenAdjointResult adj = sim->adjoint_density(fw.initial, lambdaN, tangents, noise, on_step);
+    for_each(Kind::device, [&](Index i, const Param& q) { local(i) = adj.tangents[static_cast<std::size_t>(q.device)]; });
+    for (std::size_t k = 0; k < noise.size(); ++k) local(noise_slot[k]) = adj.noise[k];
+  } else {
+    const solver::AdjointResult adj = sim->adjoint(fw.product, lambdaN, tangents, on_step);
+    for_each(Kind::device, [&](Index i, const Param& q) {
+      const auto k = static_cast<std::size_t>(q.device);
+      local(i) = adj.tangents[k] +
+                 basis_and_frame_term(*sim, device_terms[k], fw.product, adj.lambda0, obj.cotangent, fw.shard.first);
+    });
+  }
   comm->allreduce_sum(local);
-  for_each(Kind::angle, [&](Index i, const Param& q) { local(i) = obj.angle_gradient(q.angle); });
-  return local;
-}
-
-RVector GradientProblem::Impl::open_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj) {
-  const CMatrix lambdaN = sim->channel_adjoint(obj.cotangent);
-  RVector local = RVector::Zero(values.size());
-  const solver::StepCotangent on_step = pulse_accumulator(local);
-  update_device_terms();
-  std::vector<solver::DissipatorTangent> noise;
-  std::vector<Index> noise_slot;
-  for_each(Kind::noise, [&](Index i, const Param& q) {
-    noise.push_back(sim->dissipator_rate_tangent(q.noise, q.t1));
-    noise_slot.push_back(i);
-  });
-  const solver::OpenAdjointResult adj = sim->adjoint_density(fw.initial, lambdaN, tangents, noise, on_step);
-  for_each(Kind::device, [&](Index i, const Param& q) { local(i) = adj.tangents[static_cast<std::size_t>(q.device)]; });
-  for (std::size_t k = 0; k < noise.size(); ++k) local(noise_slot[k]) = adj.noise[k];
-  comm->allreduce_sum(local);
+  for_each(Kind::angle, [&](Index i, const Param& q) { local(i) = obj.angle_gradient(q.angle); });  // closed only
   return local;
 }
 
