@@ -362,4 +362,46 @@ struct FidelityResult {
                                                Compensation kind, comm::Communicator& comm,
                                                const CompensationOptions& options = {});
 
+// ---------------------------------------------------------------------------------------------
+// The objective of `run` and the gradient layer, with its cotangent (src/fidelity/cotangent.cpp)
+// ---------------------------------------------------------------------------------------------
+
+/// What the objective is: the target, the compensation, and what to compute besides F.
+struct ObjectiveSpec {
+  CMatrix target;                                  ///< d x d
+  Compensation compensation = Compensation::none;
+  std::vector<Index> computational;                ///< closed: rows of the output columns forming U
+  std::optional<RVector> angles;                   ///< compensation at these angles (trainable,
+                                                   ///< closed only) instead of re-optimised
+  CompensationOptions options;                     ///< the compensation solve (warm start)
+  bool cotangent = false;                          ///< also d(1 - F)/d(conj) of the final columns
+};
+
+/// The final columns of one evaluation. Closed: `local` are this rank's output columns
+/// (D x |J|, basis and frame of the run, initial states `shard`); open: this rank's columns of
+/// the channel block (n^2 x |J|, inputs `shard`). `gathered`: rank 0 only, all of them.
+struct FinalColumns {
+  const CMatrix* local = nullptr;
+  const CMatrix* gathered = nullptr;
+  comm::Shard shard;
+  bool open = false;
+};
+
+struct ObjectiveEvaluation {
+  FidelityResult fidelity;  ///< every rank; unitary_compensated (closed) and
+                            ///< superoperator_compensated (open) on rank 0 only
+  CMatrix unitary;          ///< closed, rank 0: the computational block of the gathered columns
+  CMatrix cotangent;        ///< with spec.cotangent: d(1 - F)/d(conj) of this rank's final columns
+                            ///< (same shape as FinalColumns::local), so that
+                            ///< d(1 - F) = 2 Re Tr(cotangent^dag d(columns))
+  RVector angle_gradient;   ///< with spec.angles and spec.cotangent: d(1 - F)/d(angles)
+};
+
+/// The one evaluation of the objective for `run` and GradientProblem: the leakage-aware fidelity
+/// (compensation re-optimised, or at spec.angles) and, with spec.cotangent, its cotangent.
+/// Collective over `comm`: every rank gets the same fidelity, angles and layer factors.
+[[nodiscard]] ObjectiveEvaluation evaluate_with_cotangent(const FinalColumns& columns,
+                                                          const ObjectiveSpec& spec,
+                                                          comm::Communicator& comm);
+
 }  // namespace qevolve::fidelity

@@ -5,6 +5,7 @@
 // the simulator).
 #pragma once
 
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -39,14 +40,53 @@ struct ParameterInfo {
 struct Evaluation {
   double infidelity = 0.0;  ///< 1 - F after compensation
   RVector gradient;         ///< d(1 - F)/d(theta), empty unless requested
-  fidelity::FidelityResult fidelity;  ///< F before/after compensation, leakage, angles
+  std::optional<fidelity::FidelityResult> fidelity;  ///< F before/after compensation, leakage,
+                                                     ///< angles; empty without an objective
   CMatrix columns;          ///< the evolved columns (basis and frame of the config); rank 0 only
   CMatrix unitary;          ///< their computational block (rows and columns), before compensation;
                             ///< rank 0 only
   CMatrix superoperator;    ///< open systems: the channel block (columns and unitary stay empty);
                             ///< rank 0 only
+  /// precision: single only: what single precision costs (solver::EvolveResult); NaN otherwise.
+  double single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
 };
+
+/// What the forward pass leaves for the adjoint pass (this rank's shard).
+struct Forward {
+  comm::Shard shard;  ///< initial states (closed) or inputs |i><j| (open) of this rank
+  CMatrix local;      ///< this rank's final columns: output columns (closed), channel columns (open)
+  CMatrix product;    ///< closed, with a gradient: psi_N, product basis and lab frame
+  CMatrix initial;    ///< open, with a gradient: the vectorised inputs the checkpointed adjoint
+                      ///< restarts from
+};
+
+/// The adjoint pass: d(1 - F)/d(theta) (reduced over the ranks) from the forward pass and the
+/// objective's cotangent.
+using GradientPass =
+    std::function<RVector(const Forward& forward, const fidelity::ObjectiveEvaluation& objective)>;
+
+struct PipelineHooks {
+  std::function<void(double)> progress;  ///< forward progress, fraction in [0, 1]
+  /// Closed systems: called with this rank's output columns before anything else uses them
+  /// (collective: `run` checks the norms there).
+  std::function<void(const CMatrix& local_columns)> check_columns;
+};
+
+/// The objective of a config: its target on the device's qubits, the compensation and the
+/// computational rows; empty when the config has no target or the initial states are not the
+/// computational ones (no fidelity: docs/fidelity.md "Conventions").
+[[nodiscard]] std::optional<fidelity::ObjectiveSpec> objective_spec(const Config& config,
+                                                                   const solver::Simulator& sim);
+
+/// The one pipeline of `run` and GradientProblem (docs/architecture.md "Call order"): forward
+/// on this rank's shard (`comm.shard`) -> gather on rank 0 (`comm`) -> the objective and, with
+/// a gradient pass, its cotangent (fidelity::evaluate_with_cotangent, reduced over `reduce`)
+/// -> the gradient pass. Without `objective` it stops after the gather.
+[[nodiscard]] Evaluation evaluate(const solver::Simulator& sim,
+                                  const std::optional<fidelity::ObjectiveSpec>& objective,
+                                  comm::Communicator& comm, comm::Communicator& reduce,
+                                  const PipelineHooks& hooks = {}, const GradientPass& gradient = {});
 
 /// True when the config marks anything trainable (an `optimize:` list on a pulse, qubit or
 /// coupling, or target.compensation_trainable with compensation).
@@ -75,6 +115,8 @@ class GradientProblem {
   /// Forward run (and adjoint pass if `with_gradient`). With compensation the angles are
   /// re-optimised (warm-started from the previous optimum) unless compensation_trainable.
   [[nodiscard]] Evaluation evaluate(bool with_gradient);
+  /// The same with the pipeline's hooks (progress, column check).
+  [[nodiscard]] Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks);
 
   /// The compensation angles the next evaluation starts its solve from (the previous optimum);
   /// part of the optimiser's checkpoint so a resumed run repeats the same solves.
@@ -87,7 +129,6 @@ class GradientProblem {
   [[nodiscard]] const solver::Simulator& simulator() const;
 
  private:
-  [[nodiscard]] Evaluation evaluate_open(bool with_gradient);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -113,7 +113,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   comm.barrier();
   Row r;
   r.seconds = comm.allreduce_max(std::chrono::duration<double>(Clock::now() - t0).count());
-  const CMatrix target = config_target(config, sim.device());  // evaluated with vz below
+  const CMatrix target = gradient::objective_spec(config, sim)->target;  // evaluated with vz below
   comm.reset_bytes();
   {
     fidelity::DistributedObjective obj(Compensation::vz, target, result.columns, shard.first, comm);

@@ -1,8 +1,8 @@
-// `qevolve run`: config -> device -> cached simulator -> evolve -> fidelity -> (gradient) ->
-// HDF5 + summary. With trainable parameters the gradient layer evaluates (forward + adjoint)
-// and /gradient, /gradient_names are written.
+// `qevolve run`: config -> device -> cached simulator -> the one pipeline of the gradient layer
+// (forward -> gather -> fidelity -> with trainable parameters the adjoint pass) -> HDF5 +
+// summary. With trainable parameters GradientProblem owns the simulator and adds the gradient
+// pass; /gradient and /gradient_names are written.
 #include <memory>
-#include <optional>
 #include <ostream>
 #include <string>
 
@@ -37,47 +37,29 @@ int run(const RunOptions& options, Streams io) {
   RunReport report;
   report.config = &config;
   report.ranks = comm.size();
-  std::unique_ptr<solver::Simulator> sim;
+  // The simulator: GradientProblem's when something is trainable (it adds the gradient pass to
+  // the pipeline), else our own.
   std::unique_ptr<gradient::GradientProblem> problem;
-  if (gradient::has_trainable(config)) {
+  std::unique_ptr<solver::Simulator> own;
+  if (gradient::has_trainable(config))
     problem = std::make_unique<gradient::GradientProblem>(config, options.threads, reduce);
-    report.sim = &problem->simulator();
-    report.t_build = since(t_start);
-    take_evaluation(report, problem->evaluate(true), problem->names());
-    if (root) {  // the gathered columns (the evaluation's reductions were collective)
-      comm::SerialCommunicator here;
-      check_norms(report.columns, report.sim->options(), here);
-    }
-  } else {
-    device::Device dev = io::build_device(config);
-    sim = std::make_unique<solver::Simulator>(config, std::move(dev), options.threads);
-    report.sim = sim.get();
-    report.t_build = since(t_start);
-    const auto t1 = Clock::now();
-    CMatrix local;
-    comm::Shard shard;
-    if (sim->is_open()) {
-      const auto n = static_cast<Index>(sim->initial_indices().size());
-      shard = comm.shard(n * n);
-      ProgressBar bar(io.err, show, "evolving (Lindblad)");
-      local = sim->evolve_channel(shard, [&bar](double f) { bar.update(f); }).superoperator;
-      report.superoperator = comm.gather_columns(local, n * n, 0);
-    } else {
-      shard = comm.shard(static_cast<Index>(sim->initial_indices().size()));
-      solver::EvolveResult evolved;
-      {
-        ProgressBar bar(io.err, show, "evolving");
-        evolved = sim->evolve(shard, [&bar](double f) { bar.update(f); });
-      }
-      check_norms(evolved.columns, sim->options(), comm);
-      local = std::move(evolved.columns);
-      report.columns = comm.gather_columns(local, sim->device().dim(), 0);
-      report.single_precision_deviation = evolved.single_precision_deviation;
-    }
-    report.t_evolve = since(t1);
-    const auto t2 = Clock::now();
-    compute_fidelity(report, local, shard, reduce);
-    report.t_fidelity = since(t2);
+  else
+    own = std::make_unique<solver::Simulator>(config, io::build_device(config), options.threads);
+  const solver::Simulator& sim = problem ? problem->simulator() : *own;
+  report.sim = &sim;
+  report.t_build = since(t_start);
+  {
+    ProgressBar bar(io.err, show, sim.is_open() ? "evolving (Lindblad)" : "evolving");
+    gradient::PipelineHooks hooks;
+    hooks.progress = [&bar](double f) {
+      bar.update(f);
+      if (f >= 1.0) bar.finish();
+    };
+    hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
+    take_evaluation(report,
+                    problem ? problem->evaluate(true, hooks)
+                            : gradient::evaluate(sim, gradient::objective_spec(config, sim), comm, reduce, hooks),
+                    problem ? problem->names() : std::vector<std::string>());
   }
   report.bytes_communicated = comm.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
   if (!root) return 0;

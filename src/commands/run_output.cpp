@@ -31,48 +31,12 @@ void check_norms(const CMatrix& columns, const solver::Options& o, comm::Communi
                          std::to_string(worst) + " (tolerance " + std::to_string(tol) + ")");
 }
 
-CMatrix config_target(const Config& config, const device::Device& device) {
-  std::vector<std::string> qubit_names;
-  for (int q : device.qubit_modes()) qubit_names.push_back(device.modes()[static_cast<std::size_t>(q)].name());
-  return fidelity::target_unitary(*config.target, qubit_names, config);
-}
-
-namespace {
-
-CMatrix computational_rows(const RunReport& r, const CMatrix& columns) {
-  const auto comp = r.sim->device().computational_indices();
-  const auto d = static_cast<Index>(comp.size());
-  CMatrix u(d, columns.cols());
-  for (Index i = 0; i < d; ++i) u.row(i) = columns.row(comp[static_cast<std::size_t>(i)]);
-  return u;
-}
-}  // namespace
-
-void compute_fidelity(RunReport& r, const CMatrix& local, const comm::Shard& shard, comm::Communicator& comm) {
-  const Config& config = *r.config;
-  if (!config.target || !r.sim->initial_states_are_computational()) return;
-  const CMatrix target = config_target(config, r.sim->device());
-  if (r.sim->is_open()) {
-    // The channel's compensation needs its whole Choi matrix: rank 0 holds the gathered block.
-    if (comm.is_root())
-      r.fidelity = fidelity::evaluate_channel_fidelity(r.superoperator, target, config.target->compensation);
-    return;
-  }
-  r.fidelity = fidelity::evaluate_fidelity(computational_rows(r, local), shard.first, target,
-                                           config.target->compensation, comm);
-  if (!comm.is_root()) return;
-  r.unitary = computational_rows(r, r.columns);
-  r.fidelity->unitary_compensated =
-      r.fidelity->compensation == Compensation::none
-          ? r.unitary
-          : fidelity::apply_compensation(r.fidelity->compensation, r.unitary, r.fidelity->angles);
-}
-
 void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::string> names) {
   r.columns = std::move(ev.columns);
   r.unitary = std::move(ev.unitary);
   r.superoperator = std::move(ev.superoperator);
   r.fidelity = std::move(ev.fidelity);
+  r.single_precision_deviation = ev.single_precision_deviation;
   r.gradient_names = std::move(names);
   r.gradient = std::move(ev.gradient);
   r.t_evolve = ev.evolve_s;

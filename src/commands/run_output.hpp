@@ -1,4 +1,5 @@
-// What `run` and `optimize` share: the norm check, the HDF5 result file and the summary.
+// What `run` and `optimize` share: the norm check, the evaluation into the report, the HDF5
+// result file and the summary.
 #pragma once
 
 #include <chrono>
@@ -46,18 +47,8 @@ struct RunReport {
 /// Collective over `comm` (every rank throws together).
 void check_norms(const CMatrix& columns, const solver::Options& o, comm::Communicator& comm);
 
-/// The target unitary of the config's `target` section on the device's qubits.
-[[nodiscard]] CMatrix config_target(const Config& config, const device::Device& device);
-
-/// The computational block and its fidelity (when the config has a target and the initial
-/// states are computational). Distributed: `local` are this rank's evolved columns (initial states `shard`); the
-/// fidelity and compensation are reduced over `comm` (every rank gets them). Rank 0 must
-/// already hold the gathered report.columns (closed) or report.superoperator (open): it
-/// computes the unitary and compensated unitary (closed) or the channel fidelity (open).
-void compute_fidelity(RunReport& report, const CMatrix& local, const comm::Shard& shard, comm::Communicator& comm);
-
-/// Moves a gradient evaluation (columns, unitary, fidelity, gradient, phase times) into the
-/// report; `names` are the problem's parameter names.
+/// Moves an evaluation of the pipeline (columns, unitary, fidelity, gradient, phase times) into
+/// the report; `names` are the problem's parameter names (empty: no gradient).
 void take_evaluation(RunReport& report, gradient::Evaluation&& ev, std::vector<std::string> names);
 
 /// Writes the HDF5 result (atomically). Returns true if /energies had to be skipped.

@@ -23,14 +23,14 @@ DeviceTerms device_terms_for(const solver::Simulator& sim, const device::DeviceP
 
 double basis_and_frame_term(const solver::Simulator& sim, const DeviceTerms& terms,
                             const CMatrix& psiN, const CMatrix& lambda0,
-                            const CMatrix& Lambda_out, Index first_column) {
+                            const CMatrix& cotangent, Index first_column) {
   const device::Device& dev = sim.device();
   const auto& o = sim.options();
   const bool dressed = o.basis == Basis::dressed;
   double total = 0.0;
   // out = Phi W^dag psi_N: d(out) = dPhi W^dag psi_N + Phi dW^dag psi_N; f = 1 - F, so
-  // df = 2 Re Tr((-Lambda_out)^dag d(out)).
-  CMatrix dout = CMatrix::Zero(Lambda_out.rows(), Lambda_out.cols());
+  // df = 2 Re Tr(cotangent^dag d(out)).
+  CMatrix dout = CMatrix::Zero(cotangent.rows(), cotangent.cols());
   if (dressed) {
     const CMatrix& dW = terms.dressed->transform;
     CMatrix y = dW.adjoint() * psiN;  // dW^dag psi_N
@@ -61,7 +61,7 @@ double basis_and_frame_term(const solver::Simulator& sim, const DeviceTerms& ter
       dout.row(i) = phi * (dout.row(i) + cplx(0.0, kTwoPi * o.duration * dE(i)) * base.row(i));
     }
   }
-  total -= 2.0 * Lambda_out.conjugate().cwiseProduct(dout).sum().real();
+  total += 2.0 * cotangent.conjugate().cwiseProduct(dout).sum().real();
   return total;
 }
 

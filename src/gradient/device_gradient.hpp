@@ -22,10 +22,11 @@ struct DeviceTerms {
 
 /// d(1 - F)/d(theta) through the dressed initial columns, the dressed output basis and the
 /// rotating-frame phases. lambda0: the adjoint pass's cotangent at t = 0 (for 1 - F);
-/// Lambda_out: dF/d(out^*) of the output columns. The columns are the initial states
+/// cotangent: d(1 - F)/d(out^*) of the output columns (fidelity::evaluate_with_cotangent). The
+/// columns are the initial states
 /// [first_column, first_column + psiN.cols()) (a rank's shard; the term is a sum over them).
 [[nodiscard]] double basis_and_frame_term(const solver::Simulator& sim, const DeviceTerms& terms,
                                           const CMatrix& psiN, const CMatrix& lambda0,
-                                          const CMatrix& Lambda_out, Index first_column = 0);
+                                          const CMatrix& cotangent, Index first_column = 0);
 
 }  // namespace qevolve::gradient

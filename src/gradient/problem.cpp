@@ -1,20 +1,16 @@
 // GradientProblem: the trainable parameters of a config, the cached simulator, and
 // d(1 - F)/d(theta) by the adjoint method (docs/gradients.md).
 //
-// Objective pipeline and its cotangents:
-//   psi_0 = initial_columns()            (dressed: columns of W, which move with the device)
-//   psi_N = G_{S-1} ... G_0 psi_0        (Simulator::evolve_product)
-//   out   = Phi W^dag psi_N              (Simulator::to_output; Phi = rotating-frame phases)
-//   U     = rows of `out` in the computational subspace
-//   F     = (Tr(U^dag U) + |tau|^2) / (d (d + 1)),  tau = Tr(T_eff^dag U),
-//           T_eff = L_post^dag U_t L_pre^dag (compensation layers at their optimum)
-// With Lambda = dF/dU^* = (U + tau T_eff) / (d (d + 1)), the cotangent of psi_N for 1 - F is
-// lambda_N = -(Phi W^dag)^dag Lambda_out, and the adjoint pass carries it back.
+// An evaluation is the pipeline of src/gradient/pipeline.cpp (forward, gather, the objective and
+// the cotangent of the final columns from the fidelity layer) plus the adjoint passes below:
+//   closed: lambda_N = (Phi W^dag)^dag cotangent (Simulator::output_adjoint), carried back by
+//           Simulator::adjoint; device parameters add the basis and frame terms;
+//   open:   the cotangent of the channel block, carried to the final states by
+//           Simulator::channel_adjoint and back by the checkpointed Simulator::adjoint_density.
 #include "qevolve/resolve.hpp"
 #include "qevolve/gradient.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -32,9 +28,6 @@ namespace qevolve::gradient {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 enum class Kind { pulse, device, angle, noise };
 
@@ -114,8 +107,7 @@ struct GradientProblem::Impl {
   RVector values;
   Compensation compensation = Compensation::none;
   bool angles_trainable = false;
-  CMatrix target;
-  std::vector<Index> comp;  // computational indices
+  fidelity::ObjectiveSpec objective;  // target, compensation, computational rows
   std::vector<device::InternalBasis> bases;  // of the first build
   std::optional<RVector> warm;
   /// Per pulse: its trainable refs and their slots in the parameter vector (fixed at build).
@@ -152,6 +144,16 @@ struct GradientProblem::Impl {
       }
     };
   }
+
+  /// Calls f(slot, parameter) for every parameter of `kind`, in parameter order.
+  template <typename F>
+  void for_each(Kind kind, F&& f) const {
+    for (std::size_t i = 0; i < params.size(); ++i)
+      if (params[i].kind == kind) f(static_cast<Index>(i), params[i]);
+  }
+
+  /// The gradient pass of GradientProblem::evaluate (closed and open systems).
+  RVector adjoint_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj);
 
   void update_device_terms() {
     if (device_terms_valid) return;
@@ -268,17 +270,13 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
     unvalidated("pulses", "nothing is trainable: no `optimize:` list names a parameter",
                 "an `optimize: [...]` list on a pulse, qubit or coupling");
 
-  std::vector<std::string> qubit_names;
-  for (int q : dev.qubit_modes()) qubit_names.push_back(dev.modes()[static_cast<std::size_t>(q)].name());
-  m.target = fidelity::target_unitary(*config.target, qubit_names, config);
-  m.comp = dev.computational_indices();
+  m.objective = *objective_spec(config, *m.sim);  // a target and computational initial states
   m.pulse_refs.resize(m.sim->pulses().size());
   m.pulse_slots.resize(m.sim->pulses().size());
-  for (std::size_t i = 0; i < m.params.size(); ++i)
-    if (m.params[i].kind == Kind::pulse) {
-      m.pulse_refs[static_cast<std::size_t>(m.params[i].pulse)].push_back(m.params[i].ref);
-      m.pulse_slots[static_cast<std::size_t>(m.params[i].pulse)].push_back(static_cast<Index>(i));
-    }
+  m.for_each(Kind::pulse, [&m](Index i, const Param& q) {
+    m.pulse_refs[static_cast<std::size_t>(q.pulse)].push_back(q.ref);
+    m.pulse_slots[static_cast<std::size_t>(q.pulse)].push_back(i);
+  });
 
   m.values.resize(static_cast<Index>(m.params.size()));
   for (std::size_t i = 0; i < m.params.size(); ++i) {
@@ -347,11 +345,10 @@ void GradientProblem::set_values(const RVector& values) {
       throw NumericalError(p.path() + " would end at " + std::to_string(p.end()) +
                            " ns, after the evolution's fixed duration " + std::to_string(T) + " ns");
   if (noise_changed)
-    for (std::size_t i = 0; i < m.params.size(); ++i)
-      if (m.params[i].kind == Kind::noise) {
-        NoiseSpec& n = m.config.evolution.noise[static_cast<std::size_t>(m.params[i].noise)];
-        (m.params[i].t1 ? n.t1 : n.tphi) = values(static_cast<Index>(i));
-      }
+    m.for_each(Kind::noise, [&m, &values](Index i, const Param& q) {
+      NoiseSpec& n = m.config.evolution.noise[static_cast<std::size_t>(q.noise)];
+      (q.t1 ? n.t1 : n.tphi) = values(i);
+    });
   if (noise_changed && !device_changed) m.sim->set_noise(m.config.evolution.noise);
   if (device_changed) {
     std::swap(m.resolved, resolved);
@@ -368,191 +365,58 @@ void GradientProblem::set_values(const RVector& values) {
 
 bool has_trainable(const Config& config) { return io::has_trainable(config); }
 
-Evaluation GradientProblem::evaluate(bool with_gradient) {
-  auto t0 = Clock::now();
+Evaluation GradientProblem::evaluate(bool with_gradient) { return evaluate(with_gradient, {}); }
+
+Evaluation GradientProblem::evaluate(bool with_gradient, const PipelineHooks& hooks) {
   Impl& m = *impl_;
-  if (m.sim->is_open()) return evaluate_open(with_gradient);
-  comm::Communicator& comm = *m.comm;
-  const solver::Simulator& sim = *m.sim;
-  const auto& dev = sim.device();
-  // This rank's initial states (all of them in one process): columns J of U.
-  const comm::Shard shard = comm.shard(static_cast<Index>(sim.initial_indices().size()));
-  const CMatrix psiN = sim.evolve_product(sim.initial_columns(shard));
-  const CMatrix out = sim.to_output(psiN);
-  Evaluation ev;
-  ev.columns = comm.gather_columns(out, dev.dim(), 0);
-  ev.evolve_s = since(t0);
-  t0 = Clock::now();
-  const auto d = static_cast<Index>(m.comp.size());
-  auto rows = [&m, d](const CMatrix& cols) {
-    CMatrix u(d, cols.cols());
-    for (Index r = 0; r < d; ++r) u.row(r) = cols.row(m.comp[static_cast<std::size_t>(r)]);
-    return u;
-  };
-  const CMatrix U = rows(out);  // d x |J|
-  if (comm.is_root()) ev.unitary = rows(ev.columns);
-
-  // Fidelity (compensation re-optimised, or at the trainable angles), reduced over the ranks.
-  const Index na = m.angles_trainable ? fidelity::compensation_angle_count(
-                                            m.compensation, static_cast<int>(dev.qubit_modes().size()))
-                                      : 0;
-  RVector angle_gradient;
-  if (m.angles_trainable) {
-    const RVector angles = m.values.tail(na);
-    fidelity::FidelityResult& f = ev.fidelity;
-    const int nq = static_cast<int>(dev.qubit_modes().size());
-    const fidelity::FidelityResult plain =
-        fidelity::evaluate_fidelity(U, shard.first, m.target, Compensation::none, comm);
-    f.compensation = m.compensation;
-    f.fidelity_uncompensated = plain.fidelity_uncompensated;
-    f.leakage = plain.leakage;
-    f.angles = angles;
-    f.pre_factors = fidelity::layer_factors(m.compensation, angles, nq, false);
-    f.post_factors = fidelity::layer_factors(m.compensation, angles, nq, true);
-    fidelity::DistributedObjective obj(m.compensation, m.target, U, shard.first, comm);
-    obj.set_angles(angles);
-    const fidelity::ObjectiveValue value = fidelity::objective(m.compensation, d, angles, obj.sums());
-    f.fidelity = value.fidelity;
-    if (with_gradient) angle_gradient = -value.gradient;
-  } else {
-    fidelity::CompensationOptions options;
-    if (m.warm && m.warm->size() > 0) options.initial_angles = *m.warm;
-    ev.fidelity = fidelity::evaluate_fidelity(U, shard.first, m.target, m.compensation, comm, options);
-    if (m.compensation != Compensation::none) m.warm = ev.fidelity.angles;
-  }
-  if (comm.is_root())
-    ev.fidelity.unitary_compensated = m.compensation == Compensation::none
-                                          ? ev.unitary
-                                          : fidelity::apply_compensation(m.compensation, ev.unitary,
-                                                                         ev.fidelity.angles);
-  ev.infidelity = 1.0 - ev.fidelity.fidelity;
-  ev.fidelity_s = since(t0);
-  if (!with_gradient) return ev;
-  t0 = Clock::now();
-
-  // Cotangent of the output columns for F, then of psi_N for 1 - F (this rank's columns; tau
-  // is the global overlap with the effective target T_eff = L_post^dag T L_pre^dag).
-  // Only this rank's columns of T_eff: O(d^2 |J|), not the O(d^3) whole product.
-  const CMatrix T_eff =
-      m.compensation == Compensation::none
-          ? CMatrix(m.target.middleCols(shard.first, shard.count))
-          : CMatrix(fidelity::dense_layer(ev.fidelity.post_factors).adjoint() *
-                    (m.target * fidelity::dense_layer(ev.fidelity.pre_factors)
-                                    .adjoint()
-                                    .middleCols(shard.first, shard.count)));
-  const cplx tau = comm.allreduce_sum(cplx(T_eff.conjugate().cwiseProduct(U).sum()));
-  const CMatrix Lambda = (U + tau * T_eff) / static_cast<double>(d * (d + 1));
-  CMatrix Lambda_out = CMatrix::Zero(out.rows(), out.cols());
-  for (Index r = 0; r < d; ++r) Lambda_out.row(m.comp[static_cast<std::size_t>(r)]) = Lambda.row(r);
-  const CMatrix lambdaN = -sim.output_adjoint(Lambda_out);
-
-  // Per-rank cotangent sums (pulse parameters through the per-step drive cotangents, device
-  // parameters through the Hamiltonian tangents and the basis/frame terms), reduced once.
-  RVector local = RVector::Zero(m.values.size());
-  const solver::StepCotangent on_step = m.pulse_accumulator(local);
-  m.update_device_terms();
-  const solver::AdjointResult adj = sim.adjoint(psiN, lambdaN, m.tangents, on_step);
-  for (std::size_t i = 0; i < m.params.size(); ++i) {
-    const Param& q = m.params[i];
-    if (q.kind != Kind::device) continue;
-    const auto k = static_cast<std::size_t>(q.device);
-    local(static_cast<Index>(i)) = adj.tangents[k] + basis_and_frame_term(sim, m.device_terms[k], psiN, adj.lambda0,
-                                                                          Lambda_out, shard.first);
-  }
-  comm.allreduce_sum(local);
-  ev.gradient = std::move(local);
-  for (std::size_t i = 0; i < m.params.size(); ++i)
-    if (m.params[i].kind == Kind::angle) ev.gradient(static_cast<Index>(i)) = angle_gradient(m.params[i].angle);
-  ev.gradient_s = since(t0);
+  fidelity::ObjectiveSpec& spec = m.objective;
+  spec.cotangent = with_gradient;
+  spec.angles.reset();
+  spec.options.initial_angles.reset();
+  if (m.angles_trainable)
+    spec.angles = m.values.tail(fidelity::compensation_angle_count(
+        m.compensation, static_cast<int>(m.sim->device().qubit_modes().size())));
+  else if (m.warm && m.warm->size() > 0)
+    spec.options.initial_angles = *m.warm;
+  GradientPass pass;
+  if (with_gradient)
+    pass = [&m](const Forward& fw, const fidelity::ObjectiveEvaluation& obj) { return m.adjoint_gradient(fw, obj); };
+  Evaluation ev = gradient::evaluate(*m.sim, spec, *m.comm, *m.comm, hooks, pass);
+  if (m.compensation != Compensation::none && !m.angles_trainable) m.warm = ev.fidelity->angles;
   return ev;
 }
 
-Evaluation GradientProblem::evaluate_open(bool with_gradient) {
-  // Open systems (docs/fidelity.md "Channels"): F = (Tr E(I) + Tr(S_t^dag S)) / (d (d + 1)) is
-  // real-linear in the channel block S, dF = Re sum conj(w) dS / (d (d + 1)) with
-  // w = S_t + [a = b, i = j]; so the cotangent of S for 1 - F is -w / (2 d (d + 1)), carried
-  // to the final states by Simulator::channel_adjoint and back by the checkpointed adjoint.
-  // Distributed: each rank evolves its shard of the n^2 inputs |i><j|; the channel's
-  // compensation needs its whole Choi matrix, so rank 0 gathers the block (d^4 numbers),
-  // solves and broadcasts the angles and fidelities.
-  auto t0 = Clock::now();
-  Impl& m = *impl_;
-  comm::Communicator& comm = *m.comm;
-  const solver::Simulator& sim = *m.sim;
-  const auto n = static_cast<Index>(sim.initial_indices().size());
-  const comm::Shard shard = comm.shard(n * n);
-  const CMatrix x0 = sim.initial_density(shard);
-  const CMatrix xN = sim.evolve_density(x0);
-  Evaluation ev;
-  ev.superoperator = comm.gather_columns(sim.channel_from(xN), n * n, 0);
-  ev.evolve_s = since(t0);
-  t0 = Clock::now();
-  fidelity::CompensationOptions options;
-  if (m.warm && m.warm->size() > 0) options.initial_angles = *m.warm;
-  RVector summary(3);
-  RVector angles;
-  if (comm.is_root()) {
-    ev.fidelity = fidelity::evaluate_channel_fidelity(ev.superoperator, m.target, m.compensation, options);
-    summary << ev.fidelity.fidelity, ev.fidelity.fidelity_uncompensated, ev.fidelity.leakage;
-    angles = ev.fidelity.angles;
-  }
-  if (comm.size() > 1) {
-    comm.broadcast(summary, 0);
-    comm.broadcast(angles, 0);
-    if (!comm.is_root()) {
-      fidelity::FidelityResult& f = ev.fidelity;
-      f.compensation = m.compensation;
-      f.fidelity = summary(0);
-      f.fidelity_uncompensated = summary(1);
-      f.leakage = summary(2);
-      f.angles = angles;
-      if (m.compensation != Compensation::none) {
-        const int nq = static_cast<int>(sim.device().qubit_modes().size());
-        f.pre_factors = fidelity::layer_factors(m.compensation, angles, nq, false);
-        f.post_factors = fidelity::layer_factors(m.compensation, angles, nq, true);
-      }
-    }
-  }
-  if (m.compensation != Compensation::none) m.warm = ev.fidelity.angles;
-  ev.infidelity = 1.0 - ev.fidelity.fidelity;
-  ev.fidelity_s = since(t0);
-  if (!with_gradient) return ev;
-  t0 = Clock::now();
-  const Index d = m.target.rows();
-  // With compensation, F at the optimal angles (envelope theorem) is the formula with the
-  // effective target T_eff = L_post^dag T L_pre^dag.
-  const CMatrix T = m.compensation == Compensation::none
-                        ? m.target
-                        : CMatrix(fidelity::dense_layer(ev.fidelity.post_factors).adjoint() * m.target *
-                                  fidelity::dense_layer(ev.fidelity.pre_factors).adjoint());
-  CMatrix w(d * d, shard.count);  // this rank's inputs k = i + d j
-  for (Index k = 0; k < shard.count; ++k) {
-    const Index i = (shard.first + k) % d, j = (shard.first + k) / d;
-    for (Index b = 0; b < d; ++b)
-      for (Index a = 0; a < d; ++a)
-        w(a + d * b, k) = T(a, i) * std::conj(T(b, j)) + (a == b && i == j ? 1.0 : 0.0);
-  }
-  const CMatrix lambdaN = sim.channel_adjoint(-w / (2.0 * static_cast<double>(d * (d + 1))));
-
-  RVector local = RVector::Zero(m.values.size());
-  const solver::StepCotangent on_step = m.pulse_accumulator(local);
-  m.update_device_terms();
-  std::vector<solver::DissipatorTangent> noise;
-  std::vector<std::size_t> noise_slot;
-  for (std::size_t i = 0; i < m.params.size(); ++i)
-    if (m.params[i].kind == Kind::noise) {
-      noise.push_back(sim.dissipator_rate_tangent(m.params[i].noise, m.params[i].t1));
+RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj) {
+  // Per-rank cotangent sums (pulse parameters through the per-step drive cotangents, device
+  // parameters through the Hamiltonian tangents, closed: plus the basis/frame terms, open: the
+  // T1 / Tphi tangents), reduced once. The cotangent of the final columns goes back through the
+  // output map (closed) or the channel map (open) first.
+  const bool open = sim->is_open();
+  const CMatrix lambdaN = open ? sim->channel_adjoint(obj.cotangent) : sim->output_adjoint(obj.cotangent);
+  RVector local = RVector::Zero(values.size());
+  const solver::StepCotangent on_step = pulse_accumulator(local);
+  update_device_terms();
+  if (open) {
+    std::vector<solver::DissipatorTangent> noise;
+    std::vector<Index> noise_slot;
+    for_each(Kind::noise, [&](Index i, const Param& q) {
+      noise.push_back(sim->dissipator_rate_tangent(q.noise, q.t1));
       noise_slot.push_back(i);
-    }
-  const solver::OpenAdjointResult adj = sim.adjoint_density(x0, lambdaN, m.tangents, noise, on_step);
-  for (std::size_t i = 0; i < m.params.size(); ++i)
-    if (m.params[i].kind == Kind::device)
-      local(static_cast<Index>(i)) = adj.tangents[static_cast<std::size_t>(m.params[i].device)];
-  for (std::size_t k = 0; k < noise.size(); ++k) local(static_cast<Index>(noise_slot[k])) = adj.noise[k];
-  comm.allreduce_sum(local);
-  ev.gradient = std::move(local);
-  ev.gradient_s = since(t0);
-  return ev;
+    });
+    const solver::OpenAdjointResult adj = sim->adjoint_density(fw.initial, lambdaN, tangents, noise, on_step);
+    for_each(Kind::device, [&](Index i, const Param& q) { local(i) = adj.tangents[static_cast<std::size_t>(q.device)]; });
+    for (std::size_t k = 0; k < noise.size(); ++k) local(noise_slot[k]) = adj.noise[k];
+  } else {
+    const solver::AdjointResult adj = sim->adjoint(fw.product, lambdaN, tangents, on_step);
+    for_each(Kind::device, [&](Index i, const Param& q) {
+      const auto k = static_cast<std::size_t>(q.device);
+      local(i) = adj.tangents[k] +
+                 basis_and_frame_term(*sim, device_terms[k], fw.product, adj.lambda0, obj.cotangent, fw.shard.first);
+    });
+  }
+  comm->allreduce_sum(local);
+  for_each(Kind::angle, [&](Index i, const Param& q) { local(i) = obj.angle_gradient(q.angle); });  // closed only
+  return local;
 }
 
 }  // namespace qevolve::gradient

@@ -19,24 +19,6 @@
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
-namespace {
-
-/// In place: g -> g^dag for a g x g gate (split re/im, row-major).
-void adjoint_in_place(double* re, int g) {
-  double* im = re + g * g;
-  for (int i = 0; i < g; ++i) {
-    im[i * g + i] = -im[i * g + i];
-    for (int j = i + 1; j < g; ++j) {
-      std::swap(re[i * g + j], re[j * g + i]);
-      const double a = im[i * g + j], b = im[j * g + i];
-      im[i * g + j] = -b;
-      im[j * g + i] = -a;
-    }
-  }
-}
-
-}  // namespace
-
 void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& psi,
                     CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,
                     const SubstepCotangent& on_step, std::vector<double>& tangent_sums) {
@@ -82,7 +64,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
         job.coefficients(s, c);
         double* dst = adj_gates.data() + per_step * static_cast<std::size_t>(s - s0);
         gates.compute(c, dst);
-        for (int k = 0; k < num_gates; ++k) adjoint_in_place(dst + gates.offset(k), gates.size(k));
+        for (int k = 0; k < num_gates; ++k) split_adjoint_in_place(dst + gates.offset(k), gates.size(k));
       });
     });
     executor->apply(adj_gates.data(), s0, s1, env.data());

@@ -77,7 +77,9 @@ BlockLayout make_block_layout(const BlockEvolution& job, Index n) {
 
 namespace {
 
-/// a <- a b for g x g gates stored as split re/im row-major blocks (re then im).
+/// a <- a b for g x g gates stored as split re/im row-major blocks (re then im). Not
+/// linalg::small_matmul: the kernels' split layout, in float and double, on the hot path of the
+/// bonds splitting (one product per boundary gate and step).
 template <typename Real>
 void multiply_into(Real* a, const Real* b, int g) {
   Real tmp[2 * backend::kMaxGateSize * backend::kMaxGateSize];

@@ -2,6 +2,7 @@
 // real parts then all imaginary parts. The conversions the solvers need, in one place.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "qevolve/types.hpp"
@@ -36,6 +37,21 @@ inline void split_adjoint(const double* in, int g, double* out) {
       out[i * g + j] = in[j * g + i];
       out[gg + i * g + j] = -in[gg + j * g + i];
     }
+}
+
+/// m <- m^dag for a split block, in place.
+inline void split_adjoint_in_place(double* m, int g) {
+  double* re = m;
+  double* im = m + g * g;
+  for (int i = 0; i < g; ++i) {
+    im[i * g + i] = -im[i * g + i];
+    for (int j = i + 1; j < g; ++j) {
+      std::swap(re[i * g + j], re[j * g + i]);
+      const double a = im[i * g + j], b = im[j * g + i];
+      im[i * g + j] = -b;
+      im[j * g + i] = -a;
+    }
+  }
 }
 
 }  // namespace qevolve::solver

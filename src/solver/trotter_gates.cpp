@@ -278,7 +278,10 @@ void TrotterGates::gate_matrix(const Gate& gate, const std::vector<double>& c, c
       continue;
     }
     if (s.is_static) {
-      // m <- S m (S row-major copy kept in s.matrix, column-major Eigen: index (i, k)).
+      // m <- S m (S row-major copy kept in s.matrix, column-major Eigen: index (i, k)). The same
+      // sum as linalg::small_matmul, written here on purpose: through the shared function (on a
+      // row-major copy of S) every Trotter output moved by ~1e-14 (the compiler contracts the
+      // complex multiply-adds differently in that translation unit), so this loop stays.
       if (identity) {
         for (int i = 0; i < g; ++i)
           for (int j = 0; j < g; ++j) m[i * g + j] = s.matrix(i, j);

@@ -1,0 +1,83 @@
+// The one evaluation pipeline of `run` and GradientProblem (docs/architecture.md "Call order"):
+// forward on this rank's shard -> gather on rank 0 -> objective and cotangent (fidelity layer)
+// -> optionally the adjoint pass. The gradient is an addition to this path, not a second one.
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qevolve/gradient.hpp"
+#include "qevolve/simulator.hpp"
+
+namespace qevolve::gradient {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+}  // namespace
+
+std::optional<fidelity::ObjectiveSpec> objective_spec(const Config& config, const solver::Simulator& sim) {
+  if (!config.target || !sim.initial_states_are_computational()) return std::nullopt;
+  const device::Device& dev = sim.device();
+  std::vector<std::string> qubit_names;
+  for (int q : dev.qubit_modes()) qubit_names.push_back(dev.modes()[static_cast<std::size_t>(q)].name());
+  fidelity::ObjectiveSpec spec;
+  spec.target = fidelity::target_unitary(*config.target, qubit_names, config);
+  spec.compensation = config.target->compensation;
+  spec.computational = dev.computational_indices();
+  return spec;
+}
+
+Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::ObjectiveSpec>& objective,
+                    comm::Communicator& comm, comm::Communicator& reduce, const PipelineHooks& hooks,
+                    const GradientPass& gradient) {
+  auto t0 = Clock::now();
+  Evaluation ev;
+  Forward fw;
+  const bool open = sim.is_open();
+  const auto n = static_cast<Index>(sim.initial_indices().size());
+  // Forward on this rank's initial states (closed) or inputs |i><j| (open), then the gather.
+  if (open) {
+    fw.shard = comm.shard(n * n);
+    {
+      CMatrix x0 = sim.initial_density(fw.shard);
+      fw.local = sim.channel_from(sim.evolve_density(x0, hooks.progress));
+      if (gradient) fw.initial = std::move(x0);
+    }
+    ev.superoperator = comm.gather_columns(fw.local, n * n, 0);
+  } else {
+    fw.shard = comm.shard(n);
+    if (gradient) {
+      // The adjoint starts from psi_N in the product basis and lab frame: keep it, and apply
+      // the output map here (Simulator::evolve is this, plus the single-precision check that
+      // a gradient, always in double precision, does not need).
+      fw.product = sim.evolve_product(sim.initial_columns(fw.shard), hooks.progress);
+      fw.local = sim.to_output(fw.product);
+    } else {
+      solver::EvolveResult evolved = sim.evolve(fw.shard, hooks.progress);
+      ev.single_precision_deviation = evolved.single_precision_deviation;
+      fw.local = std::move(evolved.columns);
+    }
+    if (hooks.check_columns) hooks.check_columns(fw.local);
+    ev.columns = comm.gather_columns(fw.local, sim.device().dim(), 0);
+  }
+  ev.evolve_s = since(t0);
+  if (!objective) return ev;
+
+  t0 = Clock::now();
+  const fidelity::FinalColumns columns{&fw.local, open ? &ev.superoperator : &ev.columns, fw.shard, open};
+  fidelity::ObjectiveEvaluation value = fidelity::evaluate_with_cotangent(columns, *objective, reduce);
+  ev.unitary = std::move(value.unitary);
+  ev.fidelity = std::move(value.fidelity);
+  ev.infidelity = 1.0 - ev.fidelity->fidelity;
+  ev.fidelity_s = since(t0);
+  if (!gradient) return ev;
+
+  t0 = Clock::now();
+  ev.gradient = gradient(fw, value);
+  ev.gradient_s = since(t0);
+  return ev;
+}
+
+}  // namespace qevolve::gradient
