@@ -5,6 +5,7 @@
 // themselves (adjoint, Lindblad).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "qevolve/backend/backend.hpp"
@@ -52,12 +53,19 @@ void store_block(CMatrix& state, Index c0, Index w, const Real* re, const Real* 
 /// fall into different L1 sets, which the fused adjoint sweep (16 streams) needs.
 class AdjointPlanes {
  public:
-  explicit AdjointPlanes(std::size_t size) : stride_(size + 8), buf_(4 * stride_) {}
-  [[nodiscard]] double* plane(int i) { return buf_.data() + static_cast<std::size_t>(i) * stride_; }
+  explicit AdjointPlanes(std::size_t size) : stride_(size + 8), buf_(4 * stride_ + 8) {
+    // Plane 0 on a 64-byte boundary (a cache line), whatever the allocator returned.
+    const auto a = reinterpret_cast<std::uintptr_t>(buf_.data());
+    base_ = buf_.data() + ((64 - a % 64) % 64) / sizeof(double);
+  }
+  AdjointPlanes(const AdjointPlanes&) = delete;  // base_ points into buf_
+  AdjointPlanes& operator=(const AdjointPlanes&) = delete;
+  [[nodiscard]] double* plane(int i) { return base_ + static_cast<std::size_t>(i) * stride_; }
 
  private:
   std::size_t stride_;
   std::vector<double> buf_;
+  double* base_ = nullptr;
 };
 
 }  // namespace qevolve::backend
