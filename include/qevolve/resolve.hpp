@@ -32,6 +32,11 @@ enum class Purpose {
 /// `check` uses Purpose::optimize when the config has an `optimize` section, else evolve.
 device::ResolvedDevice resolve(const Config& config, Purpose purpose);
 
+/// The matrix of a `matrix_file` gate (dataset /unitary, relative to the config's folder),
+/// checked: readable, 2^k x 2^k for its k qubits, finite, unitary to 1e-10. The stage and the
+/// fidelity layer's target build both read it through this.
+[[nodiscard]] CMatrix load_gate_matrix(const GateSpec& gate, const Config& config);
+
 /// Whether `run` computes gradients for this config (an `optimize:` list names a parameter,
 /// or trainable compensation angles).
 [[nodiscard]] bool has_trainable(const Config& config);

@@ -2,50 +2,13 @@
 // gates, and their composition into the target unitary.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <numbers>
 
 #include "qevolve/error.hpp"
 #include "qevolve/fidelity.hpp"
-#include "qevolve/hdf5_file.hpp"
+#include "qevolve/resolve.hpp"
 
 namespace qevolve::fidelity {
-namespace {
-
-/// Unitarity tolerance of a matrix_file gate: max |G^dag G - I| (the resolution stage checks
-/// it, io::resolve).
-constexpr double kUnitarityTolerance = 1e-10;
-
-CMatrix matrix_gate(const GateSpec& g, const Config& config) {
-  const std::string key = g.path + ".matrix_file";
-  const std::string file = gate_file_path(g.matrix_file, config.source_file);
-  CMatrix m;
-  try {
-    m = io::read_complex_matrix(file, "/unitary");
-  } catch (const InputError& e) {
-    unvalidated(key, std::string("cannot read the gate matrix: ") + e.what(),
-                "an HDF5 file with a complex dataset /unitary");
-  }
-  const Index want = Index{1} << g.qubits.size();
-  if (m.rows() != want || m.cols() != want)
-    unvalidated(key,
-                file + ": /unitary is " + std::to_string(m.rows()) + " x " +
-                    std::to_string(m.cols()) + " but the gate acts on " +
-                    std::to_string(g.qubits.size()) + " qubit(s)",
-                std::to_string(want) + " x " + std::to_string(want));
-  if (!m.allFinite()) unvalidated(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
-  const double err = (m.adjoint() * m - CMatrix::Identity(want, want)).cwiseAbs().maxCoeff();
-  if (!(err <= kUnitarityTolerance)) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", err);
-    unvalidated(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
-                "a unitary matrix, to 1e-10");
-  }
-  return m;
-}
-
-}  // namespace
 
 CMatrix standard_gate(const std::string& name, double angle) {
   const cplx I(0.0, 1.0);
@@ -132,46 +95,20 @@ CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>&
   const Index d = Index{1} << n;
   CMatrix u = CMatrix::Identity(d, d);
   for (const GateSpec& g : target.gates) {
+    // The gate, its angle and its qubit count are the resolution stage's checks (io::resolve);
+    // an unknown name still fails in standard_gate, an unknown qubit below.
     const bool from_file = g.gate.empty();
-    if (from_file && g.matrix_file.empty())
-      unvalidated(g.path, "missing required key `gate` or `matrix_file`",
-                  "a gate name or an HDF5 file holding the gate");
-    if (!from_file && !g.matrix_file.empty())
-      unvalidated(g.path, "both `gate` and `matrix_file` given", "exactly one of them");
-    if (!from_file && gate_arity(g.gate) == 0)
-      unvalidated(g.path + ".gate", "unknown gate `" + g.gate + "`", "one of " + known_gates());
-    if (!from_file && gate_takes_angle(g.gate) && !g.angle)
-      unvalidated(g.path, "gate `" + g.gate + "` needs an `angle`", "angle: <radians>");
-    if ((from_file || !gate_takes_angle(g.gate)) && g.angle)
-      unvalidated(g.path + ".angle", "`angle` is only used by RX, RY and RZ",
-                  "no angle for this gate");
-
     const std::string qkey = g.path + ".qubits";
-    const std::size_t arity =
-        from_file ? g.qubits.size() : static_cast<std::size_t>(gate_arity(g.gate));
-    if (g.qubits.empty() || g.qubits.size() != arity)
-      unvalidated(
-          qkey,
-          "gate acts on " + std::to_string(arity) + " qubit(s), but " +
-              std::to_string(g.qubits.size()) + " given",
-          "a list of " + std::to_string(std::max<std::size_t>(arity, 1)) + " qubit name(s)");
     std::vector<int> pos;
     for (const std::string& name : g.qubits) {
       const auto it = std::find(qubit_names.begin(), qubit_names.end(), name);
-      if (it == qubit_names.end()) {
-        std::string list;
-        for (const auto& q : qubit_names) list += (list.empty() ? "" : ", ") + q;
-        unvalidated(
-            qkey, "`" + name + "` is not a qubit of the device",
-            list.empty() ? std::string("a qubit mode (the device has none)") : "one of " + list);
-      }
-      const int p = static_cast<int>(it - qubit_names.begin());
-      if (std::find(pos.begin(), pos.end(), p) != pos.end())
-        unvalidated(qkey, "qubit `" + name + "` listed twice", "distinct qubits");
-      pos.push_back(p);
+      if (it == qubit_names.end()) unvalidated(qkey, "`" + name + "` is not a qubit of the device");
+      pos.push_back(static_cast<int>(it - qubit_names.begin()));
     }
     const CMatrix gate =
-        from_file ? matrix_gate(g, config) : standard_gate(g.gate, g.angle.value_or(0.0));
+        from_file ? io::load_gate_matrix(g, config) : standard_gate(g.gate, g.angle.value_or(0.0));
+    if (gate.rows() != Index{1} << pos.size())
+      unvalidated(qkey, "gate acts on a different number of qubits than listed");
     apply_gate(u, gate, pos, n);  // U_t <- G U_t: later gates act after earlier ones
   }
   return u;

@@ -201,31 +201,6 @@ void check_compute_device(const Config& config) {
   }
 }
 
-void check_matrix_file(const GateSpec& g, const Config& config) {
-  const std::string key = g.path + ".matrix_file";
-  const std::string file = gate_file_path(g.matrix_file, config.source_file);
-  CMatrix m;
-  try {
-    m = read_complex_matrix(file, "/unitary");
-  } catch (const InputError& e) {
-    config.fail(key, std::string("cannot read the gate matrix: ") + e.what(),
-                "an HDF5 file with a complex dataset /unitary");
-  }
-  const Index want = Index{1} << g.qubits.size();
-  if (m.rows() != want || m.cols() != want)
-    config.fail(key,
-                file + ": /unitary is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
-                    " but the gate acts on " + std::to_string(g.qubits.size()) + " qubit(s)",
-                std::to_string(want) + " x " + std::to_string(want));
-  if (!m.allFinite()) config.fail(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
-  const double err = (m.adjoint() * m - CMatrix::Identity(want, want)).cwiseAbs().maxCoeff();
-  if (!(err <= kUnitarityTolerance)) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", err);
-    config.fail(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
-                "a unitary matrix, to 1e-10");
-  }
-}
 
 void check_target(const Config& config, const Modes& modes) {
   if (!config.target) return;
@@ -264,7 +239,7 @@ void check_target(const Config& config, const Modes& modes) {
         config.fail(qkey, "qubit `" + name + "` listed twice", "distinct qubits");
       seen.push_back(name);
     }
-    if (from_file) check_matrix_file(g, config);
+    if (from_file) (void)load_gate_matrix(g, config);
   }
 }
 
@@ -298,6 +273,33 @@ void check_gradient(const Config& config) {
 }
 
 }  // namespace
+
+CMatrix load_gate_matrix(const GateSpec& g, const Config& config) {
+  const std::string key = g.path + ".matrix_file";
+  const std::string file = gate_file_path(g.matrix_file, config.source_file);
+  CMatrix m;
+  try {
+    m = read_complex_matrix(file, "/unitary");
+  } catch (const InputError& e) {
+    config.fail(key, std::string("cannot read the gate matrix: ") + e.what(),
+                "an HDF5 file with a complex dataset /unitary");
+  }
+  const Index want = Index{1} << g.qubits.size();
+  if (m.rows() != want || m.cols() != want)
+    config.fail(key,
+                file + ": /unitary is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
+                    " but the gate acts on " + std::to_string(g.qubits.size()) + " qubit(s)",
+                std::to_string(want) + " x " + std::to_string(want));
+  if (!m.allFinite()) config.fail(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
+  const double err = (m.adjoint() * m - CMatrix::Identity(want, want)).cwiseAbs().maxCoeff();
+  if (!(err <= kUnitarityTolerance)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", err);
+    config.fail(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
+                "a unitary matrix, to 1e-10");
+  }
+  return m;
+}
 
 bool has_trainable(const Config& config) {
   if (!config.first_trainable_list().empty()) return true;

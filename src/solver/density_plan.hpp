@@ -58,8 +58,8 @@ class DensityPlan {
   [[nodiscard]] backend::GateSchedule schedule() const;
   /// Writes the dissipator exponentials into the static tail of `slots` executor step buffers.
   void fill_static(double* buffer, int slots) const;
-  /// schedule().step_size.
-  [[nodiscard]] std::size_t schedule_step_size() const;
+  /// schedule().step_size: per_step() and the dissipator exponentials.
+  [[nodiscard]] std::size_t schedule_step_size() const { return per_step_ + static_size_; }
 
  private:
   const DensityEvolution* job_;
@@ -68,6 +68,7 @@ class DensityPlan {
   std::vector<backend::GateGeometry> geo_full_, geo_last_;
   std::vector<std::size_t> set_offset_;
   std::size_t per_step_ = 0;
+  std::size_t static_size_ = 0;  ///< numbers of all dissipator exponentials (every fraction)
   std::vector<double> fracs_;                              ///< distinct dissipator fractions
   std::vector<std::vector<std::vector<double>>> diss_, diss_inv_;  ///< [frac][dissipator]
 };

@@ -204,6 +204,8 @@ DensityPlan::DensityPlan(const DensityEvolution& job, Index n) : job_(&job) {
     set_offset_.push_back(per_step_);
     per_step_ += 2 * gates->step_size();
   }
+  for (const auto& set : diss_)
+    for (const auto& m : set) static_size_ += m.size();
 }
 
 void DensityPlan::compute_step(const std::vector<double>& c, double* step) const {
@@ -273,7 +275,6 @@ backend::GateSchedule DensityPlan::schedule() const {
   }
   s.step_size = tail;
   s.steps = job_->steps;
-  if (tail != schedule_step_size()) throw std::logic_error("DensityPlan::schedule: inconsistent step size");
   return s;
 }
 
@@ -284,13 +285,6 @@ void DensityPlan::fill_static(double* buffer, int slots) const {
     for (const auto& set : diss_)
       for (const auto& m : set) out = std::copy(m.begin(), m.end(), out);
   }
-}
-
-std::size_t DensityPlan::schedule_step_size() const {
-  std::size_t size = per_step_;
-  for (const auto& set : diss_)
-    for (const auto& m : set) size += m.size();
-  return size;
 }
 
 double DensityPlan::step_flops(Index amplitudes) const {

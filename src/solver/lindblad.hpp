@@ -20,9 +20,6 @@
 
 namespace qevolve::solver {
 
-/// Largest D^2 of the dense Liouvillian reference (`solver: expm` with noise): D <= 32.
-inline constexpr Index kMaxDenseLiouvillian = 1024;
-
 /// A mode's dissipator as a local superoperator generator (d^2 x d^2), local index
 /// j_col * d + i_row, summed over the mode's collapse operators.
 struct Dissipator {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/cli_util.hpp"
+#include "device_config.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/backend/cuda_plugin.hpp"
 #include "qevolve/comm.hpp"
@@ -108,15 +109,7 @@ TEST(CudaPlugin, NcclWithoutADeviceIsAnErrorFromInsideThePlugin) {
 
 // A plugin that cannot be loaded: `device: cuda` is the usual input error, naming dlopen's
 // reason; `device: auto` runs on the CPU.
-const std::string kConfig =
-    "device:\n"
-    "  qubits:\n"
-    "    - {name: q0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, flux: 0.5, levels: 6}\n"
-    "pulses:\n"
-    "  - {qubit: q0, shape: cos, amplitude: 0.08, frequency: 0.58, duration: 10.0}\n"
-    "evolution:\n"
-    "  steps: 50\n"
-    "  device: ";
+const std::string& kConfig = kDeviceConfig;
 
 TEST(CudaPluginCli, AMissingPluginIsNoDevice) {
   TempDir dir;

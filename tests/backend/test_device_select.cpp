@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/cli_util.hpp"
+#include "device_config.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/capabilities.hpp"
@@ -125,15 +126,7 @@ TEST(DeviceSelect, WhatOnlyTheCpuHas) {
 }
 
 // The command line: the summary line and the located error message.
-const std::string kConfig =
-    "device:\n"
-    "  qubits:\n"
-    "    - {name: q0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, flux: 0.5, levels: 6}\n"
-    "pulses:\n"
-    "  - {qubit: q0, shape: cos, amplitude: 0.08, frequency: 0.58, duration: 10.0}\n"
-    "evolution:\n"
-    "  steps: 50\n"
-    "  device: ";
+const std::string& kConfig = kDeviceConfig;
 
 TEST(DeviceSelectCli, RunSummaryNamesTheDevice) {
   TempDir dir;
