@@ -1,4 +1,4 @@
-// optimize.leakage_weight (issue 21, acceptance 6; docs/optimize.md "Objective"): the objective
+// optimize.leakage_weight (issue 21, acceptance 6; docs/optimize.md): the objective
 // (1 - F) + w leakage and its adjoint gradient against central finite differences of the same
 // objective, closed (vz re-optimised, and trainable angles) and open (Lindblad).
 //
