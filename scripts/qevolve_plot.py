@@ -10,7 +10,8 @@ One figure, one panel per part the file holds (docs/output.md "What `qevolve plo
 - /history: 1 - F per iteration (log scale) and the gradient norm.
 - /trace: populations against time, one panel per initial state (at most 4): the most populated
   basis states of /trace/populations, or the mode levels of /trace/mode_populations.
-- /unitary: |U|^2 of the computational block, labelled with /initial_states.
+- /unitary: |U|^2 of the computational block, labelled with /initial_states; without it,
+  /superoperator (open systems): the channel's population transfer <a|E(|i><i|)|a>.
 - /energies (with /labels): the lowest dressed levels above the ground state; /zz: static ZZ.
 - /pulses: every pulse's samples against time (real and imaginary parts when complex).
 The output format follows OUT's extension (png, pdf, svg, ...; anything else: png); the file is
@@ -237,7 +238,7 @@ def history_panels(f):
             handles = handles + twin.get_lines()
         ax.legend(handles, [h.get_label() for h in handles], fontsize=8, loc="upper right")
         title = f"optimisation: 1 − F {infid[0]:.3g} → {infid[-1]:.3g} in {infid.size - 1} iterations"
-        ax.set_title(title + (f"\n{stop}" if stop else ""), fontsize=10)
+        ax.set_title(title + (f"\nstop: {stop}" if stop else ""), fontsize=10)
 
     return [draw]
 
@@ -342,33 +343,48 @@ def pulse_rows(f, units):
     return draw, shown
 
 
+def computational_labels(f, d):
+    labels = strings(f, "/initial_states") if "/initial_states" in f else []
+    return labels if len(labels) == d else [str(k) for k in range(d)]
+
+
 def unitary_panels(f):
     u = np.asarray(read(f, "/unitary"))
     need_shape("/unitary", u, (None, u.shape[0] if u.ndim == 2 else None))
-    d = u.shape[0]
-    labels = strings(f, "/initial_states") if "/initial_states" in f else []
-    if len(labels) != d:
-        labels = [str(k) for k in range(d)]
-    p = np.abs(u) ** 2
+    title = "|U|² of the computational block (before compensation)"
+    return [lambda ax: transfer_map(ax, np.abs(u) ** 2, computational_labels(f, u.shape[0]), "|U|²", title)]
 
-    def draw(ax):
-        image = ax.imshow(p, cmap="Blues", vmin=0.0, vmax=1.0, origin="upper")
-        ax.figure.colorbar(image, ax=ax, label="|U|²")
-        if d <= 32:
-            ticks = [f"|{s}⟩" for s in labels]
-            ax.set_xticks(range(d), ticks, rotation=90 if d > 8 else 0, fontsize=8 if d > 8 else 10)
-            ax.set_yticks(range(d), ticks, fontsize=8 if d > 8 else 10)
-        if d <= 8:
-            for r in range(d):
-                for c in range(d):
-                    ax.text(c, r, f"{p[r, c]:.4f}" if p[r, c] >= 1e-3 else f"{p[r, c]:.1e}", ha="center",
-                            va="center", fontsize=9,
-                            color="white" if p[r, c] > 0.5 else "black")
-        ax.set_xlabel("input (column)")
-        ax.set_ylabel("output (row)")
-        ax.set_title("|U|² of the computational block (before compensation)", fontsize=10)
 
-    return [draw]
+def channel_panels(f):
+    """Open systems: the population transfer ⟨a|E(|i⟩⟨i|)|a⟩ of the channel on the initial
+    states, the element (a + n a, i + n i) of /superoperator (column stacking)."""
+    s = np.asarray(read(f, "/superoperator"))
+    n = math.isqrt(s.shape[0]) if s.ndim == 2 else 0
+    if s.ndim != 2 or s.shape != (n * n, n * n) or n == 0:
+        raise BadFile(f"/superoperator has shape {list(s.shape)}, expected [n², n²]")
+    diag = [a + n * a for a in range(n)]
+    p = np.real(s[np.ix_(diag, diag)])
+    title = "population transfer ⟨a|E(|i⟩⟨i|)|a⟩ of the channel"
+    return [lambda ax: transfer_map(ax, p, computational_labels(f, n), "probability", title)]
+
+
+def transfer_map(ax, p, labels, name, title):
+    """A d x d map of probabilities (output row, input column) from 0 to 1."""
+    d = p.shape[0]
+    image = ax.imshow(p, cmap="Blues", vmin=0.0, vmax=1.0, origin="upper")
+    ax.figure.colorbar(image, ax=ax, label=name)
+    if d <= 32:
+        ticks = [f"|{s}⟩" for s in labels]
+        ax.set_xticks(range(d), ticks, rotation=90 if d > 8 else 0, fontsize=8 if d > 8 else 10)
+        ax.set_yticks(range(d), ticks, fontsize=8 if d > 8 else 10)
+    if d <= 8:
+        for r in range(d):
+            for c in range(d):
+                ax.text(c, r, f"{p[r, c]:.4f}" if p[r, c] >= 1e-3 else f"{p[r, c]:.1e}", ha="center",
+                        va="center", fontsize=9, color="white" if p[r, c] > 0.5 else "black")
+    ax.set_xlabel("input (column)")
+    ax.set_ylabel("output (row)")
+    ax.set_title(title, fontsize=10)
 
 
 def energy_panels(f):
@@ -447,6 +463,8 @@ def collect_panels(f):
         panels += trace_panels(f, dims)
     if "/unitary" in f:
         panels += unitary_panels(f)
+    elif "/superoperator" in f:
+        panels += channel_panels(f)
     if "/energies" in f:
         panels += energy_panels(f)
     if "/zz" in f:
@@ -463,7 +481,8 @@ def draw(h5_path, out_path):
     with f:
         panels, pulses = collect_panels(f)
         if not panels and not pulses:
-            raise BadFile("nothing to draw (no /sweep, /history, /trace, /unitary, /energies, /zz or /pulses)")
+            raise BadFile("nothing to draw (no /sweep, /history, /trace, /unitary, /superoperator, /energies, /zz "
+                          "or /pulses)")
         # Two columns (three for three panels; an odd last panel spans the row), then the pulses
         # across the whole width.
         cols = 1 if len(panels) <= 1 else 3 if len(panels) == 3 else 2

@@ -15,6 +15,7 @@ struct OutputContents {
   bool trace = false;     ///< /trace/time with /trace/populations or /trace/mode_populations
   bool pulses = false;    ///< /pulses/time and /pulses/values
   bool unitary = false;   ///< /unitary
+  bool channel = false;   ///< /superoperator without /unitary (open systems)
   bool energies = false;  ///< /energies
   bool zz = false;        ///< /zz (spectrum output)
 

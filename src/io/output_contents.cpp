@@ -32,7 +32,9 @@ std::string root_string_attribute(hid_t file, const char* name) {
   const Hdf5Handle type(attr.valid() ? H5Aget_type(attr.get()) : H5I_INVALID_HID, H5Tclose);
   if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0) return {};
   const Hdf5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
-  if (!mem.valid() || H5Tset_size(mem.get(), H5T_VARIABLE) < 0) return {};
+  if (!mem.valid() || H5Tset_size(mem.get(), H5T_VARIABLE) < 0 ||
+      H5Tset_cset(mem.get(), H5Tget_cset(type.get())) < 0)
+    return {};
   char* text = nullptr;
   if (H5Aread(attr.get(), mem.get(), &text) < 0 || text == nullptr) return {};
   std::string value(text);
@@ -48,9 +50,9 @@ std::string root_string_attribute(hid_t file, const char* name) {
 
 std::vector<std::string> OutputContents::names() const {
   std::vector<std::string> out;
-  const std::pair<bool, const char*> parts[] = {{sweep, "sweep"},     {history, "history"}, {trace, "trace"},
-                                                {pulses, "pulses"},   {unitary, "unitary"}, {energies, "energies"},
-                                                {zz, "zz"}};
+  const std::pair<bool, const char*> parts[] = {
+      {sweep, "sweep"},       {history, "history"}, {trace, "trace"}, {unitary, "unitary"},
+      {channel, "channel"},   {energies, "energies"}, {zz, "zz"},     {pulses, "pulses"}};
   for (const auto& [present, name] : parts)
     if (present) out.emplace_back(name);
   return out;
@@ -72,12 +74,13 @@ OutputContents inspect_output_file(const std::string& file) {
             (has_dataset(f, "/trace/populations") || has_dataset(f, "/trace/mode_populations"));
   c.pulses = has_dataset(f, "/pulses/time") && has_dataset(f, "/pulses/values");
   c.unitary = has_dataset(f, "/unitary");
+  c.channel = !c.unitary && has_dataset(f, "/superoperator");  // drawn in place of /unitary
   c.energies = has_dataset(f, "/energies");
   c.zz = has_dataset(f, "/zz");
   if (c.names().empty())
     bad_file(file, "nothing to draw",
              "one of /sweep/fidelity, /history/infidelity, /trace/time with /trace/populations or "
-             "/trace/mode_populations, /pulses/values, /unitary, /energies, /zz");
+             "/trace/mode_populations, /pulses/values, /unitary, /superoperator, /energies, /zz");
   return c;
 }
 

@@ -75,6 +75,24 @@ TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(is_png(dir / "opt.png"));
+
+  // The optimiser's checkpoint (no qevolve_version, `kind` instead) and an open-system run.
+  const auto ckpt = dir / "ck.h5";
+  const auto cfg = dir.write("ck.yaml", read_file(kSource + "/examples/fluxonium_x_optimize.yaml") +
+                                            "  checkpoint: " + ckpt.string() + "\n");
+  r = run_qevolve("optimize " + shell_word(cfg) + " --quiet", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(ckpt), dir);
+  EXPECT_EQ(r.out, "wrote " + (dir / "ck.png").string() + " (history)\n") << r.err;
+  EXPECT_TRUE(is_png(dir / "ck.png"));
+  const auto open_h5 = dir / "open.h5";
+  r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x_lindblad.yaml") + " --quiet -o " +
+                      shell_word(open_h5),
+                  dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(open_h5), dir);
+  EXPECT_EQ(r.out, "wrote " + (dir / "open.png").string() + " (channel, energies)\n") << r.err;
+  EXPECT_TRUE(is_png(dir / "open.png"));
 }
 
 TEST(CliPlot, FilesItCannotDrawAreInputErrors) {
@@ -97,7 +115,7 @@ TEST(CliPlot, FilesItCannotDrawAreInputErrors) {
   expect_input_error(shell_word(empty), empty.string() +
                                         ": nothing to draw (expected one of /sweep/fidelity, /history/infidelity, "
                                         "/trace/time with /trace/populations or /trace/mode_populations, "
-                                        "/pulses/values, /unitary, /energies, /zz)");
+                                        "/pulses/values, /unitary, /superoperator, /energies, /zz)");
   const auto levels = small_file(dir, "levels.h5", false, false);
   expect_input_error(shell_word(levels) + " -o " + shell_word(levels),
                      "-o: `" + levels.string() + "` is the input file, which the image would overwrite (expected "
