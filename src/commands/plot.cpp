@@ -44,10 +44,13 @@ std::string default_plot_path(const std::string& h5) {
   return std::filesystem::path(h5).replace_extension(".png").string();
 }
 
-void draw_plot(const std::string& h5, const std::string& image) { static_cast<void>(draw(h5, image)); }
+void draw_plot(const std::string& h5, const std::string& image) {
+  static_cast<void>(draw(h5, image));
+}
 
 int plot(const PlotOptions& options, Streams io) {
-  const std::string image = options.output.empty() ? default_plot_path(options.input) : options.output;
+  const std::string image =
+      options.output.empty() ? default_plot_path(options.input) : options.output;
   const io::OutputContents contents = draw(options.input, image);
   if (!io.quiet) io.out << "wrote " << image << " (" << joined(contents.names()) << ")\n";
   return 0;

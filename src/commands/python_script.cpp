@@ -21,8 +21,9 @@ extern char** environ;
 namespace qevolve::commands {
 namespace {
 
-constexpr const char* kInstall = "scripts/install-deps.sh installs python3, python3-matplotlib, python3-h5py "
-                                 "and python3-numpy; QEVOLVE_PYTHON=PATH chooses another interpreter";
+constexpr const char* kInstall =
+    "scripts/install-deps.sh installs python3, python3-matplotlib, python3-h5py "
+    "and python3-numpy; QEVOLVE_PYTHON=PATH chooses another interpreter";
 constexpr std::size_t kKeepBytes = 16384;  // the tail of the script's output kept for messages
 
 /// Closes a pipe end on scope exit.
@@ -80,7 +81,8 @@ std::string last_line(const std::string& text) {
 int wait_for(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw Error(std::string("waiting for the plot script: ") + std::strerror(errno));
+    if (errno != EINTR)
+      throw Error(std::string("waiting for the plot script: ") + std::strerror(errno));
   return status;
 }
 
@@ -98,8 +100,14 @@ void run_python_script(const std::string& script, const std::vector<std::string>
   argv.insert(argv.end(), args.begin(), args.end());
   if (access(python.c_str(), X_OK) != 0)
     throw Error("cannot run " + python + ": " + std::strerror(errno) + " (" + kInstall + ")");
+  // Python itself exits 2 for a script it cannot open, which would read as the script's "bad
+  // input".
+  if (access(path.c_str(), R_OK) != 0)
+    throw Error("cannot read " + path + ": " + std::strerror(errno) +
+                " (qevolve runs the scripts of the source tree it was built from)");
   int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0)
+    throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   Fd read_end{pipe_fds[0]};
   pid_t pid = -1;
   {
@@ -113,10 +121,11 @@ void run_python_script(const std::string& script, const std::vector<std::string>
     throw Error(script + " was killed by signal " + std::to_string(WTERMSIG(status)));
   std::smatch missing;
   if (std::regex_search(output, missing, std::regex(R"(No module named '([A-Za-z0-9_]+))")))
-    throw Error(python + " has no module " + missing[1].str() + " (" + script + " needs it; install the Debian package python3-" +
-                missing[1].str() + ": " + kInstall + ")");
+    throw Error(python + " has no module " + missing[1].str() + " (" + script +
+                " needs it; install the Debian package python3-" + missing[1].str() + ": " +
+                kInstall + ")");
   const std::string line = last_line(output);
-  if (WEXITSTATUS(status) == 2) throw InputError(line);
+  if (WEXITSTATUS(status) == 2 && !line.empty()) throw InputError(line);
   throw Error(script + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")" +
               (line.empty() ? std::string() : ": " + line));
 }

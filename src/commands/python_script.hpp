@@ -15,7 +15,8 @@ namespace qevolve::commands {
 /// Runs `PYTHON QEVOLVE_SCRIPTS_DIR/script args...` and waits for it. Its stdout and stderr are
 /// captured (not shown) and used for the error message. Throws
 /// - qevolve::Error when the interpreter cannot be started ("cannot run /usr/bin/python3: No
-///   such file or directory; install python3 ..."), when a module is missing ("/usr/bin/python3
+///   such file or directory; install python3 ..."), when the script cannot be read (it is taken
+///   from the source tree qevolve was built from), when a module is missing ("/usr/bin/python3
 ///   has no module matplotlib; install the Debian package python3-matplotlib ..."), when the
 ///   script is killed by a signal or exits with a status other than 0 and 2 (the message holds
 ///   the last line it printed);

@@ -18,7 +18,8 @@ namespace {
 /// True when `path` ("/a/b/c") names an existing dataset; every group on the way is checked
 /// first (H5Lexists fails rather than answers for a missing intermediate group).
 bool has_dataset(hid_t file, const std::string& path) {
-  for (std::size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1))
+  for (std::size_t slash = path.find('/', 1); slash != std::string::npos;
+       slash = path.find('/', slash + 1))
     if (H5Lexists(file, path.substr(0, slash).c_str(), H5P_DEFAULT) <= 0) return false;
   if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) return false;
   const Hdf5Handle object(H5Oopen(file, path.c_str(), H5P_DEFAULT), H5Oclose);
@@ -30,7 +31,9 @@ std::string root_string_attribute(hid_t file, const char* name) {
   if (H5Aexists(file, name) <= 0) return {};
   const Hdf5Handle attr(H5Aopen(file, name, H5P_DEFAULT), H5Aclose);
   const Hdf5Handle type(attr.valid() ? H5Aget_type(attr.get()) : H5I_INVALID_HID, H5Tclose);
-  if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0) return {};
+  if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING ||
+      H5Tis_variable_str(type.get()) <= 0)
+    return {};
   const Hdf5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
   if (!mem.valid() || H5Tset_size(mem.get(), H5T_VARIABLE) < 0 ||
       H5Tset_cset(mem.get(), H5Tget_cset(type.get())) < 0)
@@ -42,7 +45,8 @@ std::string root_string_attribute(hid_t file, const char* name) {
   return value;
 }
 
-[[noreturn]] void bad_file(const std::string& file, const std::string& problem, const std::string& expected = {}) {
+[[noreturn]] void bad_file(const std::string& file, const std::string& problem,
+                           const std::string& expected = {}) {
   throw InputError(SourceLocation{file, 0, 0}, {}, problem, expected);
 }
 
@@ -51,8 +55,8 @@ std::string root_string_attribute(hid_t file, const char* name) {
 std::vector<std::string> OutputContents::names() const {
   std::vector<std::string> out;
   const std::pair<bool, const char*> parts[] = {
-      {sweep, "sweep"},       {history, "history"}, {trace, "trace"}, {unitary, "unitary"},
-      {channel, "channel"},   {energies, "energies"}, {zz, "zz"},     {pulses, "pulses"}};
+      {sweep, "sweep"},     {history, "history"},   {trace, "trace"}, {unitary, "unitary"},
+      {channel, "channel"}, {energies, "energies"}, {zz, "zz"},       {pulses, "pulses"}};
   for (const auto& [present, name] : parts)
     if (present) out.emplace_back(name);
   return out;

@@ -34,9 +34,10 @@ bool is_png(const std::filesystem::path& path) {
   return bytes.size() > 10000 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
 }
 
-/// A small file written by qevolve's writer: the version attribute (unless `foreign`) and `/energies`
-/// (unless `empty`: then only `/propagator`, which plot does not draw).
-std::filesystem::path small_file(const TempDir& dir, const std::string& name, bool foreign, bool empty) {
+/// A small file written by qevolve's writer: the version attribute (unless `foreign`) and
+/// `/energies` (unless `empty`: then only `/propagator`, which plot does not draw).
+std::filesystem::path small_file(const TempDir& dir, const std::string& name, bool foreign,
+                                 bool empty) {
   const auto path = dir / name;
   io::Hdf5Writer w(path.string());
   if (!foreign) w.attribute("qevolve_version", std::string("test"));
@@ -49,10 +50,13 @@ std::filesystem::path small_file(const TempDir& dir, const std::string& name, bo
 }
 
 TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
-  if (!python_can_plot()) GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
   TempDir dir;
   const auto run_h5 = dir / "x.h5";
-  auto r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x.yaml") + " --quiet -o " + shell_word(run_h5), dir);
+  auto r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x.yaml") +
+                           " --quiet -o " + shell_word(run_h5),
+                       dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_qevolve("plot " + shell_word(run_h5), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
@@ -61,8 +65,8 @@ TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
 
   // An optimisation file, drawn into a name with a space and a quote.
   const auto opt_h5 = dir / "opt.h5";
-  r = run_qevolve("optimize " + shell_word(kSource + "/examples/fluxonium_x_optimize.yaml") + " --quiet -o " +
-                      shell_word(opt_h5),
+  r = run_qevolve("optimize " + shell_word(kSource + "/examples/fluxonium_x_optimize.yaml") +
+                      " --quiet -o " + shell_word(opt_h5),
                   dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto image = dir / "it's the history.png";
@@ -86,8 +90,8 @@ TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
   EXPECT_EQ(r.out, "wrote " + (dir / "ck.png").string() + " (history)\n") << r.err;
   EXPECT_TRUE(is_png(dir / "ck.png"));
   const auto open_h5 = dir / "open.h5";
-  r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x_lindblad.yaml") + " --quiet -o " +
-                      shell_word(open_h5),
+  r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x_lindblad.yaml") +
+                      " --quiet -o " + shell_word(open_h5),
                   dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_qevolve("plot " + shell_word(open_h5), dir);
@@ -104,29 +108,35 @@ TEST(CliPlot, FilesItCannotDrawAreInputErrors) {
     EXPECT_EQ(r.out, "") << args;
   };
   const auto missing = dir / "missing.h5";
-  expect_input_error(shell_word(missing), missing.string() + ": cannot open HDF5 file: No such file or directory");
+  expect_input_error(shell_word(missing),
+                     missing.string() + ": cannot open HDF5 file: No such file or directory");
   const auto yaml = kSource + "/examples/fluxonium_x.yaml";
   expect_input_error(shell_word(yaml), yaml + ": not an HDF5 file");
   const auto foreign = small_file(dir, "foreign.h5", true, false);
-  expect_input_error(shell_word(foreign), foreign.string() +
-                                          ": not a file written by qevolve (no `qevolve_version` attribute on /) "
-                                          "(expected the output of qevolve run, optimize, sweep or spectrum)");
+  expect_input_error(shell_word(foreign),
+                     foreign.string() +
+                         ": not a file written by qevolve (no `qevolve_version` attribute on /) "
+                         "(expected the output of qevolve run, optimize, sweep or spectrum)");
   const auto empty = small_file(dir, "empty.h5", false, true);
-  expect_input_error(shell_word(empty), empty.string() +
-                                        ": nothing to draw (expected one of /sweep/fidelity, /history/infidelity, "
-                                        "/trace/time with /trace/populations or /trace/mode_populations, "
-                                        "/pulses/values, /unitary, /superoperator, /energies, /zz)");
+  expect_input_error(shell_word(empty),
+                     empty.string() +
+                         ": nothing to draw (expected one of /sweep/fidelity, /history/infidelity, "
+                         "/trace/time with /trace/populations or /trace/mode_populations, "
+                         "/pulses/values, /unitary, /superoperator, /energies, /zz)");
   const auto levels = small_file(dir, "levels.h5", false, false);
   expect_input_error(shell_word(levels) + " -o " + shell_word(levels),
-                     "-o: `" + levels.string() + "` is the input file, which the image would overwrite (expected "
-                     "an image file name such as " + (dir / "levels.png").string() + ")");
+                     "-o: `" + levels.string() +
+                         "` is the input file, which the image would overwrite (expected "
+                         "an image file name such as " +
+                         (dir / "levels.png").string() + ")");
   for (const char* name : {"missing.png", "foreign.png", "empty.png"})
     EXPECT_FALSE(std::filesystem::exists(dir / name)) << name;
   EXPECT_FALSE(std::filesystem::exists(kSource + "/examples/fluxonium_x.png"));
 }
 
 TEST(CliPlot, DatasetsTheScriptRefusesAreInputErrors) {
-  if (!python_can_plot()) GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: the script cannot run";
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: the script cannot run";
   TempDir dir;
   const auto path = dir / "pulses.h5";
   {
@@ -138,48 +148,62 @@ TEST(CliPlot, DatasetsTheScriptRefusesAreInputErrors) {
   }
   const auto r = run_qevolve("plot " + shell_word(path), dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "qevolve: error: " + path.string() + ": /pulses/values has shape [1, 7], expected [any, 5]\n");
+  EXPECT_EQ(r.err, "qevolve: error: " + path.string() +
+                       ": /pulses/values has shape [1, 7], expected [any, 5]\n");
   EXPECT_FALSE(std::filesystem::exists(dir / "pulses.png"));
   const auto unwritable = dir / "no_such_folder" / "x.png";
   const auto levels = small_file(dir, "levels.h5", false, false);
   const auto w = run_qevolve("plot " + shell_word(levels) + " -o " + shell_word(unwritable), dir);
   EXPECT_EQ(w.exit_code, 2);
-  EXPECT_EQ(w.err, "qevolve: error: cannot write " + unwritable.string() + ": No such file or directory\n");
+  EXPECT_EQ(w.err, "qevolve: error: cannot write " + unwritable.string() +
+                       ": No such file or directory\n");
 }
 
 TEST(CliPlot, MissingInterpreterOrModuleIsNamed) {
   TempDir dir;
   const auto levels = small_file(dir, "levels.h5", false, false);
-  auto r = run_command("QEVOLVE_PYTHON=/nonexistent/python3 '" + std::string(QEVOLVE_EXE) + "' plot " + shell_word(levels), dir);
+  auto r = run_command("QEVOLVE_PYTHON=/nonexistent/python3 '" + std::string(QEVOLVE_EXE) +
+                           "' plot " + shell_word(levels),
+                       dir);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err.rfind("qevolve: error: cannot run /nonexistent/python3: No such file or directory (scripts/"
-                        "install-deps.sh installs python3, python3-matplotlib",
-                        0),
-            0u)
+  EXPECT_EQ(
+      r.err.rfind(
+          "qevolve: error: cannot run /nonexistent/python3: No such file or directory (scripts/"
+          "install-deps.sh installs python3, python3-matplotlib",
+          0),
+      0u)
       << r.err;
   // An interpreter without matplotlib: what Python prints when the import fails.
-  const auto fake = dir.write("python3", "#!/bin/sh\necho 'Traceback (most recent call last):' >&2\n"
-                                         "echo \"ModuleNotFoundError: No module named 'matplotlib'\" >&2\nexit 1\n");
+  const auto fake =
+      dir.write("python3",
+                "#!/bin/sh\necho 'Traceback (most recent call last):' >&2\n"
+                "echo \"ModuleNotFoundError: No module named 'matplotlib'\" >&2\nexit 1\n");
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
-  r = run_command("QEVOLVE_PYTHON=" + shell_word(fake) + " '" + std::string(QEVOLVE_EXE) + "' plot " + shell_word(levels), dir);
+  r = run_command("QEVOLVE_PYTHON=" + shell_word(fake) + " '" + std::string(QEVOLVE_EXE) +
+                      "' plot " + shell_word(levels),
+                  dir);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err.rfind("qevolve: error: " + fake.string() +
-                            " has no module matplotlib (qevolve_plot.py needs it; install the Debian package "
-                            "python3-matplotlib: scripts/install-deps.sh",
-                        0),
-            0u)
+  EXPECT_EQ(
+      r.err.rfind(
+          "qevolve: error: " + fake.string() +
+              " has no module matplotlib (qevolve_plot.py needs it; install the Debian package "
+              "python3-matplotlib: scripts/install-deps.sh",
+          0),
+      0u)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "levels.png"));
 }
 
 TEST(CliPlot, BenchPlotTakesAnyFileName) {
-  if (!python_can_plot()) GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
   TempDir dir;
   const auto csv = dir / "it's a table.csv", png = dir / "it's a plot.png";
-  const auto r = run_qevolve("bench accuracy " + shell_word(kSource + "/examples/fluxonium_x.yaml") +
-                                 " --solvers trotter2 --steps 100,200 --reference-factor 2 --repeat 1 --threads 1 --csv " +
-                                 shell_word(csv) + " --plot " + shell_word(png),
-                             dir);
+  const auto r = run_qevolve(
+      "bench accuracy " + shell_word(kSource + "/examples/fluxonium_x.yaml") +
+          " --solvers trotter2 --steps 100,200 --reference-factor 2 --repeat 1 --threads 1 --csv " +
+          shell_word(csv) + " --plot " + shell_word(png),
+      dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("wrote " + png.string() + "\n"), std::string::npos) << r.out;
   EXPECT_TRUE(is_png(png));
