@@ -6,7 +6,8 @@ Usage: qevolve_plot.py FILE.h5 OUT.png
 One figure, one panel per part the file holds (docs/output.md "What `qevolve plot` draws"):
 - /sweep/fidelity: 1 axis: 1 - F and leakage against the axis (log scale); 2 axes: heat maps of
   1 - F and leakage (log colour scale), the best point marked; more axes: the 2-D slice of the
-  first two axes through the best point.
+  first two axes through the best point. Text axes (e.g. solver names) are drawn as categories;
+  without a fidelity (NaN: no target) the leakage alone.
 - /history: 1 - F per iteration (log scale) and the gradient norm.
 - /trace: populations against time, one panel per initial state (at most 4): the most populated
   basis states of /trace/populations, or the mode levels of /trace/mode_populations.
@@ -148,66 +149,103 @@ def cell_edges(values):
     return np.concatenate([[2 * v[0] - mid[0]], mid, [2 * v[-1] - mid[-1]]])
 
 
+class SweepAxis:
+    """One axis of a sweep: its key, its values (numbers, or text such as solver names, drawn at
+    0, 1, 2, ... with the text as tick labels) and the unit of its key."""
+
+    def __init__(self, f, k, size, units):
+        path = f"/sweep/axes/{k}"
+        raw = np.ravel(read(f, path))
+        if raw.size != size:
+            raise BadFile(f"{path} has {raw.size} values, but /sweep/fidelity has {size} along axis {k}")
+        self.key = text(f[path].attrs.get("key", f"axis {k}"))
+        self.texts = [text(v) for v in raw] if raw.dtype.kind in "OSU" else None
+        self.x = np.arange(size, dtype=float) if self.texts else np.real(raw).astype(float)
+        self.units = units
+
+    def value(self, i):
+        """`key = value unit` of entry i."""
+        return f"{self.key} = {self.texts[i]}" if self.texts else self.units.value(self.key, self.x[i])
+
+    def label(self, axis):
+        """Labels a matplotlib axis (x or y) with the key, and the texts as ticks."""
+        axis.set_label_text(self.key if self.texts else self.units.label(self.key))
+        if self.texts:
+            axis.set_ticks(self.x, self.texts)
+
+
 def sweep_panels(f, units):
-    fid = np.real(np.asarray(read(f, "/sweep/fidelity"), dtype=complex))
-    if fid.ndim == 0:
-        fid = fid.reshape(1)
+    fid = np.atleast_1d(np.real(np.asarray(read(f, "/sweep/fidelity"), dtype=complex)))
     leak = None
     if "/sweep/leakage" in f:
-        leak = np.real(np.asarray(read(f, "/sweep/leakage"), dtype=complex)).reshape(fid.shape)
-    axes = []
-    for k in range(fid.ndim):
-        path = f"/sweep/axes/{k}"
-        values = np.real(np.ravel(read(f, path))).astype(float)
-        if values.size != fid.shape[k]:
-            raise BadFile(f"{path} has {values.size} values, but /sweep/fidelity has {fid.shape[k]} along axis {k}")
-        axes.append((text(f[path].attrs.get("key", f"axis {k}")), values))
+        leak = np.real(np.asarray(read(f, "/sweep/leakage"), dtype=complex))
+        if leak.size != fid.size:
+            raise BadFile(f"/sweep/leakage has shape {list(leak.shape)}, /sweep/fidelity {list(fid.shape)}")
+        leak = leak.reshape(fid.shape)
+        if not np.isfinite(leak).any():
+            leak = None
+    axes = [SweepAxis(f, k, fid.shape[k], units) for k in range(fid.ndim)]
     infid = 1.0 - fid
-    best = np.unravel_index(np.nanargmin(infid), infid.shape)
+    has_fid = bool(np.isfinite(infid).any())
+    if not has_fid and leak is None:
+        raise BadFile("/sweep/fidelity and /sweep/leakage hold no finite value")
+    # The best point (largest F); without a fidelity (no target) the slice starts at the first values.
+    best = np.unravel_index(np.nanargmin(infid), infid.shape) if has_fid else (0,) * fid.ndim
     note = ""
     if fid.ndim > 2:  # the 2-D slice through the best point
-        fixed = ", ".join(units.value(axes[k][0], axes[k][1][best[k]]) for k in range(2, fid.ndim))
-        note = "\n" + textwrap.fill(f"slice through the best point: {fixed}", 64)
+        fixed = ", ".join(axes[k].value(best[k]) for k in range(2, fid.ndim))
+        where = "through the best point" if has_fid else "at"
+        note = "\n" + textwrap.fill(f"slice {where}: {fixed}", 64)
         index = (slice(None), slice(None)) + tuple(best[2:])
         infid = infid[index]
         leak = leak[index] if leak is not None else None
-    at = ", ".join(units.value(axes[k][0], axes[k][1][best[k]]) for k in range(min(2, fid.ndim)))
-    best_text = f"1 − F = {infid[best[:2]]:.3g} at {at}"
+    best = best[:2] if has_fid else None
+    best_text = ""
+    if has_fid:
+        best_text = f"1 − F = {infid[best]:.3g} at " + ", ".join(axes[k].value(best[k]) for k in range(len(best)))
     if fid.ndim == 1:
-        return [lambda ax: sweep_line(ax, axes[0], infid, leak, best[0], best_text, units)]
-    best_line = textwrap.fill(f"best ★: {best_text}", 64)
-    panels = [lambda ax: sweep_map(ax, axes, infid, "1 − F", best, f"1 − F\n{best_line}{note}", units)]
+        return [lambda ax: sweep_line(ax, axes[0], infid if has_fid else None, leak, best, best_text)]
+    panels = []
+    if has_fid:
+        best_line = textwrap.fill(f"best ★: {best_text}", 64)
+        panels.append(lambda ax: sweep_map(ax, axes, infid, "1 − F", best, f"1 − F\n{best_line}{note}"))
     if leak is not None:
-        panels.append(lambda ax: sweep_map(ax, axes, leak, "leakage", best, "leakage" + note, units))
+        title = "leakage" + ("" if has_fid else " (no fidelity: the config has no target)")
+        panels.append(lambda ax: sweep_map(ax, axes, leak, "leakage", best, title + note))
     return panels
 
 
-def sweep_line(ax, axis, infid, leak, best, best_text, units):
-    key, x = axis
-    ax.semilogy(x, log_floor(infid), "o-", ms=3, label="1 − F")
+def sweep_line(ax, axis, infid, leak, best, best_text):
+    x = axis.x
+    if infid is not None:
+        ax.semilogy(x, log_floor(infid), "o-", ms=3, label="1 − F")
     if leak is not None:
         ax.semilogy(x, log_floor(leak), "s--", ms=3, label="leakage")
-    ax.plot([x[best]], [max(infid[best], FLOOR)], "*", ms=14, color="C3", label=f"best: {best_text}")
-    ax.set_xlabel(units.label(key))
-    ax.set_ylabel("1 − F, leakage")
+    if best is not None:
+        ax.plot([x[best[0]]], [max(infid[best[0]], FLOOR)], "*", ms=14, color="C3", label=f"best: {best_text}")
+    axis.label(ax.xaxis)
+    ax.set_ylabel("1 − F, leakage" if infid is not None else "leakage")
     label_log_axis(ax.yaxis)
-    ax.set_title("sweep: 1 − F and leakage", fontsize=10)
+    ax.set_title("sweep: 1 − F and leakage" if infid is not None else "sweep: leakage (no fidelity: no target)",
+                 fontsize=10)
     log_grid(ax)
     ax.legend(fontsize=8)
 
 
-def sweep_map(ax, axes, values, name, best, title, units):
-    (key0, y), (key1, x) = axes[0], axes[1]
-    data = log_floor(values)
-    norm = LogNorm(vmin=data.min(), vmax=max(data.max(), data.min() * 10))
-    mesh = ax.pcolormesh(cell_edges(x), cell_edges(y), data, norm=norm, cmap="viridis", shading="flat")
+def sweep_map(ax, axes, values, name, best, title):
+    y_axis, x_axis = axes[0], axes[1]
+    data = np.ma.masked_invalid(log_floor(values))
+    lo, hi = float(data.min()), float(data.max())
+    norm = LogNorm(vmin=lo, vmax=max(hi, lo * 10))
+    mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), data, norm=norm, cmap="viridis", shading="flat")
     label_log_axis(ax.figure.colorbar(mesh, ax=ax, label=f"{name} (log scale)").ax.yaxis)
-    ax.plot([x[best[1]]], [y[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8,
-            label="best point (max F)")
-    ax.set_xlabel(units.label(key1))
-    ax.set_ylabel(units.label(key0))
+    if best is not None:
+        ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8,
+                label="best point (max F)")
+        ax.legend(fontsize=8, loc="upper right", framealpha=0.8)
+    x_axis.label(ax.xaxis)
+    y_axis.label(ax.yaxis)
     ax.set_title(f"sweep: {title}", fontsize=9.5)
-    ax.legend(fontsize=8, loc="upper right", framealpha=0.8)
 
 
 def history_panels(f):

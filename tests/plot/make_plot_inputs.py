@@ -13,6 +13,8 @@ operator, α = -0.25 GHz:
 - sweep1.h5: 1 - F and leakage of the X gate against the amplitude (one axis);
 - chevron.h5: the same against amplitude x drive frequency (two axes: a chevron);
 - sweep3.h5: three axes (amplitude, detuning, duration);
+- sweep_text.h5: a text axis (solver names) against the amplitude;
+- sweep_notarget.h5: the chevron without a fidelity (NaN, as a sweep without a target writes);
 - bad_trace.h5: /trace/populations whose first axis does not match /trace/time.
 """
 import os
@@ -138,6 +140,23 @@ def main(folder):
     sweep_file(os.path.join(folder, "sweep3.h5"), [("pulses[0].amplitude", amps[::4]),
                                                    ("pulses[0].frequency", dets[::4]),
                                                    ("pulses[0].duration", [18.0, 20.0, 22.0])])
+    # A text axis (as `--vary evolution.solver=...` writes it) against the amplitude, the solvers'
+    # 1 - F differing by a step error ~ (dt)^order; and a sweep without a target (F = NaN).
+    solvers = ["expm", "trotter", "magnus4"]
+    with h5py.File(os.path.join(folder, "sweep_text.h5"), "w") as f:
+        root_attributes(f, [LEVELS], 200)
+        figures = np.array([gate_figures(a, 0.0, T_GATE) for a in amps])
+        step_error = np.array([0.0, 4e-4, 2e-7])
+        f["/sweep/fidelity"] = figures[None, :, 0] - step_error[:, None]
+        f["/sweep/leakage"] = np.repeat(figures[None, :, 1], 3, axis=0)
+        f["/sweep/axes/0"] = np.array(solvers, dtype=STR)
+        f["/sweep/axes/0"].attrs["key"] = "evolution.solver"
+        f["/sweep/axes/1"] = amps
+        f["/sweep/axes/1"].attrs["key"] = "pulses[0].amplitude"
+    sweep_file(os.path.join(folder, "sweep_notarget.h5"), [("pulses[0].amplitude", amps),
+                                                           ("pulses[0].frequency", dets)])
+    with h5py.File(os.path.join(folder, "sweep_notarget.h5"), "a") as f:
+        f["/sweep/fidelity"][...] = np.nan
     with h5py.File(os.path.join(folder, "bad_trace.h5"), "w") as f:
         root_attributes(f, [2], 10)
         f["/trace/time"] = np.linspace(0, 10, 11)

@@ -27,7 +27,8 @@ import make_plot_inputs  # noqa: E402
 
 PNG = b"\x89PNG\r\n\x1a\n"
 # file -> the number of panels (4 initial states and the pulses; 1 or 2 sweep panels)
-EXPECTED = {"trace.h5": 5, "trace_modes.h5": 5, "sweep1.h5": 1, "chevron.h5": 2, "sweep3.h5": 2}
+EXPECTED = {"trace.h5": 5, "trace_modes.h5": 5, "sweep1.h5": 1, "chevron.h5": 2, "sweep3.h5": 2,
+            "sweep_text.h5": 2, "sweep_notarget.h5": 1}
 
 
 def panels_of(h5):
@@ -84,6 +85,9 @@ def main(folder):
     sweep3 = panels_of(os.path.join(folder, "sweep3.h5"))[0]
     if "slice through the best point: pulses[0].duration" not in sweep3.replace("\n", " "):
         failures.append(f"sweep3.h5: title {sweep3!r} does not name the slice")
+    notarget = panels_of(os.path.join(folder, "sweep_notarget.h5"))
+    if notarget != ["sweep: leakage (no fidelity: the config has no target)"]:
+        failures.append(f"sweep_notarget.h5: panels {notarget}")
     # A malformed file: exit 2, one line `FILE: problem`, no image.
     bad = os.path.join(folder, "bad_trace.h5")
     r = run(bad, os.path.join(folder, "bad.png"))
