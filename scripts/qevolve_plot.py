@@ -288,35 +288,44 @@ def initial_labels(f, dataset, n):
     return [f"column {k}" for k in range(n)]
 
 
+def trace_columns(f, path, rank, length):
+    """The dataset's first MAX_TRACE_PANELS initial states (last axis) only: a trace may hold
+    gigabytes. Checks its rank and that its first axis has `length` entries."""
+    if path not in f or not isinstance(f[path], h5py.Dataset):
+        raise BadFile(f"{path}: no such dataset")
+    ds = f[path]
+    if len(ds.shape) != rank or ds.shape[0] != length:
+        want = ", ".join([str(length)] + ["any"] * (rank - 1))
+        raise BadFile(f"{path} has shape {list(ds.shape)}, expected [{want}]")
+    return ds, np.real(ds[..., :MAX_TRACE_PANELS]).astype(float)
+
+
 def trace_panels(f, dims):
     time = np.real(np.ravel(read(f, "/trace/time"))).astype(float)
     if "/trace/populations" in f:
-        pops = np.real(read(f, "/trace/populations"))
-        need_shape("/trace/populations", pops, (time.size, None, None))
+        ds, pops = trace_columns(f, "/trace/populations", 3, time.size)
         if dims is not None and int(np.prod(dims)) == pops.shape[1]:
             names = [f"|{flat_label(i, dims)}⟩" for i in range(pops.shape[1])]
         else:
             names = [f"index {i}" for i in range(pops.shape[1])]
         curves = [(pops[:, :, k], names) for k in range(pops.shape[2])]
-        labels = initial_labels(f, f["/trace/populations"], pops.shape[2])
         what = "basis-state populations"
     else:
-        marg = np.real(read(f, "/trace/mode_populations"))
-        need_shape("/trace/mode_populations", marg, (time.size, None, None, None))
-        _, modes, levels, n = marg.shape
-        mode_names = [text(s) for s in f["/trace/mode_populations"].attrs.get("modes", [])]
+        ds, marg = trace_columns(f, "/trace/mode_populations", 4, time.size)
+        modes, levels = marg.shape[1], marg.shape[2]
+        mode_names = [text(s) for s in ds.attrs.get("modes", [])]
         if len(mode_names) != modes:
             mode_names = [f"mode {m}" for m in range(modes)]
         first = 0 if modes == 1 else 1  # with several modes level 0 is 1 - the others
         pairs = [(m, l) for m in range(modes) for l in range(first, levels)]
         names = [f"{mode_names[m]}: |{level_char(l)}⟩" for m, l in pairs]
-        curves = [(np.stack([marg[:, m, l, k] for m, l in pairs], axis=1), names) for k in range(n)]
-        labels = initial_labels(f, f["/trace/mode_populations"], n)
+        curves = [(np.stack([marg[:, m, l, k] for m, l in pairs], axis=1), names) for k in range(marg.shape[3])]
         what = "mode-level populations"
-    shown = range(min(len(curves), MAX_TRACE_PANELS))
-    more = f" ({len(shown)} of {len(curves)} initial states)" if len(curves) > len(shown) else ""
+    n = ds.shape[-1]
+    labels = initial_labels(f, ds, n)
+    more = f" ({len(curves)} of {n} initial states)" if n > len(curves) else ""
     return [lambda ax, k=k: population_panel(ax, time, *curves[k], f"initial |{labels[k]}⟩: {what}{more}")
-            for k in shown]
+            for k in range(len(curves))]
 
 
 def population_panel(ax, time, pops, names, title):
