@@ -92,7 +92,7 @@ struct PlotOptions {
 };
 /// `qevolve plot FILE.h5`: one figure of what the file holds (sweep map, optimisation history,
 /// population traces, |U|^2, levels, ZZ, pulses), drawn by scripts/qevolve_plot.py; prints
-/// `wrote FILE.png (parts)`. Throws InputError for a file it cannot draw (docs/cli.md "plot").
+/// `wrote FILE.png (parts)`. Throws InputError for a file it cannot draw (docs/cli.md "Plots").
 int plot(const PlotOptions& options, Streams io);
 
 }  // namespace qevolve::commands

@@ -1,4 +1,4 @@
-// `qevolve plot FILE.h5 [-o FILE.png]` (docs/cli.md "plot"): io::inspect_output_file checks the
+// `qevolve plot FILE.h5 [-o FILE.png]` (docs/cli.md "Plots"): io::inspect_output_file checks the
 // file, scripts/qevolve_plot.py draws it (docs/output.md "What `qevolve plot` draws").
 #include "plot.hpp"
 
