@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "physical_ranges.hpp"
 #include "config_sections.hpp"
 #include "config_suggest.hpp"
 
@@ -113,14 +114,14 @@ ModeEntry read_mode(Doc& doc, const Item& item, bool has_preset) {
   e.name = get_name(doc, m.require("name", message(Msg::ExpectName)));
 
   e.levels = opt_int(doc, m, "levels", kMinLevels, kMaxLevels);
-  e.ec = opt_number(doc, m, "ec", Range::gt(0.0, "GHz"));
-  e.ej = opt_number(doc, m, "ej", Range::ge(0.0, "GHz"));
-  e.el = opt_number(doc, m, "el", Range::gt(0.0, "GHz"));
-  e.flux = opt_number(doc, m, "flux", Range::any("flux quanta"));
-  e.ng = opt_number(doc, m, "ng", Range::any());
+  e.ec = opt_number(doc, m, "ec", physical::kEnergy);
+  e.ej = opt_number(doc, m, "ej", physical::kJosephson);
+  e.el = opt_number(doc, m, "el", physical::kEnergy);
+  e.flux = opt_number(doc, m, "flux", physical::kFlux);
+  e.ng = opt_number(doc, m, "ng", physical::kOffsetCharge);
   e.asymmetry = opt_number(doc, m, "asymmetry", Range::closed(0.0, 1.0));
-  e.frequency = opt_number(doc, m, "frequency", Range::gt(0.0, "GHz"));
-  e.anharmonicity = opt_number(doc, m, "anharmonicity", Range::any("GHz"));
+  e.frequency = opt_number(doc, m, "frequency", physical::kModeFrequency);
+  e.anharmonicity = opt_number(doc, m, "anharmonicity", physical::kCoupling);
   e.basis_size = opt_int(doc, m, "basis_size", kMinLevels, kMaxBasisSize);
   if (e.basis_size && e.levels && *e.basis_size < *e.levels) {
     const Item& b = *m.find("basis_size");
@@ -160,10 +161,10 @@ CouplingEntry read_coupling(Doc& doc, const Item& item) {
   c.a = get_name(doc, names[0]);
   c.b = get_name(doc, names[1]);
   if (c.a == c.b) doc.fail(names[1].mark(), names[1].path, Msg::SelfCoupling, {{"NAME", c.a}});
-  c.capacitive = opt_number(doc, m, "capacitive", Range::any("GHz"));
-  c.inductive = opt_number(doc, m, "inductive", Range::any("GHz"));
-  c.dipole = opt_number(doc, m, "dipole", Range::any("GHz"));
-  c.cross_kerr = opt_number(doc, m, "cross_kerr", Range::any("GHz"));
+  c.capacitive = opt_number(doc, m, "capacitive", physical::kCoupling);
+  c.inductive = opt_number(doc, m, "inductive", physical::kCoupling);
+  c.dipole = opt_number(doc, m, "dipole", physical::kCoupling);
+  c.cross_kerr = opt_number(doc, m, "cross_kerr", physical::kCoupling);
   if (!c.capacitive && !c.inductive && !c.dipole && !c.cross_kerr)
     doc.fail(m.mark(), m.path(), Msg::NoCouplingTerm);
   if (const Item* o = m.find("optimize"))

@@ -2,6 +2,7 @@
 #include <climits>
 #include <set>
 
+#include "physical_ranges.hpp"
 #include "config_sections.hpp"
 
 namespace qevolve::io::detail {
@@ -57,8 +58,8 @@ std::vector<NoiseSpec> read_noise(Doc& doc, const Item& item) {
     rates.check_keys(kNoiseKeys);
     NoiseSpec n;
     n.qubit = name;
-    if (const Item* t1 = rates.find("t1")) n.t1 = get_number(doc, *t1, Range::gt(0.0, "ns"));
-    if (const Item* tp = rates.find("tphi")) n.tphi = get_number(doc, *tp, Range::gt(0.0, "ns"));
+    if (const Item* t1 = rates.find("t1")) n.t1 = get_number(doc, *t1, physical::kCoherenceTime);
+    if (const Item* tp = rates.find("tphi")) n.tphi = get_number(doc, *tp, physical::kCoherenceTime);
     if (!n.t1 && !n.tphi) doc.fail(rates.mark(), rates.path(), Msg::NoNoiseRate);
     if (const Item* o = rates.find("optimize")) {
       n.optimize = read_trainables(doc, *o, kNoiseParams, message(Msg::ContextNoise));
@@ -81,7 +82,7 @@ std::vector<CollapseSpec> read_collapse(Doc& doc, const Item& item) {
     c.qubit = get_name(doc, m.require("qubit", message(Msg::ExpectString)));
     const Item& op = m.require("operator", message(Msg::ExpectString));
     c.op = std::string(kCollapseOperators[get_choice(doc, op, kCollapseOperators)]);
-    c.rate = get_number(doc, m.require("rate", "a number > 0 (1/ns)"), Range::gt(0.0, "1/ns"));
+    c.rate = get_number(doc, m.require("rate", physical::kRate.text()), physical::kRate);
     const Item* matrix = m.find("matrix");
     if (c.op == "matrix" && matrix == nullptr) doc.fail(op.mark(), op.path, Msg::CollapseMatrixMissing);
     if (c.op != "matrix" && matrix != nullptr)
@@ -117,7 +118,7 @@ void read_evolution(Doc& doc, const Item& item, EvolutionSpec& ev) {
   }
   if (const Item* it = m.find("splitting")) ev.splitting = get_enum(doc, *it, enum_table<Splitting>());
   if (const Item* it = m.find("steps")) ev.steps = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
-  if (const Item* it = m.find("duration")) ev.duration = get_number(doc, *it, Range::gt(0.0, "ns"));
+  if (const Item* it = m.find("duration")) ev.duration = get_number(doc, *it, physical::kDuration);
   if (const Item* it = m.find("rtol")) ev.rtol = get_number(doc, *it, Range::gt(0.0));
   if (const Item* it = m.find("atol")) ev.atol = get_number(doc, *it, Range::gt(0.0));
   if (const Item* it = m.find("basis")) ev.basis = get_enum(doc, *it, enum_table<Basis>());

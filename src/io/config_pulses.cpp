@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "physical_ranges.hpp"
 #include "config_sections.hpp"
 #include "config_suggest.hpp"
 
@@ -219,7 +220,7 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
     if (a.node.IsScalar() && a.node.Scalar() == "auto")
       p.amplitude_auto = true;
     else
-      p.amplitude = get_number(doc, a, Range::any("GHz"), want);
+      p.amplitude = get_number(doc, a, physical::kAmplitude, want);
     p.angle = opt_number(doc, m, "angle", Range::any("rad"));
     if (p.amplitude_auto && !p.angle) doc.fail(m.mark(), m.path(), Msg::AutoNeedsAngle);
     if (!p.amplitude_auto && p.angle) {
@@ -233,14 +234,14 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
     if (mode)
       p.frequency_mode = *mode;
     else
-      p.frequency = get_number(doc, *fr, Range::ge(0.0, "GHz"), message(Msg::ExpectPulseFrequency));
+      p.frequency = get_number(doc, *fr, physical::kDriveFrequency, message(Msg::ExpectPulseFrequency));
   }
   if (auto v = opt_number(doc, m, "phase", Range::any("rad"))) p.phase = *v;
-  if (auto v = opt_number(doc, m, "delay", Range::ge(0.0, "ns"))) p.delay = *v;
-  p.duration = opt_number(doc, m, "duration", Range::gt(0.0, "ns"));
-  p.ramp = opt_number(doc, m, "ramp", Range::ge(0.0, "ns"));
-  p.plateau = opt_number(doc, m, "plateau", Range::ge(0.0, "ns"));
-  p.sigma = opt_number(doc, m, "sigma", Range::gt(0.0, "ns"));
+  if (auto v = opt_number(doc, m, "delay", physical::kTimeOffset)) p.delay = *v;
+  p.duration = opt_number(doc, m, "duration", physical::kDuration);
+  p.ramp = opt_number(doc, m, "ramp", physical::kTimeOffset);
+  p.plateau = opt_number(doc, m, "plateau", physical::kTimeOffset);
+  p.sigma = opt_number(doc, m, "sigma", physical::kDuration);
   p.c = opt_number(doc, m, "c", Range::gt(0.0));
   p.lambda = opt_number(doc, m, "lambda", Range::any("ns"));
 
@@ -254,14 +255,14 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
                {{"COUNT", std::to_string(values.size())},
                 {"MIN", std::to_string(kMinSplineValues)},
                 {"SHAPE", enum_name(p.shape)}});
-    for (const Item& x : values) p.values.push_back(get_number(doc, x, Range::any("GHz")));
+    for (const Item& x : values) p.values.push_back(get_number(doc, x, physical::kAmplitude));
   }
   if (row.family == ShapeFamily::edges)
     check_edge_keys(doc, m, p);
   else if (row.family == ShapeFamily::ramps || row.family == ShapeFamily::gauss)
     check_two_of_three(doc, m, p, row);
   else if (!p.duration)
-    (void)m.require("duration", Range::gt(0.0, "ns").text());
+    (void)m.require("duration", physical::kDuration.text());
 
   if (const Item* x = m.find("crosstalk")) {
     const MapView ct(doc, *x);

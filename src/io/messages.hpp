@@ -121,6 +121,7 @@ enum class Msg {
   ExpectGe,
   ExpectClosed,
   ExpectOpen,
+  ExpectOpenClosed,
   ExpectInt,
   ExpectNumberList,
   ExpectAmplitude,

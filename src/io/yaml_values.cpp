@@ -184,6 +184,7 @@ bool Range::contains(double v) const {
     case Kind::ge: return v >= lo;
     case Kind::closed: return v >= lo && v <= hi;
     case Kind::open: return v > lo && v < hi;
+    case Kind::open_closed: return v > lo && v <= hi;
   }
   return false;
 }
@@ -200,6 +201,9 @@ std::string Range::text() const {
     case Kind::open:
       return message(Msg::ExpectOpen,
                      {{"MIN", format_number(lo)}, {"MAX", format_number(hi)}, {"UNIT", u}});
+    case Kind::open_closed:
+      return message(Msg::ExpectOpenClosed,
+                     {{"MIN", format_number(lo)}, {"MAX", format_number(hi)}, {"UNIT", u}});
   }
   return {};
 }
@@ -207,7 +211,16 @@ std::string Range::text() const {
 std::string format_number(double v) {
   char buf[64];
   const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc{} ? std::string(buf, ptr) : std::string("?");
+  if (ec != std::errc{}) return "?";
+  // The exponent as people write it: 1e-4, 1e9 (not 1e-04, 1e+09).
+  std::string out(buf, ptr);
+  const auto e = out.find('e');
+  if (e == std::string::npos) return out;
+  std::string exponent = out.substr(e + 1);
+  const bool negative = !exponent.empty() && exponent[0] == '-';
+  if (!exponent.empty() && (exponent[0] == '-' || exponent[0] == '+')) exponent.erase(0, 1);
+  exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+  return out.substr(0, e + 1) + (negative ? "-" : "") + exponent;
 }
 
 bool looks_like_number(const YAML::Node& node) {

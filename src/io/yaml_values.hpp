@@ -90,7 +90,7 @@ class MapView {
 
 /// Allowed values of a number.
 struct Range {
-  enum class Kind { finite, gt, ge, closed, open };
+  enum class Kind { finite, gt, ge, closed, open, open_closed };
   Kind kind = Kind::finite;
   double lo = 0.0, hi = 0.0;
   std::string_view unit;  // "GHz", "ns", ... or empty
@@ -103,6 +103,9 @@ struct Range {
   }
   static Range open(double lo, double hi, std::string_view unit = {}) {
     return {Kind::open, lo, hi, unit};
+  }
+  static Range open_closed(double lo, double hi, std::string_view unit = {}) {
+    return {Kind::open_closed, lo, hi, unit};
   }
   [[nodiscard]] bool contains(double v) const;
   /// "a number > 0 (GHz)", ...

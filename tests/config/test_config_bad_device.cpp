@@ -186,7 +186,7 @@ const BadCase kCases[] = {
      "      ej: 4.0\n"
      "      el: 0.9\n"
      "      levels: 3\n",
-     "bad.yaml:5:11: device.qubits[0].ec: `abc` is not a number (expected a number > 0 (GHz))"},
+     "bad.yaml:5:11: device.qubits[0].ec: `abc` is not a number (expected a number in [1e-4, 100] (GHz))"},
     {"ListForNumber",
      "device:\n"
      "  qubits:\n"
@@ -196,7 +196,7 @@ const BadCase kCases[] = {
      "      ej: 4.0\n"
      "      el: 0.9\n"
      "      levels: 3\n",
-     "bad.yaml:5:11: device.qubits[0].ec: got a list (expected a number > 0 (GHz))"},
+     "bad.yaml:5:11: device.qubits[0].ec: got a list (expected a number in [1e-4, 100] (GHz))"},
     {"NaN",
      "device:\n"
      "  qubits:\n"
@@ -207,7 +207,7 @@ const BadCase kCases[] = {
      "      el: 0.9\n"
      "      levels: 3\n",
      "bad.yaml:5:11: device.qubits[0].ec: `.nan` is not a finite number"
-     " (expected a number > 0 (GHz))"},
+     " (expected a number in [1e-4, 100] (GHz))"},
     {"Infinity",
      "device:\n"
      "  qubits:\n"
@@ -218,7 +218,7 @@ const BadCase kCases[] = {
      "      el: 0.9\n"
      "      levels: 3\n",
      "bad.yaml:6:11: device.qubits[0].ej: `.inf` is not a finite number"
-     " (expected a number >= 0 (GHz))"},
+     " (expected a number in [0, 1000] (GHz))"},
     {"OverflowNotFinite",
      "device:\n"
      "  qubits:\n"
@@ -229,7 +229,7 @@ const BadCase kCases[] = {
      "      el: 0.9\n"
      "      levels: 3\n",
      "bad.yaml:6:11: device.qubits[0].ej: `1e999` is not a finite number"
-     " (expected a number >= 0 (GHz))"},
+     " (expected a number in [0, 1000] (GHz))"},
     {"EcZero",
      "device:\n"
      "  qubits:\n"
@@ -239,7 +239,7 @@ const BadCase kCases[] = {
      "      ej: 4.0\n"
      "      el: 0.9\n"
      "      levels: 3\n",
-     "bad.yaml:5:11: device.qubits[0].ec: `0` is out of range (expected a number > 0 (GHz))"},
+     "bad.yaml:5:11: device.qubits[0].ec: `0` is out of range (expected a number in [1e-4, 100] (GHz))"},
     {"ElNegative",
      "device:\n"
      "  qubits:\n"
@@ -249,7 +249,25 @@ const BadCase kCases[] = {
      "      ej: 4.0\n"
      "      el: -1\n"
      "      levels: 3\n",
-     "bad.yaml:7:11: device.qubits[0].el: `-1` is out of range (expected a number > 0 (GHz))"},
+     "bad.yaml:7:11: device.qubits[0].el: `-1` is out of range (expected a number in [1e-4, 100] (GHz))"},
+    // Physical ranges (docs/config.md "Physical ranges"): absurd values are input errors at their
+    // key, not numerical failures (exit 3) found later in the phase grid.
+    {"EcAbsurdlyLarge",
+     "device:\n"
+     "  qubits:\n"
+     "    - {name: q0, type: fluxonium, ec: 1e308, ej: 4.0, el: 0.9, levels: 3}\n",
+     "bad.yaml:3:39: device.qubits[0].ec: `1e308` is out of range (expected a number in [1e-4, 100] (GHz))"},
+    {"ElAbsurdlySmall",
+     "device:\n"
+     "  qubits:\n"
+     "    - {name: q0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1e-300, levels: 3}\n",
+     "bad.yaml:3:57: device.qubits[0].el: `1e-300` is out of range (expected a number in [1e-4, 100] (GHz))"},
+    {"CouplingAbsurd",
+     "device:\n"
+     "  preset: mpc_fluxonium_1d\n"
+     "  couplings:\n"
+     "    - {qubits: [q0, q1], capacitive: 5000}\n",
+     "bad.yaml:4:38: device.couplings[0].capacitive: `5000` is out of range (expected a number in [-100, 100] (GHz))"},
     {"EjNegative",
      "device:\n"
      "  qubits:\n"
@@ -260,7 +278,7 @@ const BadCase kCases[] = {
      "      el: 0.9\n"
      "      levels: 3\n",
      "bad.yaml:6:11: device.qubits[0].ej: `-0.5` is out of range"
-     " (expected a number >= 0 (GHz))"},
+     " (expected a number in [0, 1000] (GHz))"},
     {"LevelsOne",
      "device:\n"
      "  qubits:\n"
@@ -310,7 +328,7 @@ const BadCase kCases[] = {
      "  qubits:\n"
      "    - {name: r0, type: resonator, frequency: 0, levels: 6}\n",
      "bad.yaml:3:46: device.qubits[0].frequency: `0` is out of range"
-     " (expected a number > 0 (GHz))"},
+     " (expected a number in [1e-4, 1000] (GHz))"},
     {"DuplicateModeName",
      "device:\n"
      "  qubits:\n"

@@ -55,7 +55,7 @@ const BadCase kCases[] = {
      "    shape: cos\n"
      "    duration: 50\n",
      "bad.yaml:3:5: pulses[0]: missing required key `amplitude`"
-     " (expected a finite number (GHz), or auto with angle)"},
+     " (expected a number in [-100, 100] (GHz), or auto with angle)"},
     {"AmplitudeNotANumber",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -64,7 +64,13 @@ const BadCase kCases[] = {
      "    amplitude: big\n"
      "    duration: 50\n",
      "bad.yaml:5:16: pulses[0].amplitude: `big` is not a number"
-     " (expected a finite number (GHz), or auto with angle)"},
+     " (expected a number in [-100, 100] (GHz), or auto with angle)"},
+    {"AmplitudeAbsurd",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - {qubit: q0, shape: cos, amplitude: 1e3, frequency: 0.5, duration: 50}\n",
+     "bad.yaml:3:40: pulses[0].amplitude: `1e3` is out of range"
+     " (expected a number in [-100, 100] (GHz), or auto with angle)"},
     {"AutoWithoutAngle",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -91,7 +97,7 @@ const BadCase kCases[] = {
      "    shape: cos\n"
      "    amplitude: 0.1\n"
      "    duration: 0\n",
-     "bad.yaml:6:15: pulses[0].duration: `0` is out of range (expected a number > 0 (ns))"},
+     "bad.yaml:6:15: pulses[0].duration: `0` is out of range (expected a number in (0, 1e9] (ns))"},
     {"SigmaNegative",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -100,7 +106,7 @@ const BadCase kCases[] = {
      "    amplitude: 0.1\n"
      "    duration: 50\n"
      "    sigma: -1\n",
-     "bad.yaml:7:12: pulses[0].sigma: `-1` is out of range (expected a number > 0 (ns))"},
+     "bad.yaml:7:12: pulses[0].sigma: `-1` is out of range (expected a number in (0, 1e9] (ns))"},
     {"RampNegative",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -109,7 +115,7 @@ const BadCase kCases[] = {
      "    amplitude: 0.1\n"
      "    duration: 50\n"
      "    ramp: -1\n",
-     "bad.yaml:7:11: pulses[0].ramp: `-1` is out of range (expected a number >= 0 (ns))"},
+     "bad.yaml:7:11: pulses[0].ramp: `-1` is out of range (expected a number in [0, 1e9] (ns))"},
     {"ShapeKeysMissing",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -226,7 +232,7 @@ const BadCase kCases[] = {
      "    duration: 50\n"
      "    frequency: -1\n",
      "bad.yaml:7:16: pulses[0].frequency: `-1` is out of range"
-     " (expected a number >= 0 (GHz), auto or auto_dressed)"},
+     " (expected a number in [0, 1000] (GHz), auto or auto_dressed)"},
     {"DelayNegative",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -235,7 +241,7 @@ const BadCase kCases[] = {
      "    amplitude: 0.1\n"
      "    duration: 50\n"
      "    delay: -2\n",
-     "bad.yaml:7:12: pulses[0].delay: `-2` is out of range (expected a number >= 0 (ns))"},
+     "bad.yaml:7:12: pulses[0].delay: `-2` is out of range (expected a number in [0, 1e9] (ns))"},
     {"CrosstalkSelf",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -362,7 +368,7 @@ const BadCase kCases[] = {
      "device: {preset: mpc_fluxonium_1d}\n"
      "evolution:\n"
      "  duration: -5\n",
-     "bad.yaml:3:13: evolution.duration: `-5` is out of range (expected a number > 0 (ns))"},
+     "bad.yaml:3:13: evolution.duration: `-5` is out of range (expected a number in (0, 1e9] (ns))"},
     {"BasisSuggest",
      "device: {preset: mpc_fluxonium_1d}\n"
      "evolution:\n"
@@ -434,7 +440,7 @@ const BadCase kCases[] = {
      "evolution:\n"
      "  noise:\n"
      "    q0: {t1: 0, tphi: 80000}\n",
-     "bad.yaml:4:14: evolution.noise.q0.t1: `0` is out of range (expected a number > 0 (ns))"},
+     "bad.yaml:4:14: evolution.noise.q0.t1: `0` is out of range (expected a number in [0.001, 1e15] (ns))"},
     {"NoiseKeySuggest",
      "device: {preset: mpc_fluxonium_1d}\n"
      "evolution:\n"
@@ -489,7 +495,7 @@ const BadCase kCases[] = {
      "evolution:\n"
      "  collapse:\n"
      "    - {qubit: q0, operator: number}\n",
-     "bad.yaml:4:7: evolution.collapse[0]: missing required key `rate` (expected a number > 0 (1/ns))"},
+     "bad.yaml:4:7: evolution.collapse[0]: missing required key `rate` (expected a number in (0, 1000] (1/ns))"},
     {"GateSuggest",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"
