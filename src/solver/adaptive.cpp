@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "block_evolution.hpp"
@@ -70,9 +71,18 @@ class BlockIntegrator {
     const double T = job_.duration;
     double t = 0.0;
     double h = T / 1000.0;
-    long accepted = 0;
+    long accepted = 0, attempts = 0;
     derivative(t, y_, k_[0]);
     while (t < T) {
+      if (++attempts > job_.max_steps) {
+        char what[300];
+        std::snprintf(what, sizeof what,
+                      "adaptive solver: gave up after %ld steps at t = %.6g ns of T = %.6g ns (the "
+                      "maximum; the dynamics is too fast for rtol/atol: use solver: trotter or magnus4 "
+                      "with enough steps, or loosen rtol/atol)",
+                      job_.max_steps, t, T);
+        throw NumericalError(what);
+      }
       if (t + h > T) h = T - t;
       if (h <= 1e-14 * T)
         throw NumericalError("adaptive solver: step size underflow at t = " + std::to_string(t) +

@@ -20,6 +20,9 @@ struct AdaptiveTerm {
   int channel = -1;
 };
 
+/// The adaptive solver's documented maximum of step attempts per column block.
+inline constexpr long kAdaptiveMaxSteps = 1000000;
+
 /// dy/dt = sum of the terms, on a register of modes of dimensions `dims` (closed systems: the
 /// device's modes with alpha = -i 2 pi; open systems: the doubled register of lindblad.hpp).
 struct AdaptiveJob {
@@ -29,6 +32,9 @@ struct AdaptiveJob {
   double duration = 0.0;
   double rtol = 1e-10, atol = 1e-12;
   int threads = 1;
+  /// Work bound (docs/solvers.md "`adaptive` — convergence studies"): step attempts, accepted and rejected, per column
+  /// block; beyond it the integration stops with a NumericalError naming the time reached.
+  long max_steps = kAdaptiveMaxSteps;
 };
 
 /// The closed-system job: -i 2 pi H(t) on the device (static terms and drive channels).
@@ -37,7 +43,8 @@ struct AdaptiveJob {
                                               const std::vector<device::LocalTerm>& drive_terms);
 
 /// Integrates the columns of `state` (prod(dims) x n) from 0 to duration in place.
-/// Throws NumericalError if the step size underflows. Returns the number of accepted steps
+/// Throws NumericalError if the step size underflows or job.max_steps attempts do not reach the
+/// end. Returns the number of accepted steps
 /// summed over column blocks.
 long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,
                         const std::function<void(double)>& progress);

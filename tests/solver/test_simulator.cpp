@@ -8,6 +8,7 @@
 
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
+#include "../../src/solver/adaptive.hpp"
 #include "solver_fixtures.hpp"
 
 namespace qevolve::solver {
@@ -106,6 +107,34 @@ TEST(Simulator, RotatingFrameUndoesTheFreeEvolution) {
     // accumulated phase: 1e-10 * 1300 ~ 1e-7.
     EXPECT_LT(dev, s == Solver::adaptive ? 1e-6 : 1e-12) << static_cast<int>(s);
   }
+}
+
+// The adaptive solver's work bound (docs/solvers.md "`adaptive` — convergence studies"): a fast Rabi oscillation
+// (50 GHz, 10 ns: ~3000 rad) with a bound of 100 step attempts stops with a NumericalError that
+// names the time reached; with the default bound the same job integrates to the analytic
+// cos(2 pi 50 t) to rtol-level accuracy.
+TEST(Simulator, AdaptiveStopsAtItsMaximumOfSteps) {
+  AdaptiveJob job;
+  job.dims = {2};
+  CMatrix sx(2, 2);
+  sx << 0.0, 1.0, 1.0, 0.0;
+  job.terms.push_back({{0}, sx, cplx(0.0, -2.0 * kPi * 50.0), -1});
+  job.coefficients = [](double, std::vector<double>&) {};
+  job.duration = 10.0;
+  job.max_steps = 100;
+  CMatrix psi = CMatrix::Identity(2, 2);
+  try {
+    (void)integrate_adaptive(job, psi, {});
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    EXPECT_NE(std::string(e.what()).find("adaptive solver: gave up after 100 steps at t = "), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(kAdaptiveMaxSteps, 1000000);
+  job.max_steps = kAdaptiveMaxSteps;
+  psi = CMatrix::Identity(2, 2);
+  (void)integrate_adaptive(job, psi, {});
+  EXPECT_NEAR(psi(0, 0).real(), std::cos(2.0 * kPi * 50.0 * 10.0), 1e-6);
 }
 
 TEST(Simulator, CacheIsReusedForNewPulseParameters) {
