@@ -40,14 +40,15 @@ struct Variant {
   Splitting splitting = Splitting::terms;
 };
 
-Variant parse_variant(const std::string& text) {
+/// A variant "SOLVER[ORDER][:SPLITTING]"; `flag` names the option it came from in errors.
+Variant parse_variant(const std::string& text, const char* flag) {
   Variant v;
   v.name = text;
   const auto colon = text.find(':');
   const std::string head = text.substr(0, colon);
   const std::string split = colon == std::string::npos ? "" : text.substr(colon + 1);
-  auto bad = [&text]() -> Variant {
-    throw InputError({}, "--solvers", "unknown solver variant `" + text + "`",
+  auto bad = [&text, flag]() -> Variant {
+    throw InputError({}, flag, "unknown solver variant `" + text + "`",
                      "expm | trotter1|2|4[:terms|:bonds|:dense] | magnus4[:terms|:bonds|:dense]");
   };
   if (head == enum_name(Solver::expm)) {
@@ -153,12 +154,13 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
     std::vector<std::string> names = {"trotter2:terms", "trotter2:bonds", "trotter4:bonds",
                                       "magnus4:terms", "magnus4:bonds"};
     if (D <= 256) names.insert(names.begin(), "expm");
-    for (const auto& n : names) variants.push_back(parse_variant(n));
+    for (const auto& n : names) variants.push_back(parse_variant(n, "--solvers"));
   } else {
-    for (const auto& n : options.solvers) variants.push_back(parse_variant(n));
+    for (const auto& n : options.solvers) variants.push_back(parse_variant(n, "--solvers"));
   }
   const Variant ref_variant =
-      parse_variant(options.reference.empty() ? (D <= 128 ? "magnus4:dense" : "magnus4:bonds") : options.reference);
+      parse_variant(options.reference.empty() ? (D <= 128 ? "magnus4:dense" : "magnus4:bonds") : options.reference,
+                    "--reference");
   int finest = 0;
   for (int s : ladder) finest = std::max(finest, s);
   const int ref_steps = options.reference_factor * finest;

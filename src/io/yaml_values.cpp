@@ -132,9 +132,16 @@ MapView::MapView(Doc& doc, const Item& item) : doc_(doc), path_(item.path), mark
   std::map<std::string, int, std::less<>> first_line;
   for (auto it = item.node.begin(); it != item.node.end(); ++it) {
     const YAML::Node key = it->first;
-    if (!key.IsScalar())
-      doc.fail(key.IsDefined() && !key.IsNull() ? key.Mark() : mark_, path_, Msg::KeyNotString,
-               {{"FOUND", describe(key)}});
+    if (!key.IsScalar()) {
+      // A null key (`~: 3`, or `: 3` with no key at all) may carry no position of its own: then
+      // its value's, which is on the same line, rather than the enclosing mapping's.
+      YAML::Mark at = mark_;
+      if (key.IsDefined() && !key.Mark().is_null())
+        at = key.Mark();
+      else if (it->second.IsDefined() && !it->second.Mark().is_null())
+        at = it->second.Mark();
+      doc.fail(at, path_, Msg::KeyNotString, {{"FOUND", describe(key)}});
+    }
     const std::string& name = key.Scalar();
     const std::string path = child_path(path_, name);
     const int line = doc.at(key.Mark()).line;

@@ -62,6 +62,10 @@ TEST(Cli, BenchAccuracyLadder) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "qevolve: error: --solvers: unknown solver variant `magnus2` (expected expm | "
                      "trotter1|2|4[:terms|:bonds|:dense] | magnus4[:terms|:bonds|:dense])\n");
+  const auto bad_reference = run_qevolve("bench accuracy " + cfg + " --reference abc", dir);
+  EXPECT_EQ(bad_reference.exit_code, 2);
+  EXPECT_EQ(bad_reference.err.rfind("qevolve: error: --reference: unknown solver variant `abc`", 0), 0u)
+      << bad_reference.err;
 }
 
 TEST(Cli, MissingConfigIsALocatedExitCode2) {

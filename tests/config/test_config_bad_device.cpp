@@ -47,6 +47,16 @@ const BadCase kCases[] = {
      "? [evolution]\n"
      ": {}\n",
      "bad.yaml:2:3: a key must be a string, but got a list (expected a plain or quoted key)"},
+    // A null key is reported on its own line, inside the mapping that holds it.
+    {"NullKeyOnItsOwnLine",
+     "device:\n"
+     "  preset: mpc_fluxonium_1d\n"
+     "  ~: 3\n",
+     "bad.yaml:3:3: device: a key must be a string, but got no value (expected a plain or quoted key)"},
+    {"EmptyKeyOnItsOwnLine",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     ": 3\n",
+     "bad.yaml:2:1: a key must be a string, but got no value (expected a plain or quoted key)"},
     {"DuplicateKey",
      "device:\n"
      "  qubits:\n"
