@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -155,6 +156,28 @@ void add_bench_commands(Cli& c) {
   c.accuracy->add_option("--plot", a.plot, "Draw error vs wall time as PNG (needs --csv)");
 }
 
+/// CLI11's "A subcommand is required" in the project's words, naming the word that is not a
+/// command and the commands there are: "unknown command `frobnicate` (expected one of: check,
+/// spectrum, ...)" or "a command is required (expected one of: ...)"; for `bench`, its own.
+std::string command_error(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* level = &app;
+  std::string unknown;
+  for (int i = 1; i < argc && unknown.empty(); ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    const auto subs = level->get_subcommands([](const CLI::App*) { return true; });
+    const auto it = std::find_if(subs.begin(), subs.end(), [&](const CLI::App* s) { return s->get_name() == word; });
+    if (it == subs.end()) unknown = word;
+    else level = *it;
+  }
+  std::string names;
+  for (const CLI::App* s : level->get_subcommands([](const CLI::App*) { return true; }))
+    names += (names.empty() ? "" : ", ") + s->get_name();
+  const std::string what = level == &app ? "command" : level->get_name() + " command";
+  return (unknown.empty() ? "a " + what + " is required" : "unknown " + what + " `" + unknown + "`") +
+         " (expected one of: " + names + ")";
+}
+
 /// Runs the parsed command (1 when none was parsed, which CLI11 prevents).
 int dispatch(Cli& c, qevolve::commands::Streams io) {
   if (c.check->parsed()) return qevolve::commands::check(c.config_path, io);
@@ -202,6 +225,11 @@ int main(int argc, char** argv) {
     c.app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return c.app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    if (std::string(e.what()).find("subcommand is required") != std::string::npos)
+      return report(command_error(c.app, argc, argv), 2);
+    c.app.exit(e);
+    return 2;
   } catch (const CLI::ParseError& e) {
     c.app.exit(e);
     return 2;

@@ -30,7 +30,16 @@ TEST(Cli, VersionAndHelp) {
 TEST(Cli, BadFlagsAreExitCode2) {
   TempDir dir;
   EXPECT_EQ(run_qevolve("run", dir).exit_code, 2);                      // missing CONFIG
-  EXPECT_EQ(run_qevolve("frobnicate x.yaml", dir).exit_code, 2);       // unknown command
+  const auto unknown = run_qevolve("frobnicate x.yaml", dir);  // unknown command: named, with the list
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.err.rfind("qevolve: error: unknown command `frobnicate` (expected one of: check, ", 0), 0u)
+      << unknown.err;
+  const auto none = run_qevolve("", dir);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err.rfind("qevolve: error: a command is required (expected one of: check, ", 0), 0u) << none.err;
+  const auto bench = run_qevolve("bench foo", dir);
+  EXPECT_EQ(bench.exit_code, 2);
+  EXPECT_EQ(bench.err, "qevolve: error: unknown bench command `foo` (expected one of: scaling, accuracy)\n");
   EXPECT_EQ(run_qevolve("spectrum --levels 1 x.yaml", dir).exit_code, 2);
   const auto r = run_qevolve("bench scaling --qubits 5:3", dir);
   EXPECT_EQ(r.exit_code, 2);
