@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin liblbfgspp-dev
   python3-numpy python3-h5py python3-matplotlib
+  procps
 )
 
 missing=()
