@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
   add_simulation_commands(c);
   add_bench_commands(c);
   for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.scaling, c.accuracy})
-    sub->add_flag("--quiet", c.quiet, "No progress or warnings");
+    sub->add_flag("--quiet", c.quiet, "Errors and warnings only (no progress, no summary)");
 
   try {
     c.app.parse(argc, argv);

@@ -88,6 +88,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   report.config = &config;
   report.sim = &problem.simulator();
   report.t_build = since(t_start);
+  if (comm.is_root()) print_warnings(io.err, problem.simulator());  // even with --quiet
 
   optimize::Settings settings;
   settings.method = spec.method;
@@ -116,7 +117,9 @@ int optimize(const OptimizeOptions& options, Streams io) {
 
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);
-  take_evaluation(report, problem.evaluate(true), problem.names());
+  gradient::PipelineHooks final_hooks;
+  final_hooks.trace = config.output.trace.requested();  // the trace of the optimised pulses
+  take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
   report.ranks = comm.size();
   report.bytes_communicated = comm.bytes_sent();
   if (!comm.is_root()) return 0;
@@ -137,6 +140,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   }
   const double t_out = since(t3);
 
+  if (io.quiet) return 0;  // errors and warnings only
   print_summary(io.out, report, "qevolve optimize: " + options.config_path, t_out, since(t_start));
   char line[300];
   // history[0] is the start point, so the number of iterations is one less.
@@ -150,7 +154,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
                   x0(static_cast<Index>(i)), result.x(static_cast<Index>(i)));
     io.out << line;
   }
-  if (!output.empty()) io.out << "wrote " << output << "\n";
+  print_destination(io.out, output);
   io.out << "wrote " << yaml << " (the optimised config)\n";
   return 0;
 }
