@@ -118,7 +118,8 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);
   gradient::PipelineHooks final_hooks;
-  final_hooks.trace = config.output.trace.requested();  // the trace of the optimised pulses
+  // The trace of the optimised pulses, when there is a file to hold it.
+  final_hooks.trace = config.output.trace.requested() && !(options.output.empty() && config.output.file.empty());
   take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
   report.ranks = comm.size();
   report.bytes_communicated = comm.bytes_sent();

@@ -34,6 +34,7 @@ int run(const RunOptions& options, Streams io) {
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
   const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);
   comm::Communicator& reduce = nccl ? *nccl : comm;
+  const std::string output = options.output.empty() ? config.output.file : options.output;
   RunReport report;
   report.config = &config;
   report.ranks = comm.size();
@@ -57,7 +58,7 @@ int run(const RunOptions& options, Streams io) {
       if (f >= 1.0) bar.finish();
     };
     hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
-    hooks.trace = config.output.trace.requested();
+    hooks.trace = config.output.trace.requested() && !output.empty();  // nowhere to write: not recorded
     take_evaluation(report,
                     problem ? problem->evaluate(true, hooks)
                             : gradient::evaluate(sim, gradient::objective_spec(config, sim), comm, reduce, hooks),
@@ -67,7 +68,6 @@ int run(const RunOptions& options, Streams io) {
   if (!root) return 0;
 
   const auto t3 = Clock::now();
-  const std::string output = options.output.empty() ? config.output.file : options.output;
   bool energies_skipped = false;
   if (!output.empty()) energies_skipped = write_run_output(output, report, since(t_start));
   const double t_out = since(t3);
