@@ -82,9 +82,11 @@ struct Cli {
   qevolve::commands::BenchAccuracyOptions acc_opts;
   std::string acc_steps;
   CLI::App* accuracy = nullptr;
+  qevolve::commands::PlotOptions plot_opts;
+  CLI::App* plot = nullptr;
 };
 
-/// check, spectrum, run, optimize.
+/// check, spectrum, run, optimize, plot.
 void add_simulation_commands(Cli& c) {
   c.check = c.app.add_subcommand("check", "Validate a config file only (exit 0 or 2)");
   c.check->add_option("CONFIG", c.config_path, "YAML config file")->required();
@@ -108,6 +110,10 @@ void add_simulation_commands(Cli& c) {
   c.optimize->add_option("--threads", c.opt_opts.threads, "Threads (default: all cores)")
       ->check(CLI::Range(1, 4096));
   c.optimize->add_option("--steps", c.opt_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
+
+  c.plot = c.app.add_subcommand("plot", "Draw what a qevolve HDF5 file holds (sweep, history, traces, |U|^2, pulses)");
+  c.plot->add_option("FILE", c.plot_opts.input, "HDF5 file written by qevolve")->required();
+  c.plot->add_option("-o,--output", c.plot_opts.output, "Image file (default: FILE.png next to FILE; .pdf, .svg by name)");
 }
 
 /// bench scaling, bench accuracy.
@@ -172,6 +178,7 @@ int dispatch(Cli& c, qevolve::commands::Streams io) {
     if (!c.threads_list.empty()) c.bench_opts.threads = parse_list(c.threads_list, "--threads");
     return qevolve::commands::bench_scaling(c.bench_opts, io);
   }
+  if (c.plot->parsed()) return qevolve::commands::plot(c.plot_opts, io);
   if (c.accuracy->parsed()) {
     if (!c.acc_steps.empty()) c.acc_opts.steps = parse_list(c.acc_steps, "--steps");
     return qevolve::commands::bench_accuracy(c.acc_opts, io);
@@ -188,8 +195,8 @@ int main(int argc, char** argv) {
   c.app.require_subcommand(1);
   add_simulation_commands(c);
   add_bench_commands(c);
-  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.scaling, c.accuracy})
-    sub->add_flag("--quiet", c.quiet, "Errors and warnings only (no progress, no summary)");
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.plot, c.scaling, c.accuracy})
+    sub->add_flag("--quiet", c.quiet, "No progress; run and optimize print errors and warnings only");
 
   try {
     c.app.parse(argc, argv);

@@ -86,4 +86,13 @@ struct BenchAccuracyOptions {
 /// |d(1 - F)|) and wall time per run, and the time each variant needs to reach 1e-4, 1e-6, 1e-8.
 int bench_accuracy(const BenchAccuracyOptions& options, Streams io);
 
+struct PlotOptions {
+  std::string input;   ///< FILE.h5 written by qevolve
+  std::string output;  ///< -o FILE.png (empty: FILE.png next to FILE.h5)
+};
+/// `qevolve plot FILE.h5`: one figure of what the file holds (sweep map, optimisation history,
+/// population traces, |U|^2, levels, ZZ, pulses), drawn by scripts/qevolve_plot.py; prints
+/// `wrote FILE.png (parts)`. Throws InputError for a file it cannot draw (docs/cli.md "Plots").
+int plot(const PlotOptions& options, Streams io);
+
 }  // namespace qevolve::commands

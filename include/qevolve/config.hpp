@@ -152,6 +152,7 @@ struct OptimizeSpec {
   double target_infidelity = 1e-4;
   double learning_rate = 1e-3;  // adam
   std::string checkpoint;       // empty: no checkpoint
+  double leakage_weight = 0.0;  // w of the objective (1 - F) + w leakage
 };
 
 /// output.trace (docs/config.md "output"): populations at step boundaries. Exactly one of

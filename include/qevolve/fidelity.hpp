@@ -374,7 +374,10 @@ struct ObjectiveSpec {
   std::optional<RVector> angles;                   ///< compensation at these angles (trainable,
                                                    ///< closed only) instead of re-optimised
   CompensationOptions options;                     ///< the compensation solve (warm start)
-  bool cotangent = false;                          ///< also d(1 - F)/d(conj) of the final columns
+  bool cotangent = false;                          ///< also the cotangent of the final columns
+  /// w of the objective (1 - F) + w leakage (`optimize.leakage_weight`): the cotangent and
+  /// angle gradient are those of this objective (0: of 1 - F alone).
+  double leakage_weight = 0.0;
 };
 
 /// The final columns of one evaluation. Closed: `local` are this rank's output columns
@@ -391,9 +394,9 @@ struct ObjectiveEvaluation {
   FidelityResult fidelity;  ///< every rank; unitary_compensated (closed) and
                             ///< superoperator_compensated (open) on rank 0 only
   CMatrix unitary;          ///< closed, rank 0: the computational block of the gathered columns
-  CMatrix cotangent;        ///< with spec.cotangent: d(1 - F)/d(conj) of this rank's final columns
-                            ///< (same shape as FinalColumns::local), so that
-                            ///< d(1 - F) = 2 Re Tr(cotangent^dag d(columns))
+  CMatrix cotangent;        ///< with spec.cotangent: d(obj)/d(conj) of this rank's final columns,
+                            ///< obj = (1 - F) + w leakage (same shape as FinalColumns::local), so
+                            ///< that d(obj) = 2 Re Tr(cotangent^dag d(columns))
   RVector angle_gradient;   ///< with spec.angles and spec.cotangent: d(1 - F)/d(angles)
 };
 

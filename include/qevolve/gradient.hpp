@@ -40,7 +40,8 @@ struct ParameterInfo {
 
 struct Evaluation {
   double infidelity = 0.0;  ///< 1 - F after compensation
-  RVector gradient;         ///< d(1 - F)/d(theta), empty unless requested
+  double objective = 0.0;   ///< (1 - F) + w leakage, w = ObjectiveSpec::leakage_weight (0: = infidelity)
+  RVector gradient;         ///< d(objective)/d(theta), empty unless requested
   std::optional<fidelity::FidelityResult> fidelity;  ///< F before/after compensation, leakage,
                                                      ///< angles; empty without an objective
   CMatrix columns;          ///< the evolved columns (basis and frame of the config); rank 0 only
@@ -127,7 +128,12 @@ class GradientProblem {
   /// The compensation angles the next evaluation starts its solve from (the previous optimum);
   /// part of the optimiser's checkpoint so a resumed run repeats the same solves.
   [[nodiscard]] RVector warm_angles() const;
+  /// w of the objective (1 - F) + w leakage that evaluate() returns and differentiates
+  /// (`optimize.leakage_weight`; 0, the default: 1 - F).
+  void set_leakage_weight(double w);
   void set_warm_angles(const RVector& angles);
+  /// The length of warm_angles() after an evaluation (0: nothing is re-optimised).
+  [[nodiscard]] Index warm_angle_count() const;
 
   /// The frozen config (auto values replaced by the numbers the build resolved, evolution
   /// duration fixed) and the simulator's current state, for output.

@@ -40,31 +40,46 @@ struct Settings {
   double stall_tolerance = 1e-10;
   /// Converged: the projected gradient ||P(x - g) - x||_inf is at most this (both methods).
   double gradient_tolerance = 1e-12;
+  /// How the stop reasons name f (plain words for people: "1 - F", "(1 - F) + 0.1 leakage").
+  std::string objective_name = "f";
   std::string checkpoint;  ///< empty: none
   std::string resume;      ///< checkpoint file to resume from (empty: fresh start)
 };
 
 struct IterationRecord {
   int iteration = 0;
-  double infidelity = 0.0;
+  double objective = 0.0;  ///< f at the iterate (1 - F, plus the leakage term when weighted)
   double gradient_norm = 0.0;
   double step = 0.0;  ///< |x_k - x_{k-1}|
   double wall_time_s = 0.0;
+  RVector aux;  ///< the objective's aux of the iterate (not stored in the checkpoint's history)
+};
+
+/// Why an optimisation ended (docs/optimize.md "Stopping").
+enum class StopReason {
+  target,          ///< f below target_infidelity
+  gradient,        ///< projected gradient at most gradient_tolerance
+  max_iterations,  ///< max_iterations iterations done
+  stalled,         ///< the best f improved too little over stall_window iterations
+  line_search,     ///< L-BFGS-B: no step along the search direction decreases f
 };
 
 struct Result {
   RVector x;
-  double infidelity = 0.0;
+  double objective = 0.0;  ///< the best f
   std::vector<IterationRecord> history;
   int evaluations = 0;  ///< objective evaluations, the replayed ones included
-  /// "target reached", "max_iterations", "stalled", "converged (projected gradient)", or
-  /// "line search failed: <LBFGSpp's message>" (L-BFGS-B could not decrease f along its
-  /// direction, usually at the limit of floating-point resolution).
+  StopReason stop = StopReason::max_iterations;
+  /// The stop in plain words, with the numbers that decided it, e.g. "converged: 1 - F no
+  /// longer decreases along the search direction" (stop_description()).
   std::string stop_reason;
   int replayed = 0;  ///< evaluations answered from the resumed checkpoint (0: fresh start)
 };
 
-/// Called after every iteration (progress lines on a terminal).
+/// The stop in plain words: `objective_name` names f, the settings give the thresholds.
+[[nodiscard]] std::string stop_description(StopReason reason, const Settings& settings, double f);
+
+/// Called after every iteration (the command prints a progress line).
 using IterationCallback = std::function<void(const IterationRecord&)>;
 
 /// Runs the optimisation from x0. With settings.resume, x0 must equal the checkpoint's start

@@ -26,6 +26,7 @@
 #include "qevolve/fidelity.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/simulator.hpp"
+#include "python_script.hpp"
 
 namespace qevolve::commands {
 namespace {
@@ -235,10 +236,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
     io.out << "wrote " << options.csv << "\n";
   }
   if (!options.plot.empty()) {
-    const std::string cmd = std::string("/usr/bin/python3 '") + QEVOLVE_SCRIPTS_DIR + "/plot_accuracy.py' '" +
-                            options.csv + "' '" + options.plot + "'";
-    if (std::system(cmd.c_str()) != 0)
-      throw Error("could not draw " + options.plot + " (needs /usr/bin/python3 with matplotlib)");
+    run_python_script("plot_accuracy.py", {options.csv, options.plot});
     io.out << "wrote " << options.plot << "\n";
   }
   return 0;

@@ -21,6 +21,7 @@
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/workloads.hpp"
+#include "python_script.hpp"
 #include "run_output.hpp"
 
 extern "C" void openblas_set_num_threads(int);  // OpenBLAS extension (cblas.h)
@@ -266,10 +267,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
     io.out << "wrote " << options.csv << "\n";
   }
   if (!options.plot.empty()) {
-    const std::string cmd = std::string("/usr/bin/python3 '") + QEVOLVE_SCRIPTS_DIR +
-                            "/plot_scaling.py' '" + options.csv + "' '" + options.plot + "'";
-    if (std::system(cmd.c_str()) != 0)
-      throw Error("could not draw " + options.plot + " (needs /usr/bin/python3 with matplotlib)");
+    run_python_script("plot_scaling.py", {options.csv, options.plot});
     io.out << "wrote " << options.plot << "\n";
   }
   return 0;

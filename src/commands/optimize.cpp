@@ -1,11 +1,14 @@
 // `qevolve optimize`: config -> GradientProblem (cached simulator) -> optimize::minimize
 // (L-BFGS-B / Adam, checkpoint every iteration, resume by replay) -> final evaluation ->
 // HDF5 (/gradient, /history) + the optimised config as YAML + summary.
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
@@ -25,11 +28,14 @@ namespace {
 
 /// The gradient problem as the optimiser's objective, in scaled variables u = theta / scale
 /// (ParameterInfo::scale: a typical meaningful change of each parameter), which gives the
-/// quasi-Newton method sensible first steps whatever the units. aux = the compensation angles
-/// the evaluation ended with (they warm-start the next solve), so replay restores them.
+/// quasi-Newton method sensible first steps whatever the units. f = (1 - F) + w leakage.
+/// aux = [1 - F, leakage, the compensation angles the evaluation ended with]: the angles
+/// warm-start the next solve, so replay restores them; 1 - F and leakage go to the progress
+/// lines and /history. (Checkpoints written before leakage_weight existed hold the angles only.)
 class ProblemObjective final : public optimize::Objective {
  public:
-  explicit ProblemObjective(gradient::GradientProblem& p) : p_(p) {
+  static constexpr Index kMetrics = 2;
+  explicit ProblemObjective(gradient::GradientProblem& p) : p_(p), angle_count_(p.warm_angle_count()) {
     const auto& info = p_.parameters();
     scale_.resize(static_cast<Index>(info.size()));
     for (std::size_t i = 0; i < info.size(); ++i) scale_(static_cast<Index>(i)) = info[i].scale;
@@ -41,10 +47,19 @@ class ProblemObjective final : public optimize::Objective {
     p_.set_values(to_theta(u));
     gradient::Evaluation ev = p_.evaluate(true);
     gradient = ev.gradient.cwiseProduct(scale_);
-    aux = p_.warm_angles();
-    return ev.infidelity;
+    const RVector angles = p_.warm_angles();
+    aux.resize(kMetrics + angles.size());
+    aux << ev.infidelity, ev.fidelity->leakage, angles;
+    return ev.objective;
   }
-  void restore(const RVector& aux) override { p_.set_warm_angles(aux); }
+  void restore(const RVector& aux) override {
+    p_.set_warm_angles(aux.size() == kMetrics + angle_count_ ? RVector(aux.tail(angle_count_)) : aux);
+  }
+  /// 1 - F and leakage of an iterate (NaN for iterates of an older checkpoint).
+  [[nodiscard]] std::pair<double, double> metrics(const optimize::IterationRecord& r) const {
+    if (r.aux.size() != kMetrics + angle_count_) return {r.objective, std::nan("")};
+    return {r.aux(0), r.aux(1)};
+  }
   [[nodiscard]] RVector to_theta(const RVector& u) const { return u.cwiseProduct(scale_); }
   [[nodiscard]] RVector to_u(const RVector& theta) const { return theta.cwiseQuotient(scale_); }
 
@@ -57,8 +72,20 @@ class ProblemObjective final : public optimize::Objective {
     return v;
   }
   gradient::GradientProblem& p_;
+  Index angle_count_;
   RVector scale_;
 };
+
+/// The /history rows of the output file.
+std::vector<HistoryRow> history_rows(const std::vector<optimize::IterationRecord>& history,
+                                     const ProblemObjective& objective) {
+  std::vector<HistoryRow> rows;
+  for (const auto& r : history) {
+    const auto [infidelity, leakage] = objective.metrics(r);
+    rows.push_back({r.iteration, infidelity, leakage, r.objective, r.gradient_norm, r.step, r.wall_time_s});
+  }
+  return rows;
+}
 
 /// OUT.h5 -> OUT.optimized.yaml; no output -> CONFIG.optimized.yaml.
 std::string yaml_path(const std::string& output, const std::string& config_path) {
@@ -95,17 +122,28 @@ int optimize(const OptimizeOptions& options, Streams io) {
   settings.max_iterations = spec.max_iterations;
   settings.target_infidelity = spec.target_infidelity;
   settings.learning_rate = spec.learning_rate;
+  problem.set_leakage_weight(spec.leakage_weight);
+  settings.objective_name = "1 - F";
+  if (spec.leakage_weight > 0.0) {
+    char name[80];
+    std::snprintf(name, sizeof name, "(1 - F) + %g leakage", spec.leakage_weight);
+    settings.objective_name = name;
+  }
   settings.checkpoint = comm.is_root() ? spec.checkpoint : std::string();
   settings.resume = options.resume;
   // A relative checkpoint path is taken relative to the working directory, like output.file.
 
   ProblemObjective objective(problem);
-  const bool show = io.progress && !io.quiet;
+  // One line per iteration on stderr, terminal or pipe (docs/optimize.md "Progress").
   auto on_iteration = [&](const optimize::IterationRecord& r) {
-    if (!show) return;
-    char line[200];
-    std::snprintf(line, sizeof line, "iter %4d  1-F %.6e  |grad| %.3e  step %.3e  %8.2f s\n",
-                  r.iteration, r.infidelity, r.gradient_norm, r.step, r.wall_time_s);
+    if (io.quiet) return;
+    const auto [infidelity, leakage] = objective.metrics(r);
+    char line[240];
+    int n = std::snprintf(line, sizeof line, "iter %4d  1-F %.6e  leakage %.3e", r.iteration, infidelity, leakage);
+    if (spec.leakage_weight > 0.0)
+      n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "  objective %.6e", r.objective);
+    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "  |grad| %.3e  step %.3e  %8.2f s\n",
+                  r.gradient_norm, r.step, r.wall_time_s);
     io.err << line << std::flush;
   };
   const auto t_opt = Clock::now();
@@ -113,7 +151,9 @@ int optimize(const OptimizeOptions& options, Streams io) {
   optimize::Result result = optimize::minimize(objective, objective.to_u(x0), settings, on_iteration);
   result.x = objective.to_theta(result.x);
   report.t_optimize = since(t_opt);
-  report.history = result.history;
+  report.history = history_rows(result.history, objective);
+  report.leakage_weight = spec.leakage_weight;
+  report.stop_reason = result.stop_reason;
 
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);

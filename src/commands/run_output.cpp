@@ -122,21 +122,27 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   }
   if (!r.history.empty()) {
     const auto n = static_cast<Index>(r.history.size());
-    RVector infidelity(n), gnorm(n), wall(n), step(n);
+    RVector infidelity(n), leakage(n), objective(n), gnorm(n), wall(n), step(n);
     std::vector<long long> iteration;
     for (Index k = 0; k < n; ++k) {
       const auto& h = r.history[static_cast<std::size_t>(k)];
       iteration.push_back(h.iteration);
       infidelity(k) = h.infidelity;
+      leakage(k) = h.leakage;
+      objective(k) = h.objective;
       gnorm(k) = h.gradient_norm;
       wall(k) = h.wall_time_s;
       step(k) = h.step;
     }
     w.write("/history/iteration", iteration);
     w.write("/history/infidelity", infidelity);
+    w.write("/history/leakage", leakage);
+    w.write("/history/objective", objective);
     w.write("/history/gradient_norm", gnorm);
     w.write("/history/wall_time_s", wall);
     w.write("/history/step", step);
+    w.attribute("leakage_weight", r.leakage_weight);
+    if (!r.stop_reason.empty()) w.attribute("stop_reason", r.stop_reason);
   }
   if (r.trace) write_trace(w, *r.trace);
   write_pulses(w, sim);

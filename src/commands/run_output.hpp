@@ -26,6 +26,15 @@ inline double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+/// One optimiser iteration as `/history` stores it (entry 0: the start point).
+struct HistoryRow {
+  int iteration = 0;
+  double infidelity = 0.0;  ///< 1 - F
+  double leakage = 0.0;
+  double objective = 0.0;   ///< (1 - F) + w leakage
+  double gradient_norm = 0.0, step = 0.0, wall_time_s = 0.0;
+};
+
 /// Everything a run (or the final evaluation of an optimisation) reports.
 struct RunReport {
   const Config* config = nullptr;
@@ -37,7 +46,9 @@ struct RunReport {
   CMatrix unitary;  ///< computational block (with a fidelity)
   std::vector<std::string> gradient_names;  ///< empty: no /gradient
   RVector gradient;
-  std::vector<optimize::IterationRecord> history;  ///< empty: no /history
+  std::vector<HistoryRow> history;  ///< empty: no /history
+  double leakage_weight = 0.0;       ///< optimize: w of the objective (attribute with /history)
+  std::string stop_reason;           ///< optimize: why it stopped (attribute; empty: none)
   std::optional<solver::Trace> trace;  ///< output.trace (/trace/*)
   int ranks = 1;                       ///< ranks of a distributed run
   std::uint64_t bytes_communicated = 0;  ///< payload rank 0 put into collectives

@@ -11,6 +11,9 @@
 // S, dF = Re sum conj(w) dS / (d (d + 1)) with w(a + d b, i + d j) = T(a, i) conj(T(b, j)) +
 // [a = b, i = j] (T = T_eff: envelope theorem at the optimum), so the cotangent of S for 1 - F
 // is -w / (2 d (d + 1)).
+// Leakage term (optimize.leakage_weight = lw): the objective (1 - F) + lw L. Closed,
+// L = 1 - Tr(U^dag U) / d, so dL/dU^* = -U / d; open, L = 1 - Tr E(I) / d with
+// Tr E(I) = sum_{a,i} S(a + d a, i + d i), whose cotangent is -[a = b, i = j] / (2 d).
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -90,7 +93,9 @@ ObjectiveEvaluation closed(const FinalColumns& in, const ObjectiveSpec& spec, co
                     (target * dense_layer(f.pre_factors).adjoint().middleCols(shard.first, shard.count)));
   const cplx tau = comm.allreduce_sum(cplx(T_eff.conjugate().cwiseProduct(U).sum()));
   const CMatrix Lambda = (U + tau * T_eff) / static_cast<double>(d * (d + 1));
-  e.cotangent = scatter_rows(-Lambda, spec.computational, in.local->rows());
+  CMatrix block = -Lambda;
+  if (spec.leakage_weight != 0.0) block -= (spec.leakage_weight / static_cast<double>(d)) * U;
+  e.cotangent = scatter_rows(block, spec.computational, in.local->rows());
   return e;
 }
 
@@ -133,6 +138,12 @@ ObjectiveEvaluation open(const FinalColumns& in, const ObjectiveSpec& spec, comm
         w(a + d * b, k) = T(a, i) * std::conj(T(b, j)) + (a == b && i == j ? 1.0 : 0.0);
   }
   e.cotangent = -w / (2.0 * static_cast<double>(d * (d + 1)));
+  if (spec.leakage_weight != 0.0)
+    for (Index k = 0; k < shard.count; ++k) {
+      const Index i = (shard.first + k) % d, j = (shard.first + k) / d;
+      if (i != j) continue;
+      for (Index a = 0; a < d; ++a) e.cotangent(a + d * a, k) -= spec.leakage_weight / (2.0 * static_cast<double>(d));
+    }
   return e;
 }
 

@@ -77,6 +77,7 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
   ev.unitary = std::move(value.unitary);
   ev.fidelity = std::move(value.fidelity);
   ev.infidelity = 1.0 - ev.fidelity->fidelity;
+  ev.objective = ev.infidelity + objective->leakage_weight * ev.fidelity->leakage;
   ev.fidelity_s = since(t0);
   if (!gradient) return ev;
 

@@ -304,6 +304,11 @@ std::vector<std::string> GradientProblem::names() const {
 
 RVector GradientProblem::values() const { return impl_->values; }
 RVector GradientProblem::warm_angles() const { return impl_->warm ? *impl_->warm : RVector(); }
+Index GradientProblem::warm_angle_count() const {
+  const Impl& m = *impl_;
+  if (m.compensation == Compensation::none || m.angles_trainable) return 0;
+  return fidelity::compensation_angle_count(m.compensation, static_cast<int>(m.sim->device().qubit_modes().size()));
+}
 void GradientProblem::set_warm_angles(const RVector& angles) {
   if (angles.size() == 0)
     impl_->warm.reset();
@@ -366,6 +371,8 @@ void GradientProblem::set_values(const RVector& values) {
 bool has_trainable(const Config& config) { return io::has_trainable(config); }
 
 Evaluation GradientProblem::evaluate(bool with_gradient) { return evaluate(with_gradient, {}); }
+
+void GradientProblem::set_leakage_weight(double w) { impl_->objective.leakage_weight = w; }
 
 Evaluation GradientProblem::evaluate(bool with_gradient, const PipelineHooks& hooks) {
   Impl& m = *impl_;

@@ -14,7 +14,7 @@ constexpr std::string_view kRotationKeys[] = {"gate", "angle", "qubits"};
 constexpr std::string_view kFixedGateKeys[] = {"gate", "qubits"};
 constexpr std::string_view kMatrixGateKeys[] = {"matrix_file", "qubits"};
 constexpr std::string_view kOptimizeKeys[] = {"method", "max_iterations", "target_infidelity",
-                                              "learning_rate", "checkpoint"};
+                                              "learning_rate", "checkpoint", "leakage_weight"};
 constexpr std::string_view kOutputKeys[] = {"file", "trace"};
 constexpr std::string_view kTraceKeys[] = {"every", "times"};
 
@@ -87,6 +87,7 @@ void read_optimize(Doc& doc, const Item& item, OptimizeSpec& opt) {
   if (const Item* it = m.find("learning_rate"))
     opt.learning_rate = get_number(doc, *it, Range::gt(0.0));
   if (const Item* it = m.find("checkpoint")) opt.checkpoint = get_string(doc, *it);
+  if (const Item* it = m.find("leakage_weight")) opt.leakage_weight = get_number(doc, *it, Range::ge(0.0));
 }
 
 void read_output(Doc& doc, const Item& item, OutputSpec& out) {

@@ -75,6 +75,11 @@ class Hdf5ErrorSilencer {
 /// ...". Clears the stack. Returns "unknown HDF5 error" when the stack is empty.
 [[nodiscard]] std::string hdf5_error_message();
 
+/// Opens an existing HDF5 file read-only (an Hdf5ErrorSilencer must be alive). Throws
+/// InputError `FILE: cannot open HDF5 file: REASON` (missing, a folder, unreadable) or
+/// `FILE: not an HDF5 file` (src/io/hdf5_read.cpp).
+[[nodiscard]] Hdf5Handle open_for_reading(const std::string& file);
+
 /// The text of errno `err` (strerror), e.g. "No such file or directory".
 [[nodiscard]] std::string errno_message(int err);
 

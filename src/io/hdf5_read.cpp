@@ -33,7 +33,9 @@ constexpr const char* kExpectedType = "a complex compound {r, i} of float64 or a
   throw InputError(SourceLocation{file, 0, 0}, dataset, problem, expected);
 }
 
-Hdf5Handle open_file(const std::string& file) {
+}  // namespace
+
+Hdf5Handle detail::open_for_reading(const std::string& file) {
   struct stat info {};
   if (::stat(file.c_str(), &info) != 0) {
     const int err = errno;
@@ -55,11 +57,9 @@ Hdf5Handle open_file(const std::string& file) {
   return handle;
 }
 
-}  // namespace
-
 CMatrix read_complex_matrix(const std::string& file, const std::string& dataset) {
   Hdf5ErrorSilencer quiet;
-  const Hdf5Handle h5file = open_file(file);
+  const Hdf5Handle h5file = detail::open_for_reading(file);
 
   // H5Oopen also fails when an intermediate group is missing; the error stack says which.
   const Hdf5Handle object(H5Oopen(h5file.get(), dataset.c_str(), H5P_DEFAULT), H5Oclose);

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -39,7 +40,7 @@ using Clock = std::chrono::steady_clock;
 /// Thrown by the stopping rules; unwinds through the optimiser. Not a std::exception, so that
 /// nothing in between mistakes it for an error.
 struct Stop {
-  std::string reason;
+  StopReason reason;
 };
 
 /// |a - b| <= 1e-12 relative (absolute below 1): the replay check.
@@ -146,10 +147,11 @@ class Run {
     const EvaluationRecord& e = record_.evaluations.back();
     IterationRecord it;
     it.iteration = static_cast<int>(history_.size());
-    it.infidelity = e.f;
+    it.objective = e.f;
     it.gradient_norm = e.gradient.norm();
     it.step = history_.empty() ? 0.0 : (e.x - prev_x_).norm();
     it.wall_time_s = elapsed(static_cast<std::size_t>(it.iteration));
+    it.aux = e.aux;
     prev_x_ = e.x;
     history_.push_back(it);
     best_history_.push_back(history_.size() > 1 ? std::min(best_history_.back(), e.f) : e.f);
@@ -157,15 +159,15 @@ class Run {
     if (live_) save();
     if (callback_) callback_(it);
 
-    if (e.f < settings_.target_infidelity) throw Stop{"target reached"};
+    if (e.f < settings_.target_infidelity) throw Stop{StopReason::target};
     const double pg = (clamp(e.x - e.gradient) - e.x).cwiseAbs().maxCoeff();
-    if (pg <= settings_.gradient_tolerance) throw Stop{"converged (projected gradient)"};
-    if (it.iteration >= settings_.max_iterations) throw Stop{"max_iterations"};
+    if (pg <= settings_.gradient_tolerance) throw Stop{StopReason::gradient};
+    if (it.iteration >= settings_.max_iterations) throw Stop{StopReason::max_iterations};
     const auto w = static_cast<std::size_t>(std::max(settings_.stall_window, 0));
     if (w > 0 && best_history_.size() > w) {
       const double old = best_history_[best_history_.size() - 1 - w];
       const double now = best_history_.back();
-      if (old - now <= settings_.stall_tolerance * std::abs(old)) throw Stop{"stalled"};
+      if (old - now <= settings_.stall_tolerance * std::abs(old)) throw Stop{StopReason::stalled};
     }
   }
 
@@ -174,8 +176,8 @@ class Run {
   void mark_failed() { failed_ = true; }
   [[nodiscard]] bool failed() const { return failed_; }
 
-  [[nodiscard]] Result finish(std::string reason) {
-    record_.stop_reason = reason;
+  [[nodiscard]] Result finish(StopReason reason) {
+    record_.stop_reason = stop_description(reason, settings_, best_f_);
     // The final record. A run that ended inside the replay has nothing new: it leaves the
     // resumed file alone, but still writes a separate checkpoint file.
     if (!settings_.checkpoint.empty() &&
@@ -183,10 +185,11 @@ class Run {
       write_record(settings_.checkpoint, record_);
     Result r;
     r.x = best_x_;
-    r.infidelity = best_f_;
+    r.objective = best_f_;
     r.history = history_;
     r.evaluations = static_cast<int>(record_.evaluations.size());
-    r.stop_reason = std::move(reason);
+    r.stop = reason;
+    r.stop_reason = record_.stop_reason;
     r.replayed = replayed_;
     return r;
   }
@@ -299,7 +302,7 @@ class AcceptingLineSearch {
   }
 };
 
-std::string run_lbfgs(Run& run, const RVector& x0) {
+StopReason run_lbfgs(Run& run, const RVector& x0) {
   LBFGSpp::LBFGSBParam<double> param;
   param.max_iterations = 0;  // Run's rules decide: target, gradient, max_iterations, stall
   param.epsilon = 0.0;
@@ -314,21 +317,21 @@ std::string run_lbfgs(Run& run, const RVector& x0) {
     (void)solver.minimize(f, x, fx, run.lower(), run.upper());
   } catch (const Stop& stop) {
     return stop.reason;
-  } catch (const std::runtime_error& e) {
+  } catch (const std::runtime_error&) {
     // LBFGSpp reports a line search that cannot decrease f as std::runtime_error: the best
     // point so far is the answer. qevolve's own errors are runtime_errors too: let them through.
     if (run.failed()) throw;
-    return std::string("line search failed: ") + e.what();
-  } catch (const std::logic_error& e) {
+    return StopReason::line_search;
+  } catch (const std::logic_error&) {
     // ... and a direction along which f does not decrease (rounding) as std::logic_error.
     if (run.failed()) throw;
-    return std::string("line search failed: ") + e.what();
+    return StopReason::line_search;
   }
   // Only reached when the projected gradient is exactly 0 at the start point.
-  return "converged (projected gradient)";
+  return StopReason::gradient;
 }
 
-std::string run_adam(Run& run, const RVector& x0, const Settings& s) {
+StopReason run_adam(Run& run, const RVector& x0, const Settings& s) {
   constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-12;
   RVector x = run.clamp(x0);
   RVector m = RVector::Zero(x.size()), v = RVector::Zero(x.size()), g;
@@ -351,13 +354,40 @@ std::string run_adam(Run& run, const RVector& x0, const Settings& s) {
 
 }  // namespace
 
+std::string stop_description(StopReason reason, const Settings& s, double f) {
+  char line[300];
+  const char* name = s.objective_name.c_str();
+  switch (reason) {
+    case StopReason::target:
+      std::snprintf(line, sizeof line, "target reached: %s = %.3e is below target_infidelity = %.3e", name, f,
+                    s.target_infidelity);
+      break;
+    case StopReason::gradient:
+      std::snprintf(line, sizeof line, "converged: the projected gradient is zero (at most %.0e)",
+                    s.gradient_tolerance);
+      break;
+    case StopReason::max_iterations:
+      std::snprintf(line, sizeof line, "max_iterations: %d iterations done (optimize.max_iterations)",
+                    s.max_iterations);
+      break;
+    case StopReason::stalled:
+      std::snprintf(line, sizeof line, "stalled: %s improved by less than %.0e (relative) over the last %d iterations",
+                    name, s.stall_tolerance, s.stall_window);
+      break;
+    case StopReason::line_search:
+      std::snprintf(line, sizeof line, "converged: %s no longer decreases along the search direction", name);
+      break;
+  }
+  return line;
+}
+
 Result minimize(Objective& objective, const RVector& x0, const Settings& settings,
                 const IterationCallback& on_iteration) {
   if (x0.size() == 0) throw InputError("nothing to optimise: no trainable parameter");
   Run run(objective, x0, settings, on_iteration);
-  std::string reason =
+  const StopReason reason =
       settings.method == OptimizerMethod::adam ? run_adam(run, x0, settings) : run_lbfgs(run, x0);
-  return run.finish(std::move(reason));
+  return run.finish(reason);
 }
 
 }  // namespace qevolve::optimize

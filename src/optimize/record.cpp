@@ -110,7 +110,7 @@ Record read_unchecked(const std::string& path) {
     for (Index i = 0; i < k; ++i) {
       IterationRecord rec;
       rec.iteration = static_cast<int>(read_count(path, it(i, 0), "iteration number"));
-      rec.infidelity = inf(i, 0);
+      rec.objective = inf(i, 0);
       rec.gradient_norm = gn(i, 0);
       rec.step = step(i, 0);
       rec.wall_time_s = wall(i, 0);
@@ -163,7 +163,7 @@ void write_record(const std::string& path, const Record& record) {
     std::vector<double> it, inf, gn, step, wall;
     for (const auto& h : record.history) {
       it.push_back(h.iteration);
-      inf.push_back(h.infidelity);
+      inf.push_back(h.objective);
       gn.push_back(h.gradient_norm);
       step.push_back(h.step);
       wall.push_back(h.wall_time_s);

@@ -12,6 +12,7 @@
 
 #include "adjoint.hpp"
 #include "bond_list.hpp"
+#include "device_select.hpp"
 #include "split_gate.hpp"
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/parallel.hpp"
@@ -34,12 +35,12 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
   GateContraction::Accumulators total = contraction.make_accumulators();
   std::vector<bool> environment(static_cast<std::size_t>(num_gates));
   for (int k = 0; k < num_gates; ++k) environment[static_cast<std::size_t>(k)] = contraction.needs_environment(k);
-  const auto executor = backend::make_cpu_adjoint_executor(gate_schedule(job), std::move(environment), n,
-                                                           block_width(job, n), threads);
-
   // Chunks of steps, as in the forward pass (independent of the number of steps).
   const std::size_t per_step = gates.step_size();
   const int chunk = step_chunk(per_step * sizeof(double), job.steps);
+  const auto executor = make_adjoint_executor(job.compute_device, gate_schedule(job), std::move(environment), n,
+                                              block_width(job, n), threads, chunk);
+
   std::vector<double> adj_gates(per_step * static_cast<std::size_t>(chunk));
   std::vector<double> env(per_step * static_cast<std::size_t>(chunk));
   std::vector<std::vector<double>> coeffs(static_cast<std::size_t>(chunk));

@@ -27,8 +27,8 @@ struct BlockEvolution {
   int threads = 1;
   /// Block width override (0: automatic, from D and the cache size).
   Index block_width = 0;
-  /// Where evolve_blocks applies the gates (the resolved evolution.device; the adjoint pass
-  /// always runs on the CPU).
+  /// Where evolve_blocks applies the gates and adjoint_blocks steps back (the resolved
+  /// evolution.device).
   ComputeDevice compute_device = ComputeDevice::cpu;
   /// false: the schedule leaves out the gates' structure (parity blocks, factored gates;
   /// docs/solvers.md "Parity blocks"), so every gate is applied as its full matrix. Tests

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "qevolve/backend/capabilities.hpp"
 #include "qevolve/backend/cuda.hpp"
@@ -62,6 +63,18 @@ std::unique_ptr<backend::GateExecutor<Real>> make_gate_executor(ComputeDevice de
     throw std::logic_error("make_gate_executor: this qevolve was built without a CUDA backend");
   }
   return backend::make_cpu_gate_executor<Real>(schedule, columns, block_width, threads);
+}
+
+std::unique_ptr<backend::AdjointExecutor> make_adjoint_executor(ComputeDevice device,
+                                                               const backend::GateSchedule& schedule,
+                                                               std::vector<bool> environment, Index columns,
+                                                               Index block_width, int threads, int chunk_steps) {
+  if (device == ComputeDevice::cuda) {
+    if constexpr (backend::kCudaBuilt)
+      return backend::cuda::make_adjoint_executor(schedule, std::move(environment), columns, chunk_steps);
+    throw std::logic_error("make_adjoint_executor: this qevolve was built without a CUDA backend");
+  }
+  return backend::make_cpu_adjoint_executor(schedule, std::move(environment), columns, block_width, threads);
 }
 
 std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim, Index columns) {

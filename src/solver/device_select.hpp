@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/config.hpp"
@@ -25,6 +26,11 @@ template <typename Real>
 [[nodiscard]] std::unique_ptr<backend::GateExecutor<Real>> make_gate_executor(
     ComputeDevice device, const backend::GateSchedule& schedule, Index columns, Index block_width,
     int threads, int chunk_steps);
+
+/// The closed adjoint executor for `device` (backend.hpp AdjointExecutor).
+[[nodiscard]] std::unique_ptr<backend::AdjointExecutor> make_adjoint_executor(
+    ComputeDevice device, const backend::GateSchedule& schedule, std::vector<bool> environment, Index columns,
+    Index block_width, int threads, int chunk_steps);
 
 /// The dense (`expm`) executor for `device`.
 [[nodiscard]] std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim,

@@ -71,7 +71,7 @@ class LocalGateScheme final : public Scheme {
                std::vector<double>& tangent_sums) const override {
     const TimeGrid grid = sim.time_grid();
     BlockEvolution job{&sim.device(), &gates_, sim.substep_coefficients(), grid.substeps(),
-                       grid.substep_dt(), sim.options().threads, 0};
+                       grid.substep_dt(), sim.options().threads, 0, sim.options().device};
     adjoint_blocks(job, shared.terms, psi, lambda, tangents, on_substep, tangent_sums);
   }
 

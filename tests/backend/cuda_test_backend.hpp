@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "qevolve/backend/cuda.hpp"
 
@@ -34,6 +36,12 @@ struct CudaBackend {
   }
   static std::unique_ptr<DenseExecutor> dense_executor(Index dim, Index columns) {
     return cuda::make_dense_executor(dim, columns);
+  }
+  // adjoint_executor_test_body.hpp (the CUDA executor keeps all columns in one block; the
+  // chunk bound is the test's largest chunk)
+  static std::unique_ptr<AdjointExecutor> adjoint_executor(const GateSchedule& s, std::vector<bool> environment,
+                                                           Index columns, Index, int) {
+    return cuda::make_adjoint_executor(s, std::move(environment), columns, 8);
   }
   static void apply_phases(const double* v, double* w, const double* lambda, double scale, std::ptrdiff_t rows,
                            std::ptrdiff_t cols) {

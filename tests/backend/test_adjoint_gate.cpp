@@ -3,7 +3,8 @@
 // sum over every column and every assignment of the other modes of psi_b conj(lambda_a),
 // lambda <- L lambda. Geometries cover the fused path (short contiguous runs, including runs
 // shorter than a vector and vector tails), the separate path (runs >= 512), one-mode gates,
-// non-adjacent pairs and gate sizes 2..9. CPU only: the adjoint runs on the CPU backend.
+// non-adjacent pairs and gate sizes 2..9; and the CUDA executor's per-thread environment
+// functor (backend::EnvironmentSum), run here on the CPU.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -147,6 +148,36 @@ TEST_P(AdjointGate, FusedSweepMatchesTheDenseReference) {
       const cplx want = env_ref(b, a) + cplx(1.0, 1.0);
       EXPECT_LT(std::abs(got - want), 1e-11 * (1.0 + std::abs(want)));
     }
+}
+
+// The functor the CUDA adjoint executor evaluates per thread (backend::EnvironmentSum): the
+// partial sums over strided slice sets, added up, give the reference environment. Strides 1
+// (one thread per pair), 3 and one larger than the slice count (threads with nothing to do).
+TEST_P(AdjointGate, EnvironmentSumFunctorMatchesTheDenseReference) {
+  const Case& k = GetParam();
+  std::mt19937 rng(29);
+  Index D = 1;
+  for (int d : k.dims) D *= d;
+  const CMatrix psi = random_matrix(D, k.width, rng), lam = random_matrix(D, k.width, rng);
+  const CMatrix env_ref = reference_environment(k, psi, lam);
+  const auto geo = make_geometry(k.dims.data(), static_cast<int>(k.dims.size()), k.a, k.b, k.width);
+  std::vector<double> pr, pi, lr, li;
+  to_planes(psi, pr, pi);
+  to_planes(lam, lr, li);
+  const EnvironmentSum f{pr.data(), pi.data(), lr.data(), li.data(), geo};
+  const int g = geo.size();
+  for (const std::ptrdiff_t stride : {std::ptrdiff_t{1}, std::ptrdiff_t{3}, f.slices() + 2})
+    for (int b = 0; b < g; ++b)
+      for (int a = 0; a < g; ++a) {
+        cplx got = 0.0;
+        for (std::ptrdiff_t first = 0; first < stride; ++first) {
+          double re = 0.0, im = 0.0;
+          f(b, a, first, stride, re, im);
+          got += cplx(re, im);
+        }
+        EXPECT_LT(std::abs(got - env_ref(b, a)), 1e-11 * (1.0 + std::abs(env_ref(b, a))))
+            << "env(" << b << ", " << a << "), stride " << stride;
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -103,15 +103,25 @@ TEST(DeviceSelect, AutoSaysWhereAndWhy) {
 
 TEST(DeviceSelect, WhatOnlyTheCpuHas) {
   Config adaptive = fluxonium(Solver::adaptive, ComputeDevice::cuda);
-  Config trainable = fluxonium(Solver::trotter, ComputeDevice::cuda);
-  trainable.pulses[0].optimize = {"amplitude"};
+  // Gradients of closed systems on local gates run on CUDA (the adjoint executor); the dense
+  // adjoint and the open-system adjoint do not.
+  Config dense_gradient = fluxonium(Solver::expm, ComputeDevice::cuda);
+  dense_gradient.pulses[0].optimize = {"amplitude"};
   Config open = fluxonium(Solver::expm, ComputeDevice::cuda);  // an open expm: dense Liouvillian
   open.device.qubits[0].levels = 4;  // a dissipator acts on d^2 levels (at most 64)
   open.evolution.noise.push_back({"q0", 5000.0, 8000.0, {}});
+  Config open_gradient = fluxonium(Solver::trotter, ComputeDevice::cuda);
+  open_gradient.device.qubits[0].levels = 4;
+  open_gradient.evolution.noise.push_back({"q0", 5000.0, 8000.0, {}});
+  open_gradient.pulses[0].optimize = {"phase"};
   const std::pair<Config*, std::string> cases[] = {
       {&adaptive, "solver: adaptive"},
-      {&trainable, "gradients (trainable parameters in `pulses[0].optimize`)"},
-      {&open, "open systems with solver expm, adaptive or splitting: dense (evolution.noise / evolution.collapse)"}};
+      {&dense_gradient, "gradients with solver expm or splitting: dense (trainable parameters in `pulses[0].optimize`)"},
+      {&open, "open systems with solver expm, adaptive or splitting: dense (evolution.noise / evolution.collapse)"},
+      {&open_gradient, "gradients of open systems (trainable parameters in `pulses[0].optimize`)"}};
+  Config closed_gradient = fluxonium(Solver::trotter, ComputeDevice::cuda);
+  closed_gradient.pulses[0].optimize = {"amplitude"};
+  EXPECT_EQ(backend::cpu_only_part(closed_gradient), "") << "closed gradients on local gates run on CUDA";
   for (const auto& [config, part] : cases) {
     if (machine() == Machine::no_cuda_build)
       EXPECT_EQ(input_error(*config), "this qevolve was built without a CUDA backend");

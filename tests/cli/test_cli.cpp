@@ -23,7 +23,7 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(v.out.rfind("qevolve ", 0), 0u) << v.out;
   const auto h = run_qevolve("--help", dir);
   EXPECT_EQ(h.exit_code, 0);
-  for (const char* cmd : {"run", "spectrum", "check", "bench"})
+  for (const char* cmd : {"run", "spectrum", "check", "plot", "bench"})
     EXPECT_NE(h.out.find(cmd), std::string::npos) << cmd;
 }
 

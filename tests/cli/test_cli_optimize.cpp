@@ -4,6 +4,7 @@
 // uninterrupted one.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <regex>
 #include <string>
 
@@ -32,7 +33,12 @@ TEST(CliOptimize, XGateReachesTargetAndWritesOutputs) {
   const double f = infidelity_of(r.out);
   EXPECT_GT(f, 0.0);
   EXPECT_LT(f, 1e-5) << r.out;
-  EXPECT_NE(r.out.find("stop: target reached"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stop: target reached: 1 - F = "), std::string::npos) << r.out;
+  // One progress line per iteration on stderr, though stderr is a pipe here, not a terminal.
+  const std::regex iteration_line("iter +[0-9]+  1-F ");
+  const auto lines = std::distance(std::sregex_iterator(r.err.begin(), r.err.end(), iteration_line),
+                                   std::sregex_iterator());
+  EXPECT_GE(lines, 2) << r.err;
   const auto yaml = dir / "x.optimized.yaml";
   ASSERT_TRUE(std::filesystem::exists(yaml));
   const auto again = run_qevolve("run '" + yaml.string() + "'", dir);
@@ -48,7 +54,42 @@ TEST(CliOptimize, XGateReachesTargetAndWritesOutputs) {
       "h = f['history']\n"
       "n = h['iteration'].shape[0]\n"
       "assert n >= 2 and all(h[k].shape == (n,) for k in ['infidelity', 'gradient_norm', 'wall_time_s'])\n"
-      "assert h['infidelity'][-1] < 1e-5 < h['infidelity'][0]\n",
+      "assert h['infidelity'][-1] < 1e-5 < h['infidelity'][0]\n"
+      "assert n == " + std::to_string(lines) + ", n\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+// optimize.leakage_weight: the objective (1 - F) + w leakage is what is minimised, printed per
+// iteration and stored in /history/objective next to /history/infidelity and /history/leakage.
+TEST(CliOptimize, LeakageWeightIsTheObjectiveAndQuietSilencesProgress) {
+  TempDir dir;
+  const auto cfg = dir.write("leak.yaml",
+                             "device:\n"
+                             "  qubits: [{name: q0, type: transmon, ec: 0.12, ej: 12.0, levels: 3}]\n"
+                             "pulses:\n"
+                             "  - {qubit: q0, shape: gaussian, amplitude: 0.06, frequency: 3.27, duration: 8, sigma: 2,\n"
+                             "     optimize: [amplitude, frequency]}\n"
+                             "evolution: {solver: trotter, steps: 200, frame: rotating}\n"
+                             "target: {gates: [{gate: X, qubits: [q0]}], compensation: vz}\n"
+                             "optimize: {max_iterations: 3, leakage_weight: 2.5}\n");
+  auto r = run_qevolve("optimize '" + cfg.string() + "' -o '" + (dir / "leak.h5").string() + "'", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.err.find("iter    0  1-F "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("  objective "), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("stop: max_iterations: 3 iterations done"), std::string::npos) << r.out;
+  r = run_qevolve("optimize '" + cfg.string() + "' -o '" + (dir / "quiet.h5").string() + "' --quiet", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("iter "), std::string::npos) << r.err;
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "h = h5py.File('" + (dir / "leak.h5").string() + "', 'r')\n"
+      "g = h['history']\n"
+      "assert h.attrs['leakage_weight'] == 2.5\n"
+      "assert np.allclose(g['objective'][()], g['infidelity'][()] + 2.5 * g['leakage'][()], rtol=1e-14, atol=0)\n"
+      "assert g['leakage'][0] > 1e-3, g['leakage'][()]\n"
+      "assert g['objective'][-1] < g['objective'][0]\n",
       dir);
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }

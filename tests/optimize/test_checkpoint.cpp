@@ -31,12 +31,12 @@ struct Cleanup {
 void expect_same_run(const optimize::Result& a, const optimize::Result& b) {
   ASSERT_EQ(a.x.size(), b.x.size());
   for (Index i = 0; i < a.x.size(); ++i) EXPECT_EQ(a.x(i), b.x(i)) << "parameter " << i;
-  EXPECT_EQ(a.infidelity, b.infidelity);
+  EXPECT_EQ(a.objective, b.objective);
   EXPECT_EQ(a.evaluations, b.evaluations);
   EXPECT_EQ(a.stop_reason, b.stop_reason);
   ASSERT_EQ(a.history.size(), b.history.size());
   for (std::size_t k = 0; k < a.history.size(); ++k) {
-    EXPECT_EQ(a.history[k].infidelity, b.history[k].infidelity) << "iteration " << k;
+    EXPECT_EQ(a.history[k].objective, b.history[k].objective) << "iteration " << k;
     EXPECT_EQ(a.history[k].step, b.history[k].step) << "iteration " << k;
   }
 }
@@ -191,7 +191,7 @@ TEST(Checkpoint, HoldsEveryEvaluationAndTheHistory) {
   EXPECT_EQ(aux(4, 0).real(), 5.0);
   const CMatrix h = io::read_complex_matrix(ck, "/history/infidelity");
   ASSERT_EQ(h.rows(), static_cast<Index>(r.history.size()));
-  EXPECT_EQ(h(h.rows() - 1, 0).real(), r.history.back().infidelity);
+  EXPECT_EQ(h(h.rows() - 1, 0).real(), r.history.back().objective);
   EXPECT_EQ(io::read_complex_matrix(ck, "/settings/max_iterations")(0, 0).real(), 12.0);
 }
 

@@ -11,23 +11,29 @@ namespace qevolve::backend {
 
 /// What the CUDA backend runs, for messages.
 inline constexpr const char* kCudaRuns =
-    " (it runs trotter, magnus4 and expm without gradients, and the forward pass of open systems with trotter)";
+    " (it runs trotter, magnus4 and expm, gradients of closed systems with trotter or magnus4 on local gates, "
+    "and the forward pass of open systems with trotter)";
 
 /// The part of this run that only the CPU backend has, in words ("solver: adaptive"), or empty
-/// when the CUDA backend can run all of it: trotter, magnus4 and expm without gradients, and
-/// the forward pass of open systems on local gates (the doubled register on the gate executor;
-/// the resolution stage allows open systems with trotter only).
+/// when the CUDA backend can run all of it: trotter, magnus4 and expm; gradients of closed
+/// systems on local gates (the adjoint executor); the forward pass of open systems on local
+/// gates (the doubled register on the gate executor; the resolution stage allows open systems
+/// with trotter only). Open-system gradients and the dense adjoint (expm, splitting: dense)
+/// run on the CPU only.
 [[nodiscard]] inline std::string cpu_only_part(const Config& config) {
   const EvolutionSpec& e = config.evolution;
   const bool local_gates = (e.solver == Solver::trotter || e.solver == Solver::magnus4) && e.splitting != Splitting::dense;
   if (e.is_open() && !local_gates)
     return "open systems with solver expm, adaptive or splitting: dense (evolution.noise / evolution.collapse)";
   if (e.solver == Solver::adaptive) return "solver: adaptive";
-  const std::string trainable = config.first_trainable_list();
-  if (!trainable.empty()) return "gradients (trainable parameters in `" + trainable + "`)";
-  if (config.target && config.target->compensation_trainable &&
+  std::string trainable = config.first_trainable_list();
+  if (trainable.empty() && config.target && config.target->compensation_trainable &&
       config.target->compensation != Compensation::none)
-    return "gradients (trainable compensation angles)";
+    trainable = "target.compensation_trainable";
+  if (trainable.empty()) return {};
+  if (e.is_open()) return "gradients of open systems (trainable parameters in `" + trainable + "`)";
+  if (!local_gates)
+    return "gradients with solver expm or splitting: dense (trainable parameters in `" + trainable + "`)";
   return {};
 }
 

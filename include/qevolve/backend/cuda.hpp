@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/local_gate.hpp"
@@ -49,11 +50,27 @@ template <typename Real>
 /// (two zgemm). An eigensolver failure (info != 0) is reported at download().
 [[nodiscard]] std::unique_ptr<DenseExecutor> make_dense_executor(Index dim, Index columns);
 
+/// The CUDA adjoint executor (backend.hpp AdjointExecutor): psi and lambda resident on the
+/// current device as one block each; per chunk the adjoint gates are copied over (at most
+/// `max_chunk_steps` steps) and per gate, last to first, ApplyGate steps psi back,
+/// EnvironmentSum adds psi lambda^dag into a device buffer (atomicAdd of per-thread partial
+/// sums; gates with their `environment` flag only) and ApplyGate steps lambda back. The chunk's
+/// environments are copied back and added to `env` once per apply(). The order of the
+/// environment's additions differs from the CPU's: environments agree to rounding (~1e-15
+/// relative), psi and lambda exactly up to the kernels' own rounding.
+[[nodiscard]] std::unique_ptr<AdjointExecutor> make_adjoint_executor(const GateSchedule& schedule,
+                                                                     std::vector<bool> environment,
+                                                                     Index columns, int max_chunk_steps);
+
 /// One-off runs of the kernels on host arrays (each call allocates, copies to the device,
 /// launches the executors' kernel once and copies back): the functor tests on the GPU.
 /// apply_gate: `size` numbers per plane; gate: 2 g^2 numbers.
 template <typename Real>
 void run_apply_gate(Real* re, Real* im, std::size_t size, const GateGeometry& geo, const Real* gate);
+/// accumulate_environment on the device (EnvironmentSum and atomicAdd, as the adjoint executor):
+/// env += the environment; `size` numbers per plane, env 2 g^2 numbers.
+void run_accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                                const double* lam_im, std::size_t size, const GateGeometry& geo, double* env);
 /// apply_phases (backend/phase.hpp) on the device.
 void run_apply_phases(const double* v, double* w, const double* lambda, double scale,
                       std::ptrdiff_t rows, std::ptrdiff_t cols);

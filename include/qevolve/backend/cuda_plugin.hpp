@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/local_gate.hpp"
@@ -24,7 +25,7 @@ namespace qevolve::backend::cuda {
 struct DeviceQuery;
 
 /// Raise whenever the table or a type passed through it changes layout or meaning.
-inline constexpr std::uint32_t kCudaPluginAbi = 1;
+inline constexpr std::uint32_t kCudaPluginAbi = 2;
 /// The one symbol the plugin exports: `extern "C" const CudaPlugin* qevolve_cuda_plugin()`.
 inline constexpr const char* kCudaPluginEntry = "qevolve_cuda_plugin";
 /// The environment variable naming the plugin file; it overrides the search (docs/backend.md).
@@ -56,6 +57,10 @@ struct CudaPlugin {
   /// std::invalid_argument (any other) with message `what`: the tests check that exceptions
   /// cross the boundary with their type.
   void (*raise)(int kind, const char* what);
+  AdjointExecutor* (*make_adjoint_executor)(const GateSchedule& schedule, const std::vector<bool>& environment,
+                                            Index columns, int max_chunk_steps);
+  void (*run_accumulate_environment)(const double* psi_re, const double* psi_im, const double* lam_re,
+                                     const double* lam_im, std::size_t size, const GateGeometry& geo, double* env);
 };
 
 /// The loaded plugin, or null with the reason in `*why` (dlopen's or dlsym's message, or an ABI

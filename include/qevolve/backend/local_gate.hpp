@@ -136,6 +136,38 @@ void accumulate_gate(const Real* xre, const Real* xim, Real* yre, Real* yim,
 void accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
                             const double* lam_im, const GateGeometry& geo, double* env);
 
+/// Entry (b, a) of the gate environment (as accumulate_environment) summed over the slices
+/// first, first + stride, first + 2 stride, ... below geo's slice count, the flat slice index
+/// being (l * middle + m) * inner + n: sum psi_b conj(lambda_a), real and imaginary part. The
+/// CUDA adjoint executor gives each thread one (pair, first) with stride = threads per pair, so
+/// that neighbouring threads read neighbouring amplitudes, and adds the partial sums
+/// atomically; the CPU tests check the functor against accumulate_environment.
+struct EnvironmentSum {
+  const double* psi_re;
+  const double* psi_im;
+  const double* lam_re;
+  const double* lam_im;
+  GateGeometry geo;
+
+  [[nodiscard]] QEVOLVE_HOST_DEVICE std::ptrdiff_t slices() const { return geo.outer * geo.middle * geo.inner; }
+
+  QEVOLVE_HOST_DEVICE void operator()(int b, int a, std::ptrdiff_t first, std::ptrdiff_t stride, double& re,
+                                      double& im) const {
+    double sr = 0, si = 0;
+    const std::ptrdiff_t total = slices(), ob = geo.offset[b], oa = geo.offset[a];
+    for (std::ptrdiff_t s = first; s < total; s += stride) {
+      const std::ptrdiff_t lm = s / geo.inner;
+      const std::ptrdiff_t at = geo.base(lm / geo.middle, lm % geo.middle) + (s - lm * geo.inner);
+      const double pr = psi_re[at + ob], pi = psi_im[at + ob];
+      const double lr = lam_re[at + oa], li = lam_im[at + oa];
+      sr += pr * lr + pi * li;  // psi_b conj(lambda_a)
+      si += pi * lr - pr * li;
+    }
+    re = sr;
+    im = si;
+  }
+};
+
 /// One gate of the adjoint pass, fused into a single sweep over both blocks:
 ///   psi <- P psi;  env += psi lambda^dag (gate-local, as accumulate_environment; skipped when
 ///   env is null);  lambda <- L lambda.

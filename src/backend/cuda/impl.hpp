@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/cuda.hpp"
@@ -19,6 +20,11 @@ template <typename Real>
                                                                      Index columns,
                                                                      int max_chunk_steps);
 [[nodiscard]] std::unique_ptr<DenseExecutor> make_dense_executor(Index dim, Index columns);
+[[nodiscard]] std::unique_ptr<AdjointExecutor> make_adjoint_executor(const GateSchedule& schedule,
+                                                                     std::vector<bool> environment,
+                                                                     Index columns, int max_chunk_steps);
+void run_accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                                const double* lam_im, std::size_t size, const GateGeometry& geo, double* env);
 template <typename Real>
 void run_apply_gate(Real* re, Real* im, std::size_t size, const GateGeometry& geo, const Real* gate);
 void run_apply_phases(const double* v, double* w, const double* lambda, double scale,

@@ -37,6 +37,20 @@ void run_apply_gate(Real* re, Real* im, std::size_t size, const GateGeometry& ge
   stream.synchronize("run_apply_gate");
 }
 
+void run_accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                                const double* lam_im, std::size_t size, const GateGeometry& geo, double* env) {
+  const Stream stream;
+  const auto gg = static_cast<std::size_t>(2 * geo.size() * geo.size());
+  const DeviceBuffer<double> dpr = to_device(psi_re, size, stream, "psi real plane");
+  const DeviceBuffer<double> dpi = to_device(psi_im, size, stream, "psi imaginary plane");
+  const DeviceBuffer<double> dlr = to_device(lam_re, size, stream, "lambda real plane");
+  const DeviceBuffer<double> dli = to_device(lam_im, size, stream, "lambda imaginary plane");
+  DeviceBuffer<double> denv = to_device(env, gg, stream, "environment");
+  launch_accumulate_environment(dpr.get(), dpi.get(), dlr.get(), dli.get(), geo, denv.get(), stream.get());
+  to_host(env, denv, stream, "environment");
+  stream.synchronize("run_accumulate_environment");
+}
+
 void run_apply_phases(const double* v, double* w, const double* lambda, double scale,
                       std::ptrdiff_t rows, std::ptrdiff_t cols) {
   const Stream stream;

@@ -1,5 +1,6 @@
 // The CUDA kernels: grid-stride loops that evaluate the backend's host/device functors
-// (backend/local_gate.hpp, backend/phase.hpp) once per index — the same code the CPU runs.
+// (backend/local_gate.hpp: ApplyGate, EnvironmentSum; backend/phase.hpp) once per index — the
+// same code the CPU tests run.
 #include <algorithm>
 #include <string>
 
@@ -39,6 +40,19 @@ __global__ void for_each_element(F f, std::ptrdiff_t rows, std::ptrdiff_t total)
   for (std::ptrdiff_t idx = first_index(); idx < total; idx += grid_stride()) f(idx % rows, idx / rows);
 }
 
+/// Thread idx = pair * per_pair + first: the environment entry `pair` (b g + a) summed over the
+/// slices first, first + per_pair, ... and added atomically (sm_60+ double atomicAdd).
+__global__ void environment_sums(EnvironmentSum f, int g, std::ptrdiff_t per_pair, double* env) {
+  const std::ptrdiff_t total = static_cast<std::ptrdiff_t>(g) * g * per_pair;
+  for (std::ptrdiff_t idx = first_index(); idx < total; idx += grid_stride()) {
+    const auto pair = static_cast<int>(idx / per_pair);
+    double re = 0, im = 0;
+    f(pair / g, pair % g, idx % per_pair, per_pair, re, im);
+    atomicAdd(env + pair, re);
+    atomicAdd(env + g * g + pair, im);
+  }
+}
+
 __global__ void record_info(const int* info, int* status, int step) {
   if (*info != 0 && status[0] < 0) {
     status[0] = step;
@@ -63,6 +77,21 @@ void launch_apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* 
       geo.size(),
       [&](auto g) { launch_slices(ApplyGate<Real, decltype(g)::value>{re, im, gate, geo}, geo, stream); },
       [&] { launch_slices(ApplyGateDynamic<Real>{re, im, gate, geo}, geo, stream); });
+}
+
+void launch_accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                                   const double* lam_im, const GateGeometry& geo, double* env,
+                                   cudaStream_t stream) {
+  const EnvironmentSum f{psi_re, psi_im, lam_re, lam_im, geo};
+  const std::ptrdiff_t slices = f.slices();
+  if (slices == 0) return;
+  const int g = geo.size();
+  // About 64 Ki threads in all, at least one slice each: enough to fill a GPU, few atomics.
+  constexpr std::ptrdiff_t kThreads = std::ptrdiff_t{1} << 16;
+  const std::ptrdiff_t per_pair = std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(slices, kThreads / (g * g)));
+  const std::ptrdiff_t total = static_cast<std::ptrdiff_t>(g) * g * per_pair;
+  environment_sums<<<blocks_for(total), kThreadsPerBlock, 0, stream>>>(f, g, per_pair, env);
+  check_launch("environment_sums (g = " + std::to_string(g) + ")");
 }
 
 void launch_apply_phases(const double* v, double* w, const double* lambda, double scale,

@@ -16,6 +16,13 @@ template <typename Real>
 void launch_apply_gate(Real* re, Real* im, const GateGeometry& geo, const Real* gate,
                        cudaStream_t stream);
 
+/// env += the gate environment of psi and lambda (accumulate_environment's definition): every
+/// (b, a) pair split over threads (EnvironmentSum with a stride), partial sums added with
+/// atomicAdd; env is 2 g^2 device doubles (real parts, then imaginary parts).
+void launch_accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                                   const double* lam_im, const GateGeometry& geo, double* env,
+                                   cudaStream_t stream);
+
 /// PhaseColumns<double> over every (i, k) of a rows x cols matrix (device pointers).
 void launch_apply_phases(const double* v, double* w, const double* lambda, double scale,
                          std::ptrdiff_t rows, std::ptrdiff_t cols, cudaStream_t stream);

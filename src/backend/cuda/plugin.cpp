@@ -1,5 +1,6 @@
 // The table of libqevolve_cuda.so (backend/cuda_plugin.hpp): its one exported symbol.
 #include <stdexcept>
+#include <vector>
 
 #include "impl.hpp"
 #include "qevolve/backend/cuda_plugin.hpp"
@@ -23,6 +24,11 @@ GateExecutor<Real>* gate_executor(const GateSchedule& schedule, Index columns, i
 }
 
 DenseExecutor* dense_executor(Index dim, Index columns) { return make_dense_executor(dim, columns).release(); }
+
+AdjointExecutor* adjoint_executor(const GateSchedule& schedule, const std::vector<bool>& environment, Index columns,
+                                  int max_chunk_steps) {
+  return make_adjoint_executor(schedule, environment, columns, max_chunk_steps).release();
+}
 
 void raise(int kind, const char* what) {
   switch (kind) {
@@ -49,6 +55,8 @@ const CudaPlugin kTable{
     nullptr,
 #endif
     &raise,
+    &adjoint_executor,
+    &run_accumulate_environment,
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/backend/cuda_plugin.hpp"
@@ -46,6 +47,17 @@ std::unique_ptr<GateExecutor<Real>> make_gate_executor(const GateSchedule& sched
 
 std::unique_ptr<DenseExecutor> make_dense_executor(Index dim, Index columns) {
   return std::unique_ptr<DenseExecutor>(loaded().make_dense_executor(dim, columns));
+}
+
+std::unique_ptr<AdjointExecutor> make_adjoint_executor(const GateSchedule& schedule, std::vector<bool> environment,
+                                                       Index columns, int max_chunk_steps) {
+  return std::unique_ptr<AdjointExecutor>(
+      loaded().make_adjoint_executor(schedule, environment, columns, max_chunk_steps));
+}
+
+void run_accumulate_environment(const double* psi_re, const double* psi_im, const double* lam_re,
+                                const double* lam_im, std::size_t size, const GateGeometry& geo, double* env) {
+  loaded().run_accumulate_environment(psi_re, psi_im, lam_re, lam_im, size, geo, env);
 }
 
 template <typename Real>

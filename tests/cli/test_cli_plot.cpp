@@ -1,0 +1,213 @@
+// `qevolve plot` end to end (docs/cli.md "Plots"): images of a run and an optimisation file,
+// the input errors (missing, not HDF5, not qevolve's, nothing to draw, -o on the input, a file
+// the script refuses), the messages for a missing interpreter or module, and `bench --plot`
+// with a file name the old shell command line broke on.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_util.hpp"
+#include "qevolve/hdf5_file.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+const std::string kSource = QEVOLVE_SOURCE_DIR;
+
+/// `path` as one single-quoted shell word (a ' inside becomes '\'').
+std::string shell_word(const std::filesystem::path& path) {
+  std::string out = "'";
+  for (char ch : path.string()) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+bool python_can_plot() {
+  const std::string cmd =
+      std::string("'") + QEVOLVE_PYTHON + "' -c 'import matplotlib, h5py, numpy' >/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0;
+}
+
+/// True when `path` starts with the PNG signature and holds more than a trivial image.
+bool is_png(const std::filesystem::path& path) {
+  const std::string bytes = read_file(path);
+  return bytes.size() > 10000 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
+/// A small file written by qevolve's writer: the version attribute (unless `foreign`) and
+/// `/energies` (unless `empty`: then only `/propagator`, which plot does not draw).
+std::filesystem::path small_file(const TempDir& dir, const std::string& name, bool foreign,
+                                 bool empty) {
+  const auto path = dir / name;
+  io::Hdf5Writer w(path.string());
+  if (!foreign) w.attribute("qevolve_version", std::string("test"));
+  if (empty)
+    w.write("/propagator", CMatrix(CMatrix::Identity(2, 2)));
+  else
+    w.write("/energies", std::vector<double>{-1.0, 0.5, 1.75});
+  w.commit();
+  return path;
+}
+
+TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  TempDir dir;
+  const auto run_h5 = dir / "x.h5";
+  auto r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x.yaml") +
+                           " --quiet -o " + shell_word(run_h5),
+                       dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(run_h5), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(r.out, "wrote " + (dir / "x.png").string() + " (unitary, energies)\n");
+  EXPECT_TRUE(is_png(dir / "x.png"));
+
+  // An optimisation file, drawn into a name with a space and a quote.
+  const auto opt_h5 = dir / "opt.h5";
+  r = run_qevolve("optimize " + shell_word(kSource + "/examples/fluxonium_x_optimize.yaml") +
+                      " --quiet -o " + shell_word(opt_h5),
+                  dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto image = dir / "it's the history.png";
+  r = run_qevolve("plot " + shell_word(opt_h5) + " -o " + shell_word(image), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(r.out, "wrote " + image.string() + " (history, unitary, energies)\n");
+  EXPECT_TRUE(is_png(image));
+  EXPECT_FALSE(std::filesystem::exists(dir / "opt.png"));
+  r = run_qevolve("plot --quiet " + shell_word(opt_h5), dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(is_png(dir / "opt.png"));
+
+  // The optimiser's checkpoint (no qevolve_version, `kind` instead) and an open-system run.
+  const auto ckpt = dir / "ck.h5";
+  const auto cfg = dir.write("ck.yaml", read_file(kSource + "/examples/fluxonium_x_optimize.yaml") +
+                                            "  checkpoint: " + ckpt.string() + "\n");
+  r = run_qevolve("optimize " + shell_word(cfg) + " --quiet", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(ckpt), dir);
+  EXPECT_EQ(r.out, "wrote " + (dir / "ck.png").string() + " (history)\n") << r.err;
+  EXPECT_TRUE(is_png(dir / "ck.png"));
+  const auto open_h5 = dir / "open.h5";
+  r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x_lindblad.yaml") +
+                      " --quiet -o " + shell_word(open_h5),
+                  dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(open_h5), dir);
+  EXPECT_EQ(r.out, "wrote " + (dir / "open.png").string() + " (channel, energies)\n") << r.err;
+  EXPECT_TRUE(is_png(dir / "open.png"));
+}
+
+TEST(CliPlot, FilesItCannotDrawAreInputErrors) {
+  TempDir dir;
+  const auto expect_input_error = [&](const std::string& args, const std::string& message) {
+    const auto r = run_qevolve("plot " + args, dir);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.err, "qevolve: error: " + message + "\n") << args;
+    EXPECT_EQ(r.out, "") << args;
+  };
+  const auto missing = dir / "missing.h5";
+  expect_input_error(shell_word(missing),
+                     missing.string() + ": cannot open HDF5 file: No such file or directory");
+  const auto yaml = kSource + "/examples/fluxonium_x.yaml";
+  expect_input_error(shell_word(yaml), yaml + ": not an HDF5 file");
+  const auto foreign = small_file(dir, "foreign.h5", true, false);
+  expect_input_error(shell_word(foreign),
+                     foreign.string() +
+                         ": not a file written by qevolve (no `qevolve_version` attribute on /) "
+                         "(expected the output of qevolve run, optimize, sweep or spectrum)");
+  const auto empty = small_file(dir, "empty.h5", false, true);
+  expect_input_error(shell_word(empty),
+                     empty.string() +
+                         ": nothing to draw (expected one of /sweep/fidelity, /history/infidelity, "
+                         "/trace/time with /trace/populations or /trace/mode_populations, "
+                         "/pulses/values, /unitary, /superoperator, /energies, /zz)");
+  const auto levels = small_file(dir, "levels.h5", false, false);
+  expect_input_error(shell_word(levels) + " -o " + shell_word(levels),
+                     "-o: `" + levels.string() +
+                         "` is the input file, which the image would overwrite (expected "
+                         "an image file name such as " +
+                         (dir / "levels.png").string() + ")");
+  for (const char* name : {"missing.png", "foreign.png", "empty.png"})
+    EXPECT_FALSE(std::filesystem::exists(dir / name)) << name;
+  EXPECT_FALSE(std::filesystem::exists(kSource + "/examples/fluxonium_x.png"));
+}
+
+TEST(CliPlot, DatasetsTheScriptRefusesAreInputErrors) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: the script cannot run";
+  TempDir dir;
+  const auto path = dir / "pulses.h5";
+  {
+    io::Hdf5Writer w(path.string());
+    w.attribute("qevolve_version", std::string("test"));
+    w.write("/pulses/time", std::vector<double>{0.5, 1.5, 2.5, 3.5, 4.5});
+    w.write("/pulses/values", RMatrix(RMatrix::Zero(1, 7)));  // 7 samples against 5 times
+    w.commit();
+  }
+  const auto r = run_qevolve("plot " + shell_word(path), dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "qevolve: error: " + path.string() +
+                       ": /pulses/values has shape [1, 7], expected [any, 5]\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "pulses.png"));
+  const auto unwritable = dir / "no_such_folder" / "x.png";
+  const auto levels = small_file(dir, "levels.h5", false, false);
+  const auto w = run_qevolve("plot " + shell_word(levels) + " -o " + shell_word(unwritable), dir);
+  EXPECT_EQ(w.exit_code, 2);
+  EXPECT_EQ(w.err, "qevolve: error: cannot write " + unwritable.string() +
+                       ": No such file or directory\n");
+}
+
+TEST(CliPlot, MissingInterpreterOrModuleIsNamed) {
+  TempDir dir;
+  const auto levels = small_file(dir, "levels.h5", false, false);
+  auto r = run_command("QEVOLVE_PYTHON=/nonexistent/python3 '" + std::string(QEVOLVE_EXE) +
+                           "' plot " + shell_word(levels),
+                       dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(
+      r.err.rfind(
+          "qevolve: error: cannot run /nonexistent/python3: No such file or directory (scripts/"
+          "install-deps.sh installs python3, python3-matplotlib",
+          0),
+      0u)
+      << r.err;
+  // An interpreter without matplotlib: what Python prints when the import fails.
+  const auto fake =
+      dir.write("python3",
+                "#!/bin/sh\necho 'Traceback (most recent call last):' >&2\n"
+                "echo \"ModuleNotFoundError: No module named 'matplotlib'\" >&2\nexit 1\n");
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  r = run_command("QEVOLVE_PYTHON=" + shell_word(fake) + " '" + std::string(QEVOLVE_EXE) +
+                      "' plot " + shell_word(levels),
+                  dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(
+      r.err.rfind(
+          "qevolve: error: " + fake.string() +
+              " has no module matplotlib (qevolve_plot.py needs it; install the Debian package "
+              "python3-matplotlib: scripts/install-deps.sh",
+          0),
+      0u)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "levels.png"));
+}
+
+TEST(CliPlot, BenchPlotTakesAnyFileName) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  TempDir dir;
+  const auto csv = dir / "it's a table.csv", png = dir / "it's a plot.png";
+  const auto r = run_qevolve(
+      "bench accuracy " + shell_word(kSource + "/examples/fluxonium_x.yaml") +
+          " --solvers trotter2 --steps 100,200 --reference-factor 2 --repeat 1 --threads 1 --csv " +
+          shell_word(csv) + " --plot " + shell_word(png),
+      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote " + png.string() + "\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(is_png(png));
+}
+
+}  // namespace
+}  // namespace qevolve::testing

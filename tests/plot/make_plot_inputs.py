@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Writes qevolve-layout HDF5 files for the tests of scripts/qevolve_plot.py (docs/output.md).
+
+Usage: make_plot_inputs.py FOLDER
+
+The data are physical, computed here with numpy from a resonantly driven three-level qubit in
+the rotating frame (RWA), H/h = diag(0, Δ, 2Δ + α) + (Ω/2)(a + a†), a the truncated lowering
+operator, α = -0.25 GHz:
+- trace.h5: /trace/time, /trace/populations [T, D, n], /trace/mode_populations [T, M, L, n] of
+  that qubit (3 levels) next to an idle 2-level mode (D = 6, the 4 computational inputs), and
+  /pulses (a Gaussian I envelope with its DRAG Q part, complex);
+- trace_modes.h5: the same with /trace/mode_populations only;
+- sweep1.h5: 1 - F and leakage of the X gate against the amplitude (one axis);
+- chevron.h5: the same against amplitude x drive frequency (two axes: a chevron);
+- sweep3.h5: three axes (amplitude, detuning, duration);
+- sweep_text.h5: a text axis (solver names) against the amplitude;
+- sweep_notarget.h5: the chevron without a fidelity (NaN, as a sweep without a target writes);
+- bad_trace.h5: /trace/populations whose first axis does not match /trace/time.
+"""
+import os
+import sys
+
+import h5py
+import numpy as np
+
+ALPHA = -0.25            # GHz
+LEVELS = 3
+T_GATE = 20.0            # ns
+OMEGA_PI = 1 / (2 * T_GATE)  # GHz: a square π pulse of T_GATE
+F01 = 4.8                # GHz: the qubit frequency (the sweep's frequency axis is absolute)
+STR = h5py.string_dtype()
+
+
+def propagator(omega, delta, t):
+    """exp(-i 2π H t) of the driven three-level qubit (H Hermitian: through its eigenvectors)."""
+    a = np.diag(np.sqrt(np.arange(1, LEVELS)), 1)
+    h = np.diag([0.0, delta, 2 * delta + ALPHA]) + 0.5 * omega * (a + a.T)
+    w, v = np.linalg.eigh(h)
+    return (v * np.exp(-2j * np.pi * w * t)) @ v.conj().T
+
+
+def gate_figures(omega, delta, t):
+    """F (leakage-aware average gate fidelity of X on levels 0, 1) and leakage."""
+    u = propagator(omega, delta, t)[:2, :2]
+    x = np.array([[0, 1], [1, 0]])
+    d = 2
+    f = (abs(np.trace(x.conj().T @ u)) ** 2 + np.trace(u.conj().T @ u).real) / (d * (d + 1))
+    return f, 1 - np.trace(u.conj().T @ u).real / d
+
+
+def root_attributes(f, dims, steps):
+    f.attrs["qevolve_version"] = "test"
+    f.attrs["dims"] = np.array(dims, dtype=np.int64)
+    f.attrs["steps"] = np.int64(steps)
+    f.attrs["config"] = "# written by tests/plot/make_plot_inputs.py\n"
+
+
+def complex_compound(z):
+    out = np.empty(z.shape, dtype=[("r", "<f8"), ("i", "<f8")])
+    out["r"], out["i"] = z.real, z.imag
+    return out
+
+
+def drag_pulse(time, duration, area):
+    """A Gaussian envelope (σ = T/4, shifted to start at 0) of the given area (1/2: a π pulse)
+    and its DRAG quadrature -dΩ/dt / (2π α) / 2, both in GHz."""
+    sigma = duration / 4
+    env = np.exp(-0.5 * ((time - duration / 2) / sigma) ** 2) - np.exp(-0.5 * (duration / 2 / sigma) ** 2)
+    env *= area / (np.sum(env) * (time[1] - time[0]))
+    return env, -np.gradient(env, time) / (2 * np.pi * ALPHA) * 0.5
+
+
+def trace_file(path, with_basis_populations):
+    """Rabi flopping under a Gaussian pulse of area 3/2 (1.5 cycles), piecewise constant over
+    the steps as the solver samples it, recorded at every step boundary."""
+    duration, steps = 60.0, 300
+    dt = duration / steps
+    time = np.linspace(0, duration, steps + 1)
+    mid = 0.5 * (time[1:] + time[:-1])
+    env, drag = drag_pulse(mid, duration, 1.5)
+    delta = 0.002
+    dims = [LEVELS, 2]
+    inputs = ["00", "01", "10", "11"]
+    u = np.eye(LEVELS, dtype=complex)
+    qubit = [u]
+    for s in range(steps):  # the DRAG quadrature is left out of the evolution: its effect is small here
+        u = propagator(env[s], delta, dt) @ u
+        qubit.append(u)
+    pops = np.zeros((steps + 1, LEVELS * 2, len(inputs)))
+    for k, label in enumerate(inputs):
+        l0, l1 = int(label[0]), int(label[1])
+        for s, uq in enumerate(qubit):
+            pops[s, :, k] = abs(np.kron(uq[:, l0], np.eye(2)[:, l1])) ** 2
+    marg = np.zeros((steps + 1, 2, LEVELS, len(inputs)))
+    p = pops.reshape(steps + 1, LEVELS, 2, len(inputs))
+    marg[:, 0, :, :] = p.sum(axis=2)
+    marg[:, 1, :2, :] = p.sum(axis=1)
+    with h5py.File(path, "w") as f:
+        root_attributes(f, dims, steps)
+        f.attrs["duration_ns"] = duration
+        f["/initial_states"] = np.array(inputs, dtype=STR)
+        f["/trace/time"] = time
+        if with_basis_populations:
+            f["/trace/populations"] = pops
+        f["/trace/mode_populations"] = marg
+        f["/pulses/time"] = mid
+        f["/pulses/values"] = complex_compound((env + 1j * drag)[None, :])
+        f["/pulses/names"] = np.array(["pulses[0] (q0, gaussian + drag)"], dtype=STR)
+
+
+def sweep_file(path, axes):
+    """axes: list of (key, values); the grid is evaluated at every point."""
+    shape = tuple(len(v) for _, v in axes)
+    fid = np.zeros(shape)
+    leak = np.zeros(shape)
+    for index in np.ndindex(*shape):
+        point = {key: values[i] for (key, values), i in zip(axes, index)}
+        t = point.get("pulses[0].duration", T_GATE)
+        amp = point.get("pulses[0].amplitude", 1.0 / (2 * t))
+        det = point.get("pulses[0].frequency", F01) - F01
+        fid[index], leak[index] = gate_figures(amp, det, t)
+    with h5py.File(path, "w") as f:
+        root_attributes(f, [LEVELS], 200)
+        f["/sweep/fidelity"] = fid
+        f["/sweep/leakage"] = leak
+        for k, (key, values) in enumerate(axes):
+            f[f"/sweep/axes/{k}"] = np.asarray(values, dtype=float)
+            f[f"/sweep/axes/{k}"].attrs["key"] = key
+
+
+def main(folder):
+    os.makedirs(folder, exist_ok=True)
+    trace_file(os.path.join(folder, "trace.h5"), True)
+    trace_file(os.path.join(folder, "trace_modes.h5"), False)
+    amps = np.linspace(0.8, 1.2, 41) * OMEGA_PI
+    dets = F01 + np.linspace(-0.04, 0.04, 41)
+    sweep_file(os.path.join(folder, "sweep1.h5"), [("pulses[0].amplitude", amps)])
+    sweep_file(os.path.join(folder, "chevron.h5"), [("pulses[0].amplitude", amps),
+                                                    ("pulses[0].frequency", dets)])
+    sweep_file(os.path.join(folder, "sweep3.h5"), [("pulses[0].amplitude", amps[::4]),
+                                                   ("pulses[0].frequency", dets[::4]),
+                                                   ("pulses[0].duration", [18.0, 20.0, 22.0])])
+    # A text axis (as `--vary evolution.solver=...` writes it) against the amplitude, the solvers'
+    # 1 - F differing by a step error ~ (dt)^order; and a sweep without a target (F = NaN).
+    solvers = ["expm", "trotter", "magnus4"]
+    with h5py.File(os.path.join(folder, "sweep_text.h5"), "w") as f:
+        root_attributes(f, [LEVELS], 200)
+        figures = np.array([gate_figures(a, 0.0, T_GATE) for a in amps])
+        step_error = np.array([0.0, 4e-4, 2e-7])
+        f["/sweep/fidelity"] = figures[None, :, 0] - step_error[:, None]
+        f["/sweep/leakage"] = np.repeat(figures[None, :, 1], 3, axis=0)
+        f["/sweep/axes/0"] = np.array(solvers, dtype=STR)
+        f["/sweep/axes/0"].attrs["key"] = "evolution.solver"
+        f["/sweep/axes/1"] = amps
+        f["/sweep/axes/1"].attrs["key"] = "pulses[0].amplitude"
+    sweep_file(os.path.join(folder, "sweep_notarget.h5"), [("pulses[0].amplitude", amps),
+                                                           ("pulses[0].frequency", dets)])
+    with h5py.File(os.path.join(folder, "sweep_notarget.h5"), "a") as f:
+        f["/sweep/fidelity"][...] = np.nan
+    with h5py.File(os.path.join(folder, "bad_trace.h5"), "w") as f:
+        root_attributes(f, [2], 10)
+        f["/trace/time"] = np.linspace(0, 10, 11)
+        f["/trace/populations"] = np.zeros((7, 2, 1))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
