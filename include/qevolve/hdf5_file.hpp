@@ -60,6 +60,9 @@ class Hdf5Writer {
   void attribute(const std::string& name, const std::string& v, const std::string& object = "/");
   void attribute(const std::string& name, const std::vector<long long>& v,
                  const std::string& object = "/");
+  /// A 1-D attribute of variable-length UTF-8 strings.
+  void attribute(const std::string& name, const std::vector<std::string>& v,
+                 const std::string& object = "/");
 
   /// Flushes, closes and atomically renames the temporary file onto the final path
   /// (replacing an existing file there). The data are fsync'ed before the rename. After

@@ -49,11 +49,14 @@ void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::s
 namespace {
 
 /// /trace/* (docs/output.md "Time traces").
-void write_trace(io::Hdf5Writer& w, const solver::Trace& t) {
+void write_trace(io::Hdf5Writer& w, const solver::Trace& t, const device::Device& dev) {
   const auto T = static_cast<Index>(t.time.size());
   w.write("/trace/time", t.time);
   if (t.has_populations) w.write_array("/trace/populations", t.populations, {T, t.dim, t.columns});
   w.write_array("/trace/mode_populations", t.mode_populations, {T, t.modes, t.levels, t.columns});
+  std::vector<std::string> modes;
+  for (const auto& m : dev.modes()) modes.push_back(m.name());
+  w.attribute("modes", modes, "/trace/mode_populations");
   if (t.open) w.write_array("/trace/trace", t.trace, {T, t.columns});
 }
 
@@ -144,7 +147,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
     w.attribute("leakage_weight", r.leakage_weight);
     if (!r.stop_reason.empty()) w.attribute("stop_reason", r.stop_reason);
   }
-  if (r.trace) write_trace(w, *r.trace);
+  if (r.trace) write_trace(w, *r.trace, dev);
   write_pulses(w, sim);
   write_resolved(w, r);
   const auto& o = sim.options();

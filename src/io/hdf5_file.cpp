@@ -298,6 +298,18 @@ void Hdf5Writer::attribute(const std::string& name, const std::vector<long long>
                   vector_shape(static_cast<Index>(v.size())), v.data());
 }
 
+void Hdf5Writer::attribute(const std::string& name, const std::vector<std::string>& v,
+                           const std::string& object) {
+  const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
+  std::vector<const char*> pointers;
+  pointers.reserve(v.size());
+  for (const std::string& x : v) pointers.push_back(x.c_str());
+  Hdf5ErrorSilencer quiet;
+  const Hdf5Handle type = detail::utf8_string_type(final_path_);
+  write_attribute(file, final_path_, name, object, type.get(), type.get(),
+                  vector_shape(static_cast<Index>(v.size())), pointers.data());
+}
+
 void Hdf5Writer::commit() {
   static_cast<void>(open_file_or_throw(impl_->file, committed_, final_path_));
   {

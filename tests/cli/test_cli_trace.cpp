@@ -112,6 +112,7 @@ TEST(CliTrace, IntermediatePopulationsEqualAShorterRun) {
     ASSERT_EQ(run_yaml(dir, "short" + tag, pair(12.3, 123, solver, "")).exit_code, 0);
     py += "L, S, N = load('long" + tag + "'), load('short" + tag + "'), load('plain" + tag + "')\n"
           "P = L['trace/populations'][()]\n"
+          "assert [m.decode() if isinstance(m, bytes) else m for m in L['trace/mode_populations'].attrs['modes']] == ['q0', 'q1']\n"
           "assert np.allclose(L['trace/time'][()], [0, 5.0, 12.3, 30], atol=1e-12, rtol=0)\n"
           "e1 = np.abs(P[2] - np.abs(S['propagator'][()]) ** 2).max()\n"
           "e2 = np.abs(L['propagator'][()] - N['propagator'][()]).max()\n"
