@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   add_simulation_commands(c);
   add_bench_commands(c);
   for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.plot, c.scaling, c.accuracy})
-    sub->add_flag("--quiet", c.quiet, "No progress or warnings");
+    sub->add_flag("--quiet", c.quiet, "No progress; run and optimize print errors and warnings only");
 
   try {
     c.app.parse(argc, argv);

@@ -16,7 +16,7 @@ namespace qevolve::commands {
 struct Streams {
   std::ostream& out;
   std::ostream& err;
-  bool quiet = false;        ///< --quiet: no progress, no warnings
+  bool quiet = false;        ///< --quiet: errors and warnings only (no progress, no summary)
   bool progress = false;     ///< err is a terminal: show progress bars
 };
 

@@ -155,8 +155,18 @@ struct OptimizeSpec {
   double leakage_weight = 0.0;  // w of the objective (1 - F) + w leakage
 };
 
+/// output.trace (docs/config.md "output"): populations at step boundaries. Exactly one of
+/// `every` (every K-th step boundary, t = 0 and the final time included) and `times` (ns, each
+/// mapped to the nearest step boundary) when present; both empty: no trace.
+struct TraceSpec {
+  int every = 0;              // 0: not given
+  std::vector<double> times;  // ns, as given
+  [[nodiscard]] bool requested() const { return every > 0 || !times.empty(); }
+};
+
 struct OutputSpec {
   std::string file;  // empty: no HDF5 output unless -o is given
+  TraceSpec trace;
 };
 
 struct Config {

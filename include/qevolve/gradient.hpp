@@ -15,6 +15,7 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/fidelity.hpp"
+#include "qevolve/trace.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::solver {
@@ -51,6 +52,8 @@ struct Evaluation {
   /// precision: single only: what single precision costs (solver::EvolveResult); NaN otherwise.
   double single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
+  /// output.trace, when PipelineHooks::trace asked for it (every rank holds the whole trace).
+  std::optional<solver::Trace> trace;
 };
 
 /// What the forward pass leaves for the adjoint pass (this rank's shard).
@@ -72,6 +75,9 @@ struct PipelineHooks {
   /// Closed systems: called with this rank's output columns before anything else uses them
   /// (collective: `run` checks the norms there).
   std::function<void(const CMatrix& local_columns)> check_columns;
+  /// Record output.trace during the forward pass (the config asks for one); `run` and the
+  /// final evaluation of `optimize` set it, the optimiser's iterations do not.
+  bool trace = false;
 };
 
 /// The objective of a config: its target on the device's qubits, the compensation and the

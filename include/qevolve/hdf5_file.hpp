@@ -49,6 +49,8 @@ class Hdf5Writer {
   /// Strings are expected to be UTF-8 and are cut at an embedded NUL.
   void write(const std::string& path, const std::vector<std::string>& v);
   void write_scalar(const std::string& path, double v);
+  /// A float64 array of rank 1 to 4, `data` row-major (last index fastest) of `shape`.
+  void write_array(const std::string& path, const std::vector<double>& data, const std::vector<Index>& shape);
 
   /// Attributes on the root group "/" (or on an existing group/dataset given by `object`).
   /// Scalars are scalar attributes (float64, int64, variable-length UTF-8 string); the
@@ -57,6 +59,9 @@ class Hdf5Writer {
   void attribute(const std::string& name, long long v, const std::string& object = "/");
   void attribute(const std::string& name, const std::string& v, const std::string& object = "/");
   void attribute(const std::string& name, const std::vector<long long>& v,
+                 const std::string& object = "/");
+  /// A 1-D attribute of variable-length UTF-8 strings.
+  void attribute(const std::string& name, const std::vector<std::string>& v,
                  const std::string& object = "/");
 
   /// Flushes, closes and atomically renames the temporary file onto the final path

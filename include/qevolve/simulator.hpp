@@ -46,6 +46,8 @@ struct Options {
   /// found"; empty for an explicit `device: cpu`).
   ComputeDevice device = ComputeDevice::cpu;
   std::string device_note;
+  /// output.trace: where the forward pass is observed (Simulator::trace_steps).
+  TraceSpec trace;
 };
 
 /// One device parameter as the solver sees it: d/dtheta of every static local term
@@ -71,6 +73,31 @@ struct AdjointResult {
 
 /// Called from the evolving thread with the fraction of work done, in [0, 1].
 using Progress = std::function<void(double)>;
+
+/// Called by the forward pass at each step boundary of Simulator::trace_steps() (ascending,
+/// t = step * dt) with the current state: product-basis lab-frame columns (closed systems) or
+/// vectorised density matrices (open systems), before any output map. Empty: the forward pass
+/// observes nothing and costs nothing extra.
+struct StepObserver {
+  std::function<void(int step, const CMatrix& state)> state;
+  /// Optional (closed systems): the same boundary seen per column block, inside the gate
+  /// executor, for an observer that needs no other column (columns [c0, c0 + w) of the pass's
+  /// state as split planes, row-major [D][w]; backend::BlockObserver). Calls for different
+  /// blocks may come at once from different threads. A pass that can use it skips the
+  /// download of the state at every boundary but 0.
+  std::function<void(int step, Index c0, Index w, const double* re, const double* im)> block;
+  std::function<void(int step, Index c0, Index w, const float* re, const float* im)> block_single;
+
+  explicit operator bool() const { return static_cast<bool>(state); }
+  void operator()(int step, const CMatrix& s) const { state(step, s); }
+};
+
+/// The drive samples of a run (Simulator::pulse_samples, docs/output.md "Pulse samples").
+struct PulseSamples {
+  std::vector<double> time;                 ///< S sample times (ns), ascending
+  std::vector<std::vector<double>> values;  ///< [P][S]: f_p(t) of every pulse (GHz)
+  std::vector<std::string> names;           ///< [P]: the pulses' key paths ("pulses[0]")
+};
 
 struct EvolveResult {
   /// Evolved columns, D x n_initial, in the configured basis and frame.
@@ -156,7 +183,8 @@ class Simulator {
   [[nodiscard]] EvolveResult evolve(const Progress& progress = {}) const;
   /// Evolves the initial states [shard.first, shard.first + shard.count) only (a rank's shard
   /// of a distributed run): the columns are those of evolve() for these states.
-  [[nodiscard]] EvolveResult evolve(const comm::Shard& shard, const Progress& progress = {}) const;
+  [[nodiscard]] EvolveResult evolve(const comm::Shard& shard, const Progress& progress = {},
+                                    const StepObserver& observe = {}) const;
   /// The whole range of initial states {0, n} and of density inputs {0, n^2}.
   [[nodiscard]] comm::Shard all_initial() const;
   [[nodiscard]] comm::Shard all_inputs() const;
@@ -164,7 +192,8 @@ class Simulator {
   /// Lower level: evolves arbitrary product-basis columns psi0 (D x n) in the lab frame with
   /// the configured solver and returns the product-basis lab-frame result (no basis change,
   /// no frame). Used by evolve() and by tests.
-  [[nodiscard]] CMatrix evolve_product(const CMatrix& psi0, const Progress& progress = {}) const;
+  [[nodiscard]] CMatrix evolve_product(const CMatrix& psi0, const Progress& progress = {},
+                                       const StepObserver& observe = {}) const;
 
   /// True for an open system (evolution.noise): use evolve_channel(), not evolve().
   [[nodiscard]] bool is_open() const { return options_.open; }
@@ -176,7 +205,18 @@ class Simulator {
   [[nodiscard]] ChannelResult evolve_channel(const comm::Shard& shard, const Progress& progress = {}) const;
   /// Lower level: evolves vectorised density matrices (D^2 x m, column stacking, product
   /// basis, lab frame) with the configured solver.
-  [[nodiscard]] CMatrix evolve_density(const CMatrix& vecs0, const Progress& progress = {}) const;
+  [[nodiscard]] CMatrix evolve_density(const CMatrix& vecs0, const Progress& progress = {},
+                                       const StepObserver& observe = {}) const;
+
+  /// The step boundaries output.trace observes (ascending, unique, in [0, steps]): every K-th
+  /// boundary with 0 and `steps` included, or each time mapped to round(t / dt); empty
+  /// without a trace.
+  [[nodiscard]] std::vector<int> trace_steps() const;
+  /// Every pulse sampled where the fixed-step solvers sample it: the step midpoints (expm,
+  /// trotter, the open-system step), the two Gauss points of each step (magnus4); adaptive
+  /// evaluates the formula at its own times, its samples are those of the midpoint grid of
+  /// evolution.steps. f_p(t) without crosstalk factors.
+  [[nodiscard]] PulseSamples pulse_samples() const;
   /// Open systems: the inputs |v_i><v_j| of evolve_channel (D^2 x n^2, input i + n j, v the
   /// initial columns), the channel block of evolved inputs (output map and projection onto the
   /// initial states), and the adjoint of that map (cotangent of S -> cotangent of the states).

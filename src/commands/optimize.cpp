@@ -115,6 +115,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   report.config = &config;
   report.sim = &problem.simulator();
   report.t_build = since(t_start);
+  if (comm.is_root()) print_warnings(io.err, problem.simulator());  // even with --quiet
 
   optimize::Settings settings;
   settings.method = spec.method;
@@ -156,7 +157,10 @@ int optimize(const OptimizeOptions& options, Streams io) {
 
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);
-  take_evaluation(report, problem.evaluate(true), problem.names());
+  gradient::PipelineHooks final_hooks;
+  // The trace of the optimised pulses, when there is a file to hold it.
+  final_hooks.trace = config.output.trace.requested() && !(options.output.empty() && config.output.file.empty());
+  take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
   report.ranks = comm.size();
   report.bytes_communicated = comm.bytes_sent();
   if (!comm.is_root()) return 0;
@@ -177,6 +181,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   }
   const double t_out = since(t3);
 
+  if (io.quiet) return 0;  // errors and warnings only
   print_summary(io.out, report, "qevolve optimize: " + options.config_path, t_out, since(t_start));
   char line[300];
   // history[0] is the start point, so the number of iterations is one less.
@@ -190,7 +195,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
                   x0(static_cast<Index>(i)), result.x(static_cast<Index>(i)));
     io.out << line;
   }
-  if (!output.empty()) io.out << "wrote " << output << "\n";
+  print_destination(io.out, output);
   io.out << "wrote " << yaml << " (the optimised config)\n";
   return 0;
 }

@@ -34,6 +34,7 @@ int run(const RunOptions& options, Streams io) {
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
   const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);
   comm::Communicator& reduce = nccl ? *nccl : comm;
+  const std::string output = options.output.empty() ? config.output.file : options.output;
   RunReport report;
   report.config = &config;
   report.ranks = comm.size();
@@ -48,6 +49,7 @@ int run(const RunOptions& options, Streams io) {
   const solver::Simulator& sim = problem ? problem->simulator() : *own;
   report.sim = &sim;
   report.t_build = since(t_start);
+  if (root) print_warnings(io.err, sim);  // warnings hold before any work, even with --quiet
   {
     ProgressBar bar(io.err, show, sim.is_open() ? "evolving (Lindblad)" : "evolving");
     gradient::PipelineHooks hooks;
@@ -56,6 +58,7 @@ int run(const RunOptions& options, Streams io) {
       if (f >= 1.0) bar.finish();
     };
     hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
+    hooks.trace = config.output.trace.requested() && !output.empty();  // nowhere to write: not recorded
     take_evaluation(report,
                     problem ? problem->evaluate(true, hooks)
                             : gradient::evaluate(sim, gradient::objective_spec(config, sim), comm, reduce, hooks),
@@ -65,18 +68,17 @@ int run(const RunOptions& options, Streams io) {
   if (!root) return 0;
 
   const auto t3 = Clock::now();
-  const std::string output = options.output.empty() ? config.output.file : options.output;
   bool energies_skipped = false;
   if (!output.empty()) energies_skipped = write_run_output(output, report, since(t_start));
   const double t_out = since(t3);
 
-  print_summary(io.out, report, "qevolve run: " + options.config_path, t_out, since(t_start));
-  if (!output.empty()) {
-    io.out << "wrote " << output << "\n";
-    if (energies_skipped && !io.quiet)
-      io.err << "qevolve: warning: /energies not written: D = " << report.sim->device().dim()
-             << " is too large for a dense diagonalisation\n";
+  if (!io.quiet) {  // --quiet: errors and warnings only
+    print_summary(io.out, report, "qevolve run: " + options.config_path, t_out, since(t_start));
+    print_destination(io.out, output);
   }
+  if (energies_skipped)
+    io.err << "qevolve: warning: /energies not written: D = " << report.sim->device().dim()
+           << " is too large for a dense diagonalisation\n";
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/version.hpp"
+#include "summary_notes.hpp"
 
 namespace qevolve::commands {
 namespace {
@@ -42,7 +43,51 @@ void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::s
   r.t_evolve = ev.evolve_s;
   r.t_fidelity = ev.fidelity_s;
   r.t_gradient = ev.gradient_s;
+  r.trace = std::move(ev.trace);
 }
+
+namespace {
+
+/// /trace/* (docs/output.md "Time traces").
+void write_trace(io::Hdf5Writer& w, const solver::Trace& t, const device::Device& dev) {
+  const auto T = static_cast<Index>(t.time.size());
+  w.write("/trace/time", t.time);
+  if (t.has_populations) w.write_array("/trace/populations", t.populations, {T, t.dim, t.columns});
+  w.write_array("/trace/mode_populations", t.mode_populations, {T, t.modes, t.levels, t.columns});
+  std::vector<std::string> modes;
+  for (const auto& m : dev.modes()) modes.push_back(m.name());
+  w.attribute("modes", modes, "/trace/mode_populations");
+  if (t.open) w.write_array("/trace/trace", t.trace, {T, t.columns});
+}
+
+/// /pulses/* (docs/output.md "Pulse samples"): every pulse as the solver sampled it.
+void write_pulses(io::Hdf5Writer& w, const solver::Simulator& sim) {
+  const solver::PulseSamples ps = sim.pulse_samples();
+  w.write("/pulses/time", ps.time);
+  if (ps.values.empty()) return;
+  std::vector<double> flat;
+  flat.reserve(ps.values.size() * ps.time.size());
+  for (const auto& v : ps.values) flat.insert(flat.end(), v.begin(), v.end());
+  w.write_array("/pulses/values", flat,
+                {static_cast<Index>(ps.values.size()), static_cast<Index>(ps.time.size())});
+  w.write("/pulses/names", ps.names);
+}
+
+/// /resolved/keys and /resolved/values (docs/output.md "Resolved values").
+void write_resolved(io::Hdf5Writer& w, const RunReport& r) {
+  const std::vector<ResolvedValue> values = resolved_values(*r.config, *r.sim);
+  if (values.empty()) return;
+  std::vector<std::string> keys;
+  std::vector<double> numbers;
+  for (const auto& v : values) {
+    keys.push_back(v.key);
+    numbers.push_back(v.value);
+  }
+  w.write("/resolved/keys", keys);
+  w.write("/resolved/values", numbers);
+}
+
+}  // namespace
 
 bool write_run_output(const std::string& path, const RunReport& r, double wall_time) {
   const auto& sim = *r.sim;
@@ -102,6 +147,9 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
     w.attribute("leakage_weight", r.leakage_weight);
     if (!r.stop_reason.empty()) w.attribute("stop_reason", r.stop_reason);
   }
+  if (r.trace) write_trace(w, *r.trace, dev);
+  write_pulses(w, sim);
+  write_resolved(w, r);
   const auto& o = sim.options();
   w.attribute("dims", std::vector<long long>(dev.dims().begin(), dev.dims().end()));
   w.attribute("steps", static_cast<long long>(o.steps));
@@ -159,6 +207,18 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                   r.single_precision_deviation);
     out << line;
   }
+  for (const ResolvedValue& v : resolved_values(*r.config, sim)) {
+    std::snprintf(line, sizeof line, "resolved: %s = %.10g%s%s (%s)\n", v.key.c_str(), v.value,
+                  v.unit.empty() ? "" : " ", v.unit.c_str(), v.how.c_str());
+    out << line;
+  }
+  if (r.trace) {
+    std::snprintf(line, sizeof line, "trace: %zu times from %.6g to %.6g ns%s\n", r.trace->time.size(),
+                  r.trace->time.empty() ? 0.0 : r.trace->time.front(),
+                  r.trace->time.empty() ? 0.0 : r.trace->time.back(),
+                  r.trace->has_populations ? "" : " (mode populations only: D x n x T too large)");
+    out << line;
+  }
   if (r.fidelity) {
     const auto& f = *r.fidelity;
     std::snprintf(line, sizeof line, "fidelity: F = %.12f (1 - F = %.4e), uncompensated F = %.12f "
@@ -168,6 +228,9 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << line;
     std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
     out << line;
+    if (lab_frame_hint_applies(sim, *r.config))
+      out << "note: frame: lab without compensation: the qubits' single-qubit Z phases count as errors; "
+             "set `evolution.frame: rotating` or `target.compensation: vz` to leave them out\n";
   } else if (!r.config->target) {
     out << "fidelity: not computed (no target)\n";
   } else {
@@ -197,6 +260,24 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   }
   std::snprintf(line, sizeof line, " | output %.3f s | total %.3f s\n", t_output, t_total);
   out << line;
+}
+
+void print_warnings(std::ostream& err, const solver::Simulator& sim) {
+  const std::optional<StepPhase> p = fastest_step_phase(sim);
+  if (!p || p->phase <= kMaxPhasePerStep) return;
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "qevolve: warning: %.3g rad per step on mode `%s` (%.6g GHz x dt = %.6g ns) exceeds %.3g rad: "
+                "the step error may be large; use evolution.steps >= %lld\n",
+                p->phase, p->mode.c_str(), p->frequency, sim.dt(), kMaxPhasePerStep, p->steps_needed);
+  err << line;
+}
+
+void print_destination(std::ostream& out, const std::string& output) {
+  if (output.empty())
+    out << "nothing written: no -o and no output.file (add -o OUT.h5 to save the results)\n";
+  else
+    out << "wrote " << output << "\n";
 }
 
 }  // namespace qevolve::commands

@@ -17,6 +17,7 @@
 #include "qevolve/gradient.hpp"
 #include "qevolve/optimizer.hpp"
 #include "qevolve/simulator.hpp"
+#include "qevolve/trace.hpp"
 
 namespace qevolve::commands {
 
@@ -48,6 +49,7 @@ struct RunReport {
   std::vector<HistoryRow> history;  ///< empty: no /history
   double leakage_weight = 0.0;       ///< optimize: w of the objective (attribute with /history)
   std::string stop_reason;           ///< optimize: why it stopped (attribute; empty: none)
+  std::optional<solver::Trace> trace;  ///< output.trace (/trace/*)
   int ranks = 1;                       ///< ranks of a distributed run
   std::uint64_t bytes_communicated = 0;  ///< payload rank 0 put into collectives
   double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;
@@ -65,8 +67,16 @@ void take_evaluation(RunReport& report, gradient::Evaluation&& ev, std::vector<s
 /// Writes the HDF5 result (atomically). Returns true if /energies had to be skipped.
 bool write_run_output(const std::string& path, const RunReport& report, double wall_time);
 
-/// The summary lines of docs/cli.md "Progress and summary" (dimensions, solver, fidelity, leakage, wall times).
+/// The summary lines of docs/cli.md "Progress and summary" (dimensions, solver, resolved
+/// values, fidelity, leakage, the lab-frame hint, wall times).
 void print_summary(std::ostream& out, const RunReport& report, const std::string& title,
                    double t_output, double t_total);
+
+/// The warnings of docs/cli.md "The step-size warning" that hold before any work: the step-size check
+/// (summary_notes.hpp). Printed even with --quiet.
+void print_warnings(std::ostream& err, const solver::Simulator& sim);
+
+/// The end of a summary: where the results went, or that nothing was written and how to.
+void print_destination(std::ostream& out, const std::string& output);
 
 }  // namespace qevolve::commands

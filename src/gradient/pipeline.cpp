@@ -37,31 +37,37 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
   Forward fw;
   const bool open = sim.is_open();
   const auto n = static_cast<Index>(sim.initial_indices().size());
+  // output.trace: recorded by the forward pass's observer on this rank's shard.
+  std::optional<solver::TraceRecorder> recorder;
+  solver::StepObserver observe;
   // Forward on this rank's initial states (closed) or inputs |i><j| (open), then the gather.
   if (open) {
     fw.shard = comm.shard(n * n);
+    if (hooks.trace) observe = recorder.emplace(sim, fw.shard).observer();
     {
       CMatrix x0 = sim.initial_density(fw.shard);
-      fw.local = sim.channel_from(sim.evolve_density(x0, hooks.progress));
+      fw.local = sim.channel_from(sim.evolve_density(x0, hooks.progress, observe));
       if (gradient) fw.initial = std::move(x0);
     }
     ev.superoperator = comm.gather_columns(fw.local, n * n, 0);
   } else {
     fw.shard = comm.shard(n);
+    if (hooks.trace) observe = recorder.emplace(sim, fw.shard).observer();
     if (gradient) {
       // The adjoint starts from psi_N in the product basis and lab frame: keep it, and apply
       // the output map here (Simulator::evolve is this, plus the single-precision check that
       // a gradient, always in double precision, does not need).
-      fw.product = sim.evolve_product(sim.initial_columns(fw.shard), hooks.progress);
+      fw.product = sim.evolve_product(sim.initial_columns(fw.shard), hooks.progress, observe);
       fw.local = sim.to_output(fw.product);
     } else {
-      solver::EvolveResult evolved = sim.evolve(fw.shard, hooks.progress);
+      solver::EvolveResult evolved = sim.evolve(fw.shard, hooks.progress, observe);
       ev.single_precision_deviation = evolved.single_precision_deviation;
       fw.local = std::move(evolved.columns);
     }
     if (hooks.check_columns) hooks.check_columns(fw.local);
     ev.columns = comm.gather_columns(fw.local, sim.device().dim(), 0);
   }
+  if (recorder) ev.trace = recorder->finish(comm);
   ev.evolve_s = since(t0);
   if (!objective) return ev;
 

@@ -15,7 +15,8 @@ constexpr std::string_view kFixedGateKeys[] = {"gate", "qubits"};
 constexpr std::string_view kMatrixGateKeys[] = {"matrix_file", "qubits"};
 constexpr std::string_view kOptimizeKeys[] = {"method", "max_iterations", "target_infidelity",
                                               "learning_rate", "checkpoint", "leakage_weight"};
-constexpr std::string_view kOutputKeys[] = {"file"};
+constexpr std::string_view kOutputKeys[] = {"file", "trace"};
+constexpr std::string_view kTraceKeys[] = {"every", "times"};
 
 GateSpec read_gate(Doc& doc, const Item& item) {
   const MapView m(doc, item);
@@ -93,6 +94,14 @@ void read_output(Doc& doc, const Item& item, OutputSpec& out) {
   const MapView m(doc, item);
   m.check_keys(kOutputKeys);
   if (const Item* it = m.find("file")) out.file = get_string(doc, *it);
+  if (const Item* it = m.find("trace")) {
+    const MapView t(doc, *it);
+    t.check_keys(kTraceKeys);
+    if (const Item* e = t.find("every")) out.trace.every = static_cast<int>(get_integer(doc, *e, 1, INT_MAX));
+    if (const Item* e = t.find("times"))
+      for (const Item& x : get_list(doc, *e, "a list of times in ns"))
+        out.trace.times.push_back(get_number(doc, x, Range::ge(0.0, "ns")));
+  }
 }
 
 }  // namespace qevolve::io::detail

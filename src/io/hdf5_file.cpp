@@ -41,10 +41,10 @@ std::string cannot_write(const std::string& file, const std::string& reason) {
   return "cannot write " + file + ": " + reason;
 }
 
-/// The shape of a dataset or attribute: rank 0 (scalar), 1 or 2.
+/// The shape of a dataset or attribute: rank 0 (scalar) to 4.
 struct Shape {
   int rank = 0;
-  std::array<hsize_t, 2> dims{0, 0};
+  std::array<hsize_t, 4> dims{0, 0, 0, 0};
 
   [[nodiscard]] hsize_t elements() const {
     hsize_t n = 1;
@@ -54,9 +54,9 @@ struct Shape {
 };
 
 Shape scalar_shape() { return {}; }
-Shape vector_shape(Index n) { return {1, {static_cast<hsize_t>(n), 0}}; }
+Shape vector_shape(Index n) { return {1, {static_cast<hsize_t>(n), 0, 0, 0}}; }
 Shape matrix_shape(Index rows, Index cols) {
-  return {2, {static_cast<hsize_t>(rows), static_cast<hsize_t>(cols)}};
+  return {2, {static_cast<hsize_t>(rows), static_cast<hsize_t>(cols), 0, 0}};
 }
 
 Hdf5Handle make_space(const Shape& shape) {
@@ -252,6 +252,18 @@ void Hdf5Writer::write(const std::string& path, const std::vector<std::string>& 
                 vector_shape(static_cast<Index>(v.size())), pointers.data());
 }
 
+void Hdf5Writer::write_array(const std::string& path, const std::vector<double>& data,
+                             const std::vector<Index>& shape) {
+  const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
+  Shape sh;
+  sh.rank = static_cast<int>(shape.size());
+  if (sh.rank < 1 || sh.rank > 4) throw Error("cannot write dataset '" + path + "': rank 1 to 4 only");
+  for (int k = 0; k < sh.rank; ++k) sh.dims[static_cast<std::size_t>(k)] = static_cast<hsize_t>(shape[static_cast<std::size_t>(k)]);
+  if (sh.elements() != data.size())
+    throw Error("cannot write dataset '" + path + "': the data do not match the shape");
+  write_dataset(file, final_path_, path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sh, data.data());
+}
+
 void Hdf5Writer::write_scalar(const std::string& path, double v) {
   const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
   write_dataset(file, final_path_, path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, scalar_shape(), &v);
@@ -284,6 +296,18 @@ void Hdf5Writer::attribute(const std::string& name, const std::vector<long long>
   const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
   write_attribute(file, final_path_, name, object, H5T_STD_I64LE, H5T_NATIVE_LLONG,
                   vector_shape(static_cast<Index>(v.size())), v.data());
+}
+
+void Hdf5Writer::attribute(const std::string& name, const std::vector<std::string>& v,
+                           const std::string& object) {
+  const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
+  std::vector<const char*> pointers;
+  pointers.reserve(v.size());
+  for (const std::string& x : v) pointers.push_back(x.c_str());
+  Hdf5ErrorSilencer quiet;
+  const Hdf5Handle type = detail::utf8_string_type(final_path_);
+  write_attribute(file, final_path_, name, object, type.get(), type.get(),
+                  vector_shape(static_cast<Index>(v.size())), pointers.data());
 }
 
 void Hdf5Writer::commit() {

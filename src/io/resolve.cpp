@@ -82,7 +82,7 @@ double check_pulses(const Config& config, const Modes& modes) {
   return latest;
 }
 
-void check_duration(const Config& config, double latest) {
+double check_duration(const Config& config, double latest) {
   double duration = latest;
   if (config.evolution.duration) {
     duration = *config.evolution.duration;
@@ -95,6 +95,42 @@ void check_duration(const Config& config, double latest) {
   if (!(duration > 0.0))
     config.fail("evolution.duration", "the evolution has zero length (no pulses and no duration)",
                 "evolution.duration > 0 or at least one pulse");
+  return duration;
+}
+
+/// output.trace (docs/config.md "output"): exactly one of `every` and `times`; each time in
+/// [0, T] maps to the nearest step boundary round(t / dt), two times on one boundary are
+/// refused.
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+void check_trace(const Config& config, double duration) {
+  const TraceSpec& t = config.output.trace;
+  if (config.where.count("output.trace") == 0) return;
+  if ((t.every > 0) == !t.times.empty())
+    config.fail("output.trace", "give exactly one of `every` and `times`",
+                "{every: K} or {times: [t1, t2, ...]} (ns)");
+  const int steps = config.evolution.steps;
+  const double dt = duration / steps;
+  std::vector<long long> seen;
+  for (std::size_t k = 0; k < t.times.size(); ++k) {
+    const std::string key = "output.trace.times[" + std::to_string(k) + "]";
+    const double x = t.times[k];
+    if (x > duration * (1.0 + 1e-12))
+      config.fail(key, "time " + shortest(x) + " ns is after the end of the evolution T = " + shortest(duration) + " ns",
+                  "0 <= t <= T");
+    const long long s = std::llround(x / dt);
+    for (std::size_t j = 0; j < seen.size(); ++j)
+      if (seen[j] == s)
+        config.fail(key,
+                    "maps to step boundary " + std::to_string(s) + " (t = " + shortest(static_cast<double>(s) * dt) +
+                        " ns), as does output.trace.times[" + std::to_string(j) + "]",
+                    "times at least one step (dt = " + shortest(dt) + " ns) apart");
+    seen.push_back(s);
+  }
 }
 
 void check_precision(const Config& config) {
@@ -314,7 +350,7 @@ device::ResolvedDevice resolve(const Config& config, Purpose purpose) {
   check_precision(config);
   check_compute_device(config);
   if (purpose == Purpose::optimize || has_trainable(config)) check_gradient(config);
-  check_duration(config, check_pulses(config, modes));
+  check_trace(config, check_duration(config, check_pulses(config, modes)));
   check_initial_states(config, modes);
   check_open_system(config, modes);
   check_target(config, modes);

@@ -69,8 +69,8 @@ class BlockIntegrator {
 
   long run() {
     const double T = job_.duration;
-    double t = 0.0;
-    double h = T / 1000.0;
+    double t = job_.start;
+    double h = (T - t) / 1000.0;
     long accepted = 0, attempts = 0;
     derivative(t, y_, k_[0]);
     while (t < T) {

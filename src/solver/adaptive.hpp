@@ -29,6 +29,7 @@ struct AdaptiveJob {
   std::vector<int> dims;
   std::vector<AdaptiveTerm> terms;
   std::function<void(double, std::vector<double>&)> coefficients;
+  double start = 0.0;     ///< integrate from start to duration (ns)
   double duration = 0.0;
   double rtol = 1e-10, atol = 1e-12;
   int threads = 1;
@@ -42,7 +43,7 @@ struct AdaptiveJob {
                                               const std::vector<device::LocalTerm>& static_terms,
                                               const std::vector<device::LocalTerm>& drive_terms);
 
-/// Integrates the columns of `state` (prod(dims) x n) from 0 to duration in place.
+/// Integrates the columns of `state` (prod(dims) x n) from job.start to job.duration in place.
 /// Throws NumericalError if the step size underflows or job.max_steps attempts do not reach the
 /// end. Returns the number of accepted steps
 /// summed over column blocks.

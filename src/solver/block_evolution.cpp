@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "device_select.hpp"
@@ -63,6 +64,7 @@ backend::GateSchedule gate_schedule(const BlockEvolution& job) {
   s.step_size = gates.step_size();
   s.boundary = gates.boundary_gates();
   s.steps = job.steps;
+  if (s.boundary > 0 && job.observer) s.breaks = job.observe_at;
   return s;
 }
 
@@ -101,6 +103,25 @@ void multiply_into(Real* a, const Real* b, int g) {
 
 }  // namespace
 
+namespace {
+
+/// Hands the job's block observer of precision Real to the executor; false where the job has
+/// none or the executor cannot call one.
+template <typename Real>
+bool install_block_observer(const BlockEvolution& job, backend::GateExecutor<Real>& executor) {
+  backend::BlockObserver<Real> o;
+  if constexpr (std::is_same_v<Real, double>)
+    o.call = job.block_observer;
+  else
+    o.call = job.block_observer_single;
+  if (!o.call) return false;
+  for (int s : job.observe_at)
+    if (s > 0) o.at.push_back(s);
+  return executor.observe_blocks(std::move(o));
+}
+
+}  // namespace
+
 template <typename Real>
 void evolve_blocks(const BlockEvolution& job, CMatrix& state,
                    const std::function<void(double)>& progress) {
@@ -129,9 +150,19 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   double step_flops = 0.0;
   for (int k = 0; k < applied; ++k) step_flops += 8.0 * static_cast<double>(D * n) * gates.work(k);
   if (backend::worth_threads(threads, step_flops * std::min(chunk, job.steps))) linalg::park_blas_workers();
+  // output.trace: boundary 0 from the matrix; the others inside the executor per block where
+  // it can (no extra pass over the state), else at the end of a chunk from the matrix.
+  ObservePoints points(job.observer, job.observe_at);
+  if (points.due(0)) points.call(0, state);
+  if (job.observer && install_block_observer(job, *executor)) points = ObservePoints({}, {});
   executor->upload(state);
-  for (int s0 = 0; s0 < job.steps; s0 += chunk) {
-    const int s1 = std::min(job.steps, s0 + chunk);
+  // A step right after an observed boundary takes nothing from its predecessor (which applied
+  // its last layer itself: GateSchedule::breaks).
+  auto fresh = [&job](int s) {
+    return job.observer && std::binary_search(job.observe_at.begin(), job.observe_at.end(), s);
+  };
+  for (int s0 = 0, s1 = 0; s0 < job.steps; s0 = s1) {
+    s1 = points.clip(s0, std::min(job.steps, s0 + chunk));
     const bool parallel = backend::worth_threads(threads, step_flops * (s1 - s0));
     backend::run_team(threads, parallel, [&](backend::Team& team) {
       std::vector<double> coeff;
@@ -143,6 +174,7 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
       if (boundary > 0) {
         team.for_static(std::max(s0, 1), s1, [&](Index si) {
           const auto s = static_cast<int>(si);
+          if (fresh(s)) return;
           Real* cur = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
           const Real* prev = s == s0 ? carry.data() : cur - per_step;
           for (int k = 0; k < boundary; ++k) {
@@ -158,8 +190,14 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
     if (boundary > 0)
       std::copy_n(buffer.data() + per_step * static_cast<std::size_t>(s1 - 1 - s0), per_step, carry.data());
     if (progress) progress(static_cast<double>(s1) / job.steps);
+    if (s1 < job.steps && points.due(s1)) {
+      executor->download(state);
+      points.call(s1, state);
+      executor->upload(state);
+    }
   }
   executor->download(state);
+  if (points.due(job.steps)) points.call(job.steps, state);
 }
 
 template void evolve_blocks<double>(const BlockEvolution&, CMatrix&,

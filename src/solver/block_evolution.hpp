@@ -12,6 +12,7 @@
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/types.hpp"
+#include "observe_points.hpp"
 #include "trotter_gates.hpp"
 
 namespace qevolve::solver {
@@ -33,6 +34,15 @@ struct BlockEvolution {
   /// docs/solvers.md "Parity blocks"), so every gate is applied as its full matrix. Tests
   /// compare the two.
   bool structured = true;
+  /// output.trace: the gate steps (ascending, in [0, steps]) at which `observer` sees the
+  /// columns. At such a boundary the chunk of steps ends and splitting: bonds applies the
+  /// step's last layer instead of multiplying it into the next step (GateSchedule::breaks).
+  std::vector<int> observe_at{};
+  PassObserver observer{};
+  /// The same per column block inside the executor (StepObserver::block, block_single, in
+  /// this job's gate steps); used where the executor supports it, else `observer`.
+  std::function<void(int, Index, Index, const double*, const double*)> block_observer{};
+  std::function<void(int, Index, Index, const float*, const float*)> block_observer_single{};
 };
 
 /// Evolves the columns of `state` (D x n, product basis) in place, in precision Real: per chunk

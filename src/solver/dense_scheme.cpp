@@ -3,6 +3,7 @@
 // back with the same eigen-decompositions (adjoint_dense.cpp); open systems exponentiate the
 // dense Liouvillian (small D only, checked by the resolution stage).
 #include "device_select.hpp"
+#include "observe_points.hpp"
 #include "qevolve/linalg.hpp"
 #include "scheme.hpp"
 #include "time_grid.hpp"
@@ -30,19 +31,29 @@ class DenseScheme final : public Scheme {
   }
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state,
-              const Progress& progress) const override {
+              const Progress& progress, const StepObserver& observe) const override {
     const linalg::DenseBlasPhase dense_phase;
     const TimeGrid grid = sim.time_grid();
     const auto coefficients = sim.substep_coefficients();
+    const int per = grid.samples_per_step();
+    ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
+                         observe ? scaled_points(sim.trace_steps(), per) : std::vector<int>());
     std::vector<double> c;
     const auto executor = make_dense_executor(sim.options().device, state.rows(), state.cols());
+    if (points.due(0)) points.call(0, state);
     executor->upload(state);
     for (int u = 0; u < grid.substeps(); ++u) {
       coefficients(u, c);
       executor->apply_exponential(dense_hamiltonian(sim, c), kTwoPi * grid.substep_dt());
       if (progress) progress(static_cast<double>(u + 1) / grid.substeps());
+      if (u + 1 < grid.substeps() && points.due(u + 1)) {
+        executor->download(state);
+        points.call(u + 1, state);
+        executor->upload(state);
+      }
     }
     executor->download(state);
+    if (points.due(grid.substeps())) points.call(grid.substeps(), state);
   }
 
   void adjoint(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& psi, CMatrix& lambda,
@@ -55,16 +66,19 @@ class DenseScheme final : public Scheme {
   }
 
   void evolve_density(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& vecs,
-                      const Progress& progress) const override {
+                      const Progress& progress, const StepObserver& observe) const override {
     const linalg::DenseBlasPhase dense_phase;
     const auto coefficients = sim.substep_coefficients();
     const int steps = sim.options().steps;
+    ObservePoints points(observe, observe ? sim.trace_steps() : std::vector<int>());
     std::vector<double> c;
+    if (points.due(0)) points.call(0, vecs);
     for (int s = 0; s < steps; ++s) {
       coefficients(s, c);
       const CMatrix L = dense_liouvillian(dense_hamiltonian(sim, c), dissipator_);
       vecs = linalg::expm(L * sim.dt()) * vecs;
       if (progress) progress(static_cast<double>(s + 1) / steps);
+      if (points.due(s + 1)) points.call(s + 1, vecs);
     }
   }
 

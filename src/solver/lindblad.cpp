@@ -314,18 +314,26 @@ void evolve_density(const DensityEvolution& job, CMatrix& vecs,
     linalg::park_blas_workers();
   // The open step on the backend's gate executor (the doubled register is one more state).
   const auto executor = make_gate_executor<double>(job.compute_device, schedule, n, plan.width(), threads, chunk);
+  ObservePoints points(job.observer, job.observe_at);
+  if (points.due(0)) points.call(0, vecs);
   executor->upload(vecs);
   std::vector<double> coeff;
-  for (int s0 = 0; s0 < job.steps; s0 += chunk) {
-    const int s1 = std::min(job.steps, s0 + chunk);
+  for (int s0 = 0, s1 = 0; s0 < job.steps; s0 = s1) {
+    s1 = points.clip(s0, std::min(job.steps, s0 + chunk));
     for (int s = s0; s < s1; ++s) {
       job.coefficients(s, coeff);
       plan.compute_step(coeff, buffer.data() + step_size * static_cast<std::size_t>(s - s0));
     }
     executor->apply(buffer.data(), s0, s1);
     if (progress) progress(static_cast<double>(s1) / job.steps);
+    if (s1 < job.steps && points.due(s1)) {
+      executor->download(vecs);
+      points.call(s1, vecs);
+      executor->upload(vecs);
+    }
   }
   executor->download(vecs);
+  if (points.due(job.steps)) points.call(job.steps, vecs);
 }
 
 void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, CMatrix& vecs, int s_begin,

@@ -16,6 +16,7 @@
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/types.hpp"
+#include "observe_points.hpp"
 #include "trotter_gates.hpp"
 
 namespace qevolve::solver {
@@ -88,6 +89,9 @@ struct DensityEvolution {
   /// Where the forward pass runs (evolve_density: the backend's gate executor); the
   /// checkpointed adjoint runs on the CPU.
   ComputeDevice compute_device = ComputeDevice::cpu;
+  /// output.trace: the steps (ascending, in [0, steps]) at which `observer` sees the state.
+  std::vector<int> observe_at{};
+  PassObserver observer{};
 };
 
 /// Evolves the columns of `vecs` (D^2 x m, vectorised density matrices, product basis, lab

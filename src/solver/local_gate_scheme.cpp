@@ -27,11 +27,24 @@ class LocalGateScheme final : public Scheme {
   }
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state,
-              const Progress& progress) const override {
+              const Progress& progress, const StepObserver& observe) const override {
     const Options& o = sim.options();
     const TimeGrid grid = sim.time_grid();
     BlockEvolution job{&sim.device(), &gates_, sim.substep_coefficients(), grid.substeps(),
                        grid.substep_dt(), o.threads, 0, o.device};
+    if (observe) {
+      const int per = grid.samples_per_step();
+      job.observe_at = scaled_points(sim.trace_steps(), per);
+      job.observer = [&observe, per](int u, const CMatrix& s) { observe(u / per, s); };
+      if (observe.block)
+        job.block_observer = [&observe, per](int u, Index c0, Index w, const double* re, const double* im) {
+          observe.block(u / per, c0, w, re, im);
+        };
+      if (observe.block_single)
+        job.block_observer_single = [&observe, per](int u, Index c0, Index w, const float* re, const float* im) {
+          observe.block_single(u / per, c0, w, re, im);
+        };
+    }
     if (o.precision == Precision::single)
       evolve_blocks<float>(job, state, progress);
     else
@@ -63,9 +76,13 @@ class LocalGateScheme final : public Scheme {
   }
 
   void evolve_density(const Simulator& sim, const SharedCache& shared, CMatrix& vecs,
-                      const Progress& progress) const override {
+                      const Progress& progress, const StepObserver& observe) const override {
     DensityEvolution job;
     fill_density_job(sim, shared, job);
+    if (observe) {
+      job.observe_at = sim.trace_steps();
+      job.observer = observe;
+    }
     solver::evolve_density(job, vecs, progress);
   }
 

@@ -39,9 +39,11 @@ class Scheme {
   /// The dissipators changed (Simulator::set_noise).
   virtual void set_dissipators(const Simulator& /*sim*/, const SharedCache& /*shared*/) {}
 
-  /// Closed system: product-basis lab-frame columns, in place.
+  /// Closed system: product-basis lab-frame columns, in place. A non-empty `observe` is called
+  /// at every step boundary of sim.trace_steps() with the state there (the observer hook every
+  /// scheme honours; docs/solvers.md "Observing the forward pass").
   virtual void evolve(const Simulator& sim, const SharedCache& shared, CMatrix& state,
-                      const Progress& progress) const = 0;
+                      const Progress& progress, const StepObserver& observe) const = 0;
   /// precision: single: the largest deviation of the first column block from a double-precision
   /// run (NaN where the scheme has no single precision).
   [[nodiscard]] virtual double single_precision_deviation(const Simulator& sim, const SharedCache& shared,
@@ -52,9 +54,9 @@ class Scheme {
                        const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_substep,
                        std::vector<double>& tangent_sums) const;
 
-  /// Open system: vectorised density matrices (D^2 x m), in place.
+  /// Open system: vectorised density matrices (D^2 x m), in place; `observe` as for evolve().
   virtual void evolve_density(const Simulator& sim, const SharedCache& shared, CMatrix& vecs,
-                              const Progress& progress) const = 0;
+                              const Progress& progress, const StepObserver& observe) const = 0;
   /// Open adjoint (Simulator::adjoint_density); std::logic_error where the scheme has none.
   virtual void adjoint_density(const Simulator& sim, const SharedCache& shared, const CMatrix& vecs0,
                                CMatrix& lambda, const std::vector<HamiltonianTangent>& tangents,

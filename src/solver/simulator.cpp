@@ -44,6 +44,7 @@ Options make_options(const Config& config, int threads) {
   o.threads = resolve_threads(threads);
   if (o.solver == Solver::magnus4) o.order = 4;  // each exponential split at order 4
   o.open = e.is_open();
+  o.trace = config.output.trace;
   select_compute_device(config, o);
   return o;
 }
@@ -229,6 +230,34 @@ std::function<void(int, std::vector<double>&)> Simulator::substep_coefficients()
   };
 }
 
+std::vector<int> Simulator::trace_steps() const {
+  const TraceSpec& t = options_.trace;
+  const int steps = options_.steps;
+  std::vector<int> out;
+  if (t.every > 0) {
+    for (int s = 0; s < steps; s += t.every) out.push_back(s);
+    out.push_back(steps);
+  }
+  for (double x : t.times) out.push_back(static_cast<int>(std::clamp<long long>(std::llround(x / dt()), 0, steps)));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+PulseSamples Simulator::pulse_samples() const {
+  const TimeGrid grid = time_grid();
+  PulseSamples out;
+  for (int s = 0; s < grid.steps; ++s)
+    for (int i = 0; i < grid.samples_per_step(); ++i) out.time.push_back(grid.sample_time(s, i));
+  for (const pulse::Pulse& p : pulses_) {
+    std::vector<double>& v = out.values.emplace_back();
+    v.reserve(out.time.size());
+    for (double t : out.time) v.push_back(p.value(t));
+    out.names.push_back(p.path());
+  }
+  return out;
+}
+
 int Simulator::gates_per_step() const { return cache_->scheme->gates_per_step(*this); }
 
 double Simulator::flops_per_column_step() const { return cache_->scheme->flops_per_column_step(*this); }
@@ -260,10 +289,11 @@ CMatrix Simulator::dense_hamiltonian_for(const std::vector<double>& c) const {
   return cache_->scheme->dense_hamiltonian(*this, c);
 }
 
-CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress) const {
+CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress,
+                                  const StepObserver& observe) const {
   ++cache_->shared.evaluations;
   CMatrix state = psi0;
-  cache_->scheme->evolve(*this, cache_->shared, state, progress);
+  cache_->scheme->evolve(*this, cache_->shared, state, progress, observe);
   if (!state.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return state;
 }
@@ -293,11 +323,12 @@ CMatrix Simulator::initial_columns(const comm::Shard& shard) const {
 
 EvolveResult Simulator::evolve(const Progress& progress) const { return evolve(all_initial(), progress); }
 
-EvolveResult Simulator::evolve(const comm::Shard& shard, const Progress& progress) const {
+EvolveResult Simulator::evolve(const comm::Shard& shard, const Progress& progress,
+                              const StepObserver& observe) const {
   if (options_.open) throw std::logic_error("Simulator::evolve: an open system evolves with evolve_channel()");
   const CMatrix psi0 = initial_columns(shard);
   EvolveResult result;
-  result.columns = evolve_product(psi0, progress);
+  result.columns = evolve_product(psi0, progress, observe);
   result.single_precision_deviation =
       cache_->scheme->single_precision_deviation(*this, cache_->shared, psi0, result.columns);
   result.columns = to_output(result.columns);
@@ -339,11 +370,12 @@ AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
   return r;
 }
 
-CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress) const {
+CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress,
+                                  const StepObserver& observe) const {
   if (!options_.open) throw std::logic_error("Simulator::evolve_density: a closed system (no noise)");
   ++cache_->shared.evaluations;
   CMatrix vecs = vecs0;
-  cache_->scheme->evolve_density(*this, cache_->shared, vecs, progress);
+  cache_->scheme->evolve_density(*this, cache_->shared, vecs, progress, observe);
   if (!vecs.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return vecs;
 }

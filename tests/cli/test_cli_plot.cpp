@@ -60,7 +60,7 @@ TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_qevolve("plot " + shell_word(run_h5), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  EXPECT_EQ(r.out, "wrote " + (dir / "x.png").string() + " (unitary, energies)\n");
+  EXPECT_EQ(r.out, "wrote " + (dir / "x.png").string() + " (unitary, energies, pulses)\n");
   EXPECT_TRUE(is_png(dir / "x.png"));
 
   // An optimisation file, drawn into a name with a space and a quote.
@@ -72,7 +72,7 @@ TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
   const auto image = dir / "it's the history.png";
   r = run_qevolve("plot " + shell_word(opt_h5) + " -o " + shell_word(image), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  EXPECT_EQ(r.out, "wrote " + image.string() + " (history, unitary, energies)\n");
+  EXPECT_EQ(r.out, "wrote " + image.string() + " (history, unitary, energies, pulses)\n");
   EXPECT_TRUE(is_png(image));
   EXPECT_FALSE(std::filesystem::exists(dir / "opt.png"));
   r = run_qevolve("plot --quiet " + shell_word(opt_h5), dir);
@@ -95,7 +95,7 @@ TEST(CliPlot, RunAndOptimizeFilesGiveImages) {
                   dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_qevolve("plot " + shell_word(open_h5), dir);
-  EXPECT_EQ(r.out, "wrote " + (dir / "open.png").string() + " (channel, energies)\n") << r.err;
+  EXPECT_EQ(r.out, "wrote " + (dir / "open.png").string() + " (channel, energies, pulses)\n") << r.err;
   EXPECT_TRUE(is_png(dir / "open.png"));
 }
 

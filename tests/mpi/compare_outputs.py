@@ -16,8 +16,8 @@ the iterations (seen: 5e-10 in 1 - F after 11 of 22 iterations; 9e-8 in another 
 /history is compared to HISTORY_TOL, without the line-search step lengths (L-BFGS's curvature
 pairs difference nearly equal gradients near convergence, which magnifies the rounding most
 there). The run then ends at a flat optimum, which fixes its point, like the angles, only to
-sqrt(machine epsilon): the results there (/unitary, /unitary_compensated, /propagator) agree to
-1e-8 and /gradient, itself of that size at the optimum, to 1e-6 (seen: 2e-11, 7e-11 and 5e-9
+sqrt(machine epsilon): the results there (/unitary, /unitary_compensated, /propagator, the
+optimised pulses' /pulses/values and /resolved/values, a /trace) agree to 1e-8 and /gradient, itself of that size at the optimum, to 1e-6 (seen: 2e-11, 7e-11 and 5e-9
 with |gradient| = 5e-9), while the fidelity and leakage, second order at a minimum, still agree
 to 1e-12 (seen: 2e-15). Prints the worst difference per item; exit 1 on any violation.
 """
@@ -29,7 +29,9 @@ import numpy as np
 SKIP_ATTRS = {"wall_time", "wall_time_s", "created"}
 ANGLE_TOL = 1e-8
 TOL = 1e-12
-OPTIMUM_TOL = {"unitary": 1e-8, "unitary_compensated": 1e-8, "propagator": 1e-8, "gradient": 1e-6}
+OPTIMUM_TOL = {"unitary": 1e-8, "unitary_compensated": 1e-8, "propagator": 1e-8, "gradient": 1e-6,
+               "pulses/values": 1e-8, "resolved/values": 1e-8, "trace/populations": 1e-8,
+               "trace/mode_populations": 1e-8}
 
 
 def worst(a, b):

@@ -85,7 +85,7 @@ TEST(MpiCli, OptimizeMatchesOneProcess) {
                                       dir);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   const CommandResult b = run_command(kMpi + " -n 3 " + QEVOLVE_EXE + " optimize '" + data("closed_two_qubits.yaml") +
-                                          "' -o '" + dist + "' --threads 1 --quiet",
+                                          "' -o '" + dist + "' --threads 1",
                                       dir);
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(count(b.out, "qevolve optimize:"), 1u) << b.out;  // rank 0 alone prints

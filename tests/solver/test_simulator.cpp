@@ -221,5 +221,44 @@ TEST(Simulator, LocatedInputErrors) {
                          "kept (levels 2) (expected a digit below the mode's levels)");
 }
 
+TEST(Simulator, PulseSamplesAreWhatTheSolverEvaluates) {
+  // /pulses (docs/output.md "Pulse samples"): trotter samples each pulse at the step midpoints,
+  // and the drive coefficients of every gate step are exactly those samples (bit for bit: the
+  // same Pulse::value at the same time); magnus4 at the two Gauss points of every step.
+  Config c = testing::driven_chain(2, 2);
+  c.evolution.steps = 90;
+  c.pulses[1].delay = 3.0;  // the second pulse starts later: zeros before it
+  Simulator sim(c, io::build_device(c), 1);
+  const PulseSamples ps = sim.pulse_samples();
+  ASSERT_EQ(ps.time.size(), 90u);
+  ASSERT_EQ(ps.values.size(), 2u);
+  EXPECT_EQ(ps.names, (std::vector<std::string>{"pulses[0]", "pulses[1]"}));
+  const auto coefficients = sim.substep_coefficients();
+  std::vector<double> coeff;
+  for (int u = 0; u < 90; ++u) {
+    EXPECT_NEAR(ps.time[static_cast<std::size_t>(u)], (u + 0.5) * sim.dt(), 1e-15 * sim.options().duration);
+    coefficients(u, coeff);
+    for (std::size_t j = 0; j < sim.channels().size(); ++j) {
+      const DriveChannel& ch = sim.channels()[j];
+      EXPECT_EQ(coeff[j], ps.values[static_cast<std::size_t>(ch.pulse)][static_cast<std::size_t>(u)] * ch.factor);
+    }
+  }
+  EXPECT_EQ(ps.values[1][0], 0.0);  // t = 0.5 dt is before the delayed pulse
+  c.evolution.solver = Solver::magnus4;
+  Simulator magnus(c, io::build_device(c), 1);
+  const PulseSamples pm = magnus.pulse_samples();
+  ASSERT_EQ(pm.time.size(), 180u);
+  const double h = std::sqrt(3.0) / 6.0;
+  for (int s = 0; s < 90; ++s) {
+    EXPECT_NEAR(pm.time[2 * static_cast<std::size_t>(s)], (s + 0.5 - h) * magnus.dt(), 1e-13);
+    EXPECT_NEAR(pm.time[2 * static_cast<std::size_t>(s) + 1], (s + 0.5 + h) * magnus.dt(), 1e-13);
+    for (std::size_t p = 0; p < 2; ++p)
+      for (std::size_t i = 0; i < 2; ++i) {
+        const double t = pm.time[2 * static_cast<std::size_t>(s) + i];
+        EXPECT_EQ(pm.values[p][2 * static_cast<std::size_t>(s) + i], magnus.pulses()[p].value(t));
+      }
+  }
+}
+
 }  // namespace
 }  // namespace qevolve::solver

@@ -5,7 +5,9 @@
 // backend/local_gate.hpp, the CUDA executors (backend/cuda.hpp) the same functors on the GPU.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -63,10 +65,17 @@ struct GateSchedule {
   /// num_gates() - boundary gates.
   int boundary = 0;
   int steps = 0;  ///< total steps of the evolution
+  /// With `boundary`: step boundaries (ascending) where the state is observed (output.trace):
+  /// the step ending there applies all its gates and the next one takes none of them, as at
+  /// the end of the evolution. Empty without a trace.
+  std::vector<int> breaks{};
 
   [[nodiscard]] int num_gates() const { return static_cast<int>(gates.size()); }
   /// Gates applied in step s.
-  [[nodiscard]] int applied(int s) const { return s + 1 == steps ? num_gates() : num_gates() - boundary; }
+  [[nodiscard]] int applied(int s) const {
+    const bool full = s + 1 == steps || (!breaks.empty() && std::binary_search(breaks.begin(), breaks.end(), s + 1));
+    return full ? num_gates() : num_gates() - boundary;
+  }
   /// Gate size g = d_a d_b of gate k.
   [[nodiscard]] int size(int k) const;
   /// gate_work of gate k.
@@ -80,6 +89,17 @@ struct GateSchedule {
 /// download(state) with the same matrix. `gates` holds (s1 - s0) step buffers of
 /// schedule.step_size numbers (gate k of step s at (s - s0) * step_size + offset_k); it is
 /// read before apply() returns, so the caller may compute the next chunk into it at once.
+/// Sees one column block inside a gate executor (output.trace): `at` holds step boundaries
+/// (ascending, > 0); right after the step ending at a boundary b of `at`, the thread that
+/// carries columns [c0, c0 + w) calls call(b, c0, w, re, im) with the block's split planes
+/// (row-major [D][w], docs/solvers.md "Blocking and threads"). Calls for different blocks
+/// come from different threads at once.
+template <typename Real>
+struct BlockObserver {
+  std::vector<int> at;
+  std::function<void(int boundary, Index c0, Index w, const Real* re, const Real* im)> call;
+};
+
 template <typename Real>
 class GateExecutor {
  public:
@@ -87,6 +107,9 @@ class GateExecutor {
   virtual void upload(CMatrix& state) = 0;
   virtual void apply(const Real* gates, int s0, int s1) = 0;
   virtual void download(CMatrix& state) = 0;
+  /// Installs a block observer; false where the executor cannot call one (the caller then
+  /// ends its chunks at the boundaries and downloads the state there instead).
+  virtual bool observe_blocks(BlockObserver<Real> /*observer*/) { return false; }
 };
 
 /// Dense steps of the `expm` solver (and `splitting: dense`): state <- exp(-i scale H) state

@@ -71,10 +71,17 @@ class CpuGateExecutor final : public GateExecutor<Real> {
                 apply_gate_blocks(re, im, g, packed, bg.size, bg.count);
             }
           }
+          if (!observer_.at.empty() && std::binary_search(observer_.at.begin(), observer_.at.end(), s + 1))
+            observer_.call(s + 1, c0, w, re, im);
         }
         store_block(state, c0, w, re, im);
       });
     });
+  }
+
+  bool observe_blocks(BlockObserver<Real> observer) override {
+    observer_ = std::move(observer);
+    return true;
   }
 
   void download(CMatrix& state) override {
@@ -206,6 +213,7 @@ class CpuGateExecutor final : public GateExecutor<Real> {
   std::size_t packed_step_ = 0;                      // packed numbers per step
   std::vector<Real> packed_;                         // the chunk's packed group matrices
   CMatrix* state_ = nullptr;
+  BlockObserver<Real> observer_;  // output.trace (empty: none)
 };
 
 }  // namespace

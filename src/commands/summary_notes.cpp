@@ -1,0 +1,64 @@
+// The summary's notes (summary_notes.hpp): resolved values, the step-phase check, the
+// lab-frame hint.
+#include "summary_notes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "qevolve/pulse.hpp"
+
+namespace qevolve::commands {
+
+std::vector<ResolvedValue> resolved_values(const Config& config, const solver::Simulator& sim) {
+  std::vector<ResolvedValue> out;
+  const auto& pulses = sim.pulses();
+  for (std::size_t p = 0; p < pulses.size() && p < config.pulses.size(); ++p) {
+    const PulseSpec& spec = config.pulses[p];
+    const pulse::Pulse& pu = pulses[p];
+    const std::string& path = pu.path();
+    if (spec.amplitude_auto) out.push_back({path + ".amplitude", pu.amplitude(), "GHz", "auto"});
+    if (spec.frequency_mode != FrequencyMode::value)
+      out.push_back({path + ".frequency", pu.frequency(), "GHz", std::string(enum_name(spec.frequency_mode))});
+    // Shape keys the pulse has but whose value the config did not fix: derived from the others.
+    for (pulse::Param k : {pulse::Param::duration, pulse::Param::ramp, pulse::Param::plateau, pulse::Param::sigma,
+                           pulse::Param::c}) {
+      const pulse::ParamRef ref{k, 0};
+      if (pu.has_parameter(ref)) continue;
+      double v = 0.0;
+      try {
+        v = pu.get(ref);
+      } catch (const std::invalid_argument&) {
+        continue;  // not a key of this shape
+      }
+      out.push_back({path + "." + ref.name(), v, k == pulse::Param::c ? "" : "ns", "derived"});
+    }
+  }
+  if (!config.evolution.duration)
+    out.push_back({"evolution.duration", sim.options().duration, "ns", "latest pulse end"});
+  return out;
+}
+
+std::optional<StepPhase> fastest_step_phase(const solver::Simulator& sim) {
+  const auto& o = sim.options();
+  if (o.solver == Solver::adaptive) return std::nullopt;
+  const device::Device& dev = sim.device();
+  StepPhase best;
+  for (int m = 0; m < dev.num_modes(); ++m) {
+    const auto& mode = dev.modes()[static_cast<std::size_t>(m)];
+    double rate = mode.energies.size() > 1 ? mode.energies(1) - mode.energies(0) : 0.0;
+    for (const auto& ch : sim.channels())
+      if (ch.mode == m) rate = std::max(rate, std::abs(sim.pulses()[static_cast<std::size_t>(ch.pulse)].frequency()));
+    const double phase = kTwoPi * rate * sim.dt();
+    if (phase > best.phase) best = {phase, mode.name(), rate, 0};
+  }
+  if (!(best.phase > 0.0)) return std::nullopt;
+  best.steps_needed = static_cast<long long>(std::ceil(kTwoPi * best.frequency * o.duration / kMaxPhasePerStep));
+  return best;
+}
+
+bool lab_frame_hint_applies(const solver::Simulator& sim, const Config& config) {
+  return sim.options().frame == Frame::lab && config.target && config.target->compensation == Compensation::none;
+}
+
+}  // namespace qevolve::commands

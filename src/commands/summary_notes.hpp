@@ -1,0 +1,49 @@
+// What `run` and `optimize` tell the user besides the numbers (docs/cli.md "Progress and
+// summary"): the values `auto` and the shape rules resolved to (also stored as /resolved), the
+// step-size check on the fastest phase per step, and the lab-frame hint.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qevolve/config.hpp"
+#include "qevolve/simulator.hpp"
+
+namespace qevolve::commands {
+
+/// One resolved number: key path ("pulses[0].amplitude"), value, unit, and why it was not
+/// given ("auto", "derived").
+struct ResolvedValue {
+  std::string key;
+  double value = 0.0;
+  std::string unit;
+  std::string how;
+};
+
+/// Every `amplitude: auto` / `frequency: auto*`, every shape key the pulse derived from the
+/// given ones (rampcos, trapezoid: the third of duration/ramp/plateau; gaussian: of
+/// duration/sigma/c), and evolution.duration when it was not given; config order.
+[[nodiscard]] std::vector<ResolvedValue> resolved_values(const Config& config, const solver::Simulator& sim);
+
+/// The step-size check: phi_m = 2 pi dt max(E_1 - E_0 of mode m, |f_p| of every pulse on m),
+/// the fastest phase a fixed step has to follow on mode m: its own precession and the carrier
+/// of its drive (the solvers always integrate in the lab frame; the rotating frame is applied
+/// to the result).
+inline constexpr double kMaxPhasePerStep = 0.5;  // rad
+
+struct StepPhase {
+  double phase = 0.0;      ///< rad, the largest phi_m
+  std::string mode;        ///< the mode of it
+  double frequency = 0.0;  ///< GHz, the rate behind it
+  long long steps_needed = 0;  ///< the fewest steps with phi_m <= kMaxPhasePerStep
+};
+
+/// The fastest phase per step and its mode; empty for the adaptive solver (error-controlled)
+/// and when nothing moves.
+[[nodiscard]] std::optional<StepPhase> fastest_step_phase(const solver::Simulator& sim);
+
+/// Whether the lab-frame hint applies: frame lab, a fidelity with compensation none.
+[[nodiscard]] bool lab_frame_hint_applies(const solver::Simulator& sim, const Config& config);
+
+}  // namespace qevolve::commands
