@@ -3,16 +3,48 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "qevolve/config.hpp"
 
+namespace YAML {
+class Node;
+}
+
 namespace qevolve::io {
 
-/// Reads and validates a config file. Throws InputError on any problem (including an
-/// unreadable, empty, binary or oversized file).
-[[nodiscard]] Config load_config(const std::string& path);
+/// A value to put into the config before it is read: `--set KEY=VALUE`, or one point of a
+/// `--vary` axis (docs/cli.md "--set").
+struct Override {
+  std::string key;    ///< key path as in messages and /gradient_names: pulses[0].amplitude,
+                      ///< device.qubits[q0].el (list entries by index or by name)
+  std::string value;  ///< YAML text: a scalar or a flow value ([1, 2], {every: 10})
+  std::string label;  ///< where its problems are reported, e.g. "--set pulses[0].amplitude=0.1"
+};
 
-/// Same, from text already in memory; `name` is used as FILE in messages.
-[[nodiscard]] Config parse_config(const std::string& text, const std::string& name);
+/// "KEY=VALUE" given to `flag` ("--set") -> Override labelled "FLAG KEY=VALUE". InputError when
+/// there is no `=` or KEY is not a key path.
+[[nodiscard]] Override parse_override(const std::string& argument, const std::string& flag);
+
+/// Puts each override into the parsed tree `root`, in order, creating missing mappings (and
+/// an entry {name: NAME} of device.qubits for a mode only in the preset); records them in
+/// config.overrides. InputError (at the override's label) for an index past the end, an
+/// unknown entry name, or a path through a value that is not a mapping or list.
+void apply_overrides(YAML::Node root, const std::vector<Override>& overrides, Config& config);
+
+/// The text of a config: the file at `path` (read_config_file's checks), or standard input
+/// when `path` is "-".
+[[nodiscard]] std::string read_config_source(const std::string& path);
+/// FILE in messages for a config path: "<stdin>" for "-", else the path.
+[[nodiscard]] std::string source_name(const std::string& path);
+
+/// Reads and validates a config file ("-": standard input) with the overrides applied. Throws
+/// InputError on any problem (including an unreadable, empty, binary or oversized file).
+[[nodiscard]] Config load_config(const std::string& path, const std::vector<Override>& overrides = {});
+
+/// Same, from text already in memory; `name` is used as FILE in messages. With overrides,
+/// Config::yaml_text is the YAML of the overridden tree (comments are not kept).
+[[nodiscard]] Config parse_config(const std::string& text, const std::string& name,
+                                  const std::vector<Override>& overrides = {});
 
 }  // namespace qevolve::io

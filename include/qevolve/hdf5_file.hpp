@@ -46,6 +46,8 @@ class Hdf5Writer {
   void write(const std::string& path, const RVector& v);
   void write(const std::string& path, const std::vector<double>& v);
   void write(const std::string& path, const std::vector<long long>& v);
+  /// An N-dimensional float64 array (1 <= N <= 32), row-major: the last index varies fastest.
+  void write(const std::string& path, const std::vector<double>& data, const std::vector<long long>& shape);
   /// Strings are expected to be UTF-8 and are cut at an embedded NUL.
   void write(const std::string& path, const std::vector<std::string>& v);
   void write_scalar(const std::string& path, double v);
@@ -57,6 +59,9 @@ class Hdf5Writer {
   void attribute(const std::string& name, long long v, const std::string& object = "/");
   void attribute(const std::string& name, const std::string& v, const std::string& object = "/");
   void attribute(const std::string& name, const std::vector<long long>& v,
+                 const std::string& object = "/");
+  /// A 1-D attribute of variable-length UTF-8 strings.
+  void attribute(const std::string& name, const std::vector<std::string>& v,
                  const std::string& object = "/");
 
   /// Flushes, closes and atomically renames the temporary file onto the final path

@@ -30,13 +30,33 @@ void check_across(const Config& cfg) {
                       Msg::CompensationTrainableNone);
 }
 
+/// The YAML of the overridden tree, after a comment naming the file and the overrides.
+std::string overridden_text(const YAML::Node& root, const std::string& name, const Config& cfg) {
+  YAML::Emitter out;
+  out << root;
+  std::string text = "# " + name + " with";
+  for (const AppliedOverride& o : cfg.overrides) text += " " + o.label;
+  return text + "\n" + out.c_str() + "\n";
+}
+
 }  // namespace
 
-Config parse_config(const std::string& text, const std::string& name) {
+std::string source_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+std::string read_config_source(const std::string& path) {
+  return path == "-" ? read_config_stream(0, source_name(path)) : read_config_file(path);
+}
+
+Config parse_config(const std::string& text, const std::string& name,
+                    const std::vector<Override>& overrides) {
   Config cfg;
   cfg.source_file = name;
   cfg.yaml_text = text;
   const YAML::Node root = parse_yaml(text, name);
+  if (!overrides.empty()) {
+    apply_overrides(root, overrides, cfg);
+    cfg.yaml_text = overridden_text(root, name, cfg);
+  }
   Doc doc(name, cfg);
   if (!root.IsMap())
     doc.fail(root.Mark(), {}, Msg::TopNotMap, {{"FOUND", describe(root)}});
@@ -57,6 +77,8 @@ Config parse_config(const std::string& text, const std::string& name) {
   return cfg;
 }
 
-Config load_config(const std::string& path) { return parse_config(read_config_file(path), path); }
+Config load_config(const std::string& path, const std::vector<Override>& overrides) {
+  return parse_config(read_config_source(path), source_name(path), overrides);
+}
 
 }  // namespace qevolve::io

@@ -1,0 +1,169 @@
+#include "sweep_points.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <optional>
+
+#include "qevolve/backend/parallel.hpp"
+#include "qevolve/fidelity.hpp"
+#include "qevolve/gradient.hpp"
+#include "qevolve/resolve.hpp"
+#include "qevolve/simulator.hpp"
+#include "run_output.hpp"
+
+namespace qevolve::commands {
+
+std::vector<std::size_t> SweepGrid::coordinates(std::int64_t p) const {
+  std::vector<std::size_t> c(axes.size());
+  for (std::size_t k = axes.size(); k-- > 0;) {
+    const auto n = static_cast<std::int64_t>(axes[k].texts.size());
+    c[k] = static_cast<std::size_t>(p % n);
+    p /= n;
+  }
+  return c;
+}
+
+std::vector<SweepPoint> build_points(const SweepGrid& grid, const std::string& text, const std::string& name,
+                                     const std::vector<io::Override>& sets, comm::Shard keep) {
+  std::vector<SweepPoint> kept;
+  kept.reserve(static_cast<std::size_t>(keep.count));
+  for (std::int64_t p = 0; p < grid.points; ++p) {
+    const std::vector<std::size_t> c = grid.coordinates(p);
+    std::vector<io::Override> overrides = sets;
+    SweepPoint point;
+    for (std::size_t k = 0; k < grid.axes.size(); ++k) {
+      const io::SweepAxis& axis = grid.axes[k];
+      point.label += (k == 0 ? "" : ", ") + axis.key + " = " + axis.texts[c[k]];
+      overrides.push_back(io::axis_override(axis, c[k]));
+      if (axis.scope == io::SweepScope::device) point.device_key.push_back(axis.texts[c[k]]);
+      if (axis.scope == io::SweepScope::device || axis.scope == io::SweepScope::evolution)
+        point.simulator_key.push_back(axis.texts[c[k]]);
+    }
+    point.config = io::parse_config(text, name, overrides);
+    point.resolved = io::resolve(point.config, io::Purpose::evolve);
+    io::check_sweepable(point.config);
+    if (p >= keep.first && p < keep.first + keep.count) kept.push_back(std::move(point));
+  }
+  return kept;
+}
+
+namespace {
+
+/// |x|^2 of a d x d block, row-major.
+std::vector<double> abs2(const CMatrix& u) {
+  std::vector<double> out(static_cast<std::size_t>(u.size()));
+  for (Index r = 0; r < u.rows(); ++r)
+    for (Index c = 0; c < u.cols(); ++c) out[static_cast<std::size_t>(r * u.cols() + c)] = std::norm(u(r, c));
+  return out;
+}
+
+/// Open systems: <out| E(|in><in|) |out> = S(out + n out, in + n in).
+std::vector<double> channel_populations(const CMatrix& s) {
+  const auto n = static_cast<Index>(std::llround(std::sqrt(static_cast<double>(s.rows()))));
+  std::vector<double> out(static_cast<std::size_t>(n * n));
+  for (Index a = 0; a < n; ++a)
+    for (Index i = 0; i < n; ++i) out[static_cast<std::size_t>(a * n + i)] = s(a + n * a, i + n * i).real();
+  return out;
+}
+
+/// The figures of one evaluation of the pipeline (as `run` reports them).
+PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim) {
+  PointResult r;
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  r.fidelity = ev.fidelity ? ev.fidelity->fidelity : nan;
+  r.fidelity_uncompensated = ev.fidelity ? ev.fidelity->fidelity_uncompensated : nan;
+  if (sim.is_open()) {
+    r.populations = channel_populations(ev.superoperator);
+    r.leakage = ev.fidelity ? ev.fidelity->leakage : fidelity::channel_leakage(ev.superoperator);
+    return r;
+  }
+  CMatrix u = ev.unitary;
+  if (!ev.fidelity) {  // no target: the computational rows of the columns
+    const std::vector<Index> rows = sim.device().computational_indices();
+    u.resize(static_cast<Index>(rows.size()), ev.columns.cols());
+    for (std::size_t k = 0; k < rows.size(); ++k) u.row(static_cast<Index>(k)) = ev.columns.row(rows[k]);
+  }
+  r.populations = abs2(u);
+  r.leakage = ev.fidelity ? ev.fidelity->leakage : fidelity::leakage(u);
+  return r;
+}
+
+/// One thread's cached device and simulator: a point rebuilds the device only when a `device`
+/// axis moved, the simulator only when a `device` or `evolution` axis moved or its pulses no
+/// longer fit it (Simulator::set_pulses); otherwise only the pulses are replaced.
+class Worker {
+ public:
+  PointResult evaluate(const SweepPoint& p, SweepStats& stats) {
+    const bool new_device = !device_ || p.device_key != device_key_;
+    if (new_device) {
+      device_ = device::build_device(p.resolved);  // modes memoised: unchanged ones are reused
+      device_key_ = p.device_key;
+      ++stats.device_builds;
+    }
+    if (!new_device && sim_ && p.simulator_key == sim_key_ && sim_->set_pulses(p.config)) {
+      ++stats.pulse_updates;
+    } else {
+      sim_ = std::make_unique<solver::Simulator>(p.config, *device_, 1);
+      sim_key_ = p.simulator_key;
+      ++stats.simulator_builds;
+    }
+    comm::SerialCommunicator serial;
+    gradient::PipelineHooks hooks;
+    hooks.check_columns = [this, &serial](const CMatrix& local) { check_norms(local, sim_->options(), serial); };
+    return figures(gradient::evaluate(*sim_, gradient::objective_spec(p.config, *sim_), serial, serial, hooks), *sim_);
+  }
+
+ private:
+  std::optional<device::Device> device_;
+  std::vector<std::string> device_key_, sim_key_;
+  std::unique_ptr<solver::Simulator> sim_;
+};
+
+}  // namespace
+
+std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, int threads, SweepStats& stats,
+                                         const std::function<void(std::int64_t)>& done) {
+  std::vector<PointResult> results(points.size());
+  const auto n = static_cast<Index>(points.size());
+  const int team = static_cast<int>(std::min<Index>(std::max(1, threads), std::max<Index>(1, n)));
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  std::int64_t finished = 0;
+  // Contiguous shares (for_static): neighbouring points differ in the fastest axis only, so a
+  // thread's cached simulator is rebuilt as rarely as the grid allows.
+  backend::run_team(team, team > 1, [&](backend::Team& t) {
+    Worker worker;
+    SweepStats mine;
+    t.for_static(0, n, [&](Index i) {
+      if (failed.load()) return;
+      const SweepPoint& point = points[static_cast<std::size_t>(i)];
+      try {
+        results[static_cast<std::size_t>(i)] = worker.evaluate(point, mine);
+      } catch (const NumericalError& e) {  // e.g. lost unitarity: name the point
+        t.critical([&] {
+          if (!failed.exchange(true))
+            failure = std::make_exception_ptr(NumericalError("sweep point " + point.label + ": " + e.what()));
+        });
+        return;
+      } catch (...) {
+        t.critical([&] {
+          if (!failed.exchange(true)) failure = std::current_exception();
+        });
+        return;
+      }
+      t.critical([&] { if (done) done(++finished); });
+    });
+    t.critical([&] {
+      stats.device_builds += mine.device_builds;
+      stats.simulator_builds += mine.simulator_builds;
+      stats.pulse_updates += mine.pulse_updates;
+    });
+  });
+  if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+}  // namespace qevolve::commands
