@@ -2,6 +2,7 @@
 // `FILE:LINE:COL: key.path: problem (expected ...)`; nothing is silently ignored.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,26 @@ void apply_overrides(YAML::Node root, const std::vector<Override>& overrides, Co
 /// Config::yaml_text is the YAML of the overridden tree (comments are not kept).
 [[nodiscard]] Config parse_config(const std::string& text, const std::string& name,
                                   const std::vector<Override>& overrides = {});
+
+/// A config text parsed once into its YAML tree (the byte and structure checks of parse_yaml
+/// done), read many times with different overrides: the points of a sweep.
+class ParsedConfig {
+ public:
+  /// InputError as parse_config for a text that is not valid YAML.
+  ParsedConfig(std::string text, std::string name);
+  /// parse_config(text, name, overrides) on a copy of the tree. `keep_text` false leaves
+  /// Config::yaml_text empty (no YAML emitted: a sweep point's text is never written).
+  [[nodiscard]] Config read(const std::vector<Override>& overrides, bool keep_text = true) const;
+  /// The text as run with `overrides` (the file's text without any): Config::yaml_text of
+  /// read(overrides), without reading the sections. InputError only from applying them.
+  [[nodiscard]] std::string text_with(const std::vector<Override>& overrides) const;
+  [[nodiscard]] const std::string& text() const { return text_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+
+ private:
+  struct Tree;
+  std::string text_, name_;
+  std::shared_ptr<const Tree> tree_;
+};
 
 }  // namespace qevolve::io

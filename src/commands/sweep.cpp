@@ -172,16 +172,17 @@ int sweep(const SweepOptions& options, Streams io) {
   const std::vector<io::Override> sets = parse_sets(options.sets);
   const std::string text = read_command_config(options.config_path, comm);
   const std::string name = io::source_name(options.config_path);
-  const Config base = io::parse_config(text, name, sets);
-  const device::ResolvedDevice base_device = io::resolve(base, io::Purpose::evolve);
-  io::check_sweepable(base);
-  const device::Device base_built = device::build_device(base_device);  // memoised: points reuse its modes
-  const std::vector<Index> computational = base_built.computational_indices();
-  // Every point validated before any evolution; this rank keeps its contiguous share.
-  const std::vector<SweepPoint> points = build_points(grid, text, name, sets, comm.shard(grid.points));
+  const io::ParsedConfig parsed(text, name);
+  // Every point validated before any evolution; this rank builds its contiguous share.
+  const int threads = solver::resolve_threads(options.threads);
+  const std::vector<SweepPoint> points = build_points(grid, parsed, sets, comm, threads);
+  // The first point gives the computational labels (d is the same at every point), the output
+  // file and the dims; the `config` attribute is the text with the --set overrides.
+  const SweepPoint first = build_point(grid, parsed, sets, 0);
+  const device::Device first_built = device::build_device(first.resolved);  // memoised
+  const std::vector<Index> computational = first_built.computational_indices();
   const double t_validate = since(t_start);
 
-  const int threads = solver::resolve_threads(options.threads);
   const auto t_eval = Clock::now();
   SweepStats stats;
   SweepProgress progress(io.err, comm.is_root() && !io.quiet, static_cast<std::int64_t>(points.size()), comm.size());
@@ -191,10 +192,13 @@ int sweep(const SweepOptions& options, Streams io) {
   if (!comm.is_root()) return 0;
 
   const auto t_out = Clock::now();
-  const std::string output = options.output.empty() ? base.output.file : options.output;
+  const std::string output = options.output.empty() ? first.config.output.file : options.output;
   std::vector<std::string> labels;
-  for (Index i : computational) labels.push_back(base_built.label(i));
-  if (!output.empty()) write_output(output, grid, g, base, labels, base_device, since(t_start));
+  for (Index i : computational) labels.push_back(first_built.label(i));
+  Config base = first.config;  // the attributes: the text with the --set overrides only
+  base.yaml_text = parsed.text_with(sets);
+  base.overrides.resize(sets.size());
+  if (!output.empty()) write_output(output, grid, g, base, labels, first.resolved, since(t_start));
   io.out << "qevolve sweep: " << options.config_path << "\n";
   print_summary(io.out, grid, g, stats, threads, comm.size());
   io.out << "wall time: " << number(since(t_start), 3) << " s (validate " << number(t_validate, 3) << " s, evaluate "

@@ -26,28 +26,77 @@ std::vector<std::size_t> SweepGrid::coordinates(std::int64_t p) const {
   return c;
 }
 
-std::vector<SweepPoint> build_points(const SweepGrid& grid, const std::string& text, const std::string& name,
-                                     const std::vector<io::Override>& sets, comm::Shard keep) {
-  std::vector<SweepPoint> kept;
-  kept.reserve(static_cast<std::size_t>(keep.count));
-  for (std::int64_t p = 0; p < grid.points; ++p) {
-    const std::vector<std::size_t> c = grid.coordinates(p);
-    std::vector<io::Override> overrides = sets;
-    SweepPoint point;
-    for (std::size_t k = 0; k < grid.axes.size(); ++k) {
-      const io::SweepAxis& axis = grid.axes[k];
-      point.label += (k == 0 ? "" : ", ") + axis.key + " = " + axis.texts[c[k]];
-      overrides.push_back(io::axis_override(axis, c[k]));
-      if (axis.scope == io::SweepScope::device) point.device_key.push_back(axis.texts[c[k]]);
-      if (axis.scope == io::SweepScope::device || axis.scope == io::SweepScope::evolution)
-        point.simulator_key.push_back(axis.texts[c[k]]);
-    }
-    point.config = io::parse_config(text, name, overrides);
-    point.resolved = io::resolve(point.config, io::Purpose::evolve);
-    io::check_sweepable(point.config);
-    if (p >= keep.first && p < keep.first + keep.count) kept.push_back(std::move(point));
+namespace {
+
+/// Point p's overrides (the --set ones, then one per axis) and reuse keys.
+SweepPoint point_skeleton(const SweepGrid& grid, std::int64_t p, const std::vector<io::Override>& sets,
+                          std::vector<io::Override>& overrides) {
+  const std::vector<std::size_t> c = grid.coordinates(p);
+  overrides = sets;
+  SweepPoint point;
+  for (std::size_t k = 0; k < grid.axes.size(); ++k) {
+    const io::SweepAxis& axis = grid.axes[k];
+    point.label += (k == 0 ? "" : ", ") + axis.key + " = " + axis.texts[c[k]];
+    overrides.push_back(io::axis_override(axis, c[k]));
+    if (axis.scope == io::SweepScope::device) point.device_key.push_back(axis.texts[c[k]]);
+    if (axis.scope == io::SweepScope::device || axis.scope == io::SweepScope::evolution)
+      point.simulator_key.push_back(axis.texts[c[k]]);
   }
-  return kept;
+  return point;
+}
+
+/// HDF5 (a target's matrix_file) is not thread-safe: such configs are validated on one thread.
+bool reads_files(const io::ParsedConfig& parsed, const SweepGrid& grid) {
+  for (const io::SweepAxis& a : grid.axes)
+    if (a.key.find("matrix_file") != std::string::npos || a.key.rfind("target.gates", 0) == 0) return true;
+  return parsed.text().find("matrix_file") != std::string::npos;
+}
+
+}  // namespace
+
+SweepPoint build_point(const SweepGrid& grid, const io::ParsedConfig& parsed, const std::vector<io::Override>& sets,
+                       std::int64_t p) {
+  std::vector<io::Override> overrides;
+  SweepPoint point = point_skeleton(grid, p, sets, overrides);
+  point.config = parsed.read(overrides, false);  // no text: a point's YAML is never written
+  point.resolved = io::resolve(point.config, io::Purpose::evolve);
+  io::check_sweepable(point.config);
+  return point;
+}
+
+std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConfig& parsed,
+                                     const std::vector<io::Override>& sets, comm::Communicator& comm, int threads) {
+  const comm::Shard keep = comm.shard(grid.points);
+  std::vector<SweepPoint> points(static_cast<std::size_t>(keep.count));
+  std::vector<char> bad(points.size(), 0);
+  const int team = reads_files(parsed, grid) ? 1 : static_cast<int>(std::min<Index>(std::max(1, threads), std::max<Index>(1, keep.count)));
+  backend::run_team(team, team > 1, [&](backend::Team& t) {
+    t.for_static(0, keep.count, [&](Index i) {
+      try {
+        points[static_cast<std::size_t>(i)] = build_point(grid, parsed, sets, keep.first + i);
+      } catch (const InputError&) {
+        bad[static_cast<std::size_t>(i)] = 1;
+      }
+    });
+  });
+  // The first bad point of the whole grid: every rank builds it again from the text (with the
+  // file's locations) and throws the same message (rank 0 reports it).
+  double first = -static_cast<double>(grid.points);
+  for (std::size_t i = 0; i < bad.size(); ++i)
+    if (bad[i] != 0) {
+      first = -static_cast<double>(keep.first + static_cast<std::int64_t>(i));
+      break;
+    }
+  first = -comm.allreduce_max(first);
+  if (first < static_cast<double>(grid.points)) {
+    std::vector<io::Override> overrides;
+    (void)point_skeleton(grid, static_cast<std::int64_t>(first), sets, overrides);
+    const Config config = io::parse_config(parsed.text(), parsed.name(), overrides);
+    (void)io::resolve(config, io::Purpose::evolve);
+    io::check_sweepable(config);
+    throw Error("sweep: point " + std::to_string(static_cast<std::int64_t>(first)) + " failed validation once only");
+  }
+  return points;
 }
 
 namespace {

@@ -33,13 +33,18 @@ struct SweepGrid {
   [[nodiscard]] std::vector<std::size_t> coordinates(std::int64_t p) const;
 };
 
-/// Builds and validates (io::resolve) every point's config: the base text with `sets` and the
-/// point's axis values applied. Points [keep.first, keep.first + keep.count) are returned;
-/// the others are validated and dropped. InputError at the first bad point (naming its --vary).
-[[nodiscard]] std::vector<SweepPoint> build_points(const SweepGrid& grid, const std::string& text,
-                                                   const std::string& name,
+/// Builds and validates point p alone (any rank): its config (without YAML text) and device.
+[[nodiscard]] SweepPoint build_point(const SweepGrid& grid, const io::ParsedConfig& parsed,
+                                     const std::vector<io::Override>& sets, std::int64_t p);
+
+/// Builds and validates (io::resolve) this rank's share of the points (comm.shard) on
+/// `threads` threads: the parsed config with `sets` and the point's axis values applied. Then,
+/// collectively, the first invalid point of the whole grid (if any) is built again from the text
+/// by every rank and its InputError (naming the --vary, located) thrown on every rank alike:
+/// nothing is evolved before every point is known to be valid.
+[[nodiscard]] std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConfig& parsed,
                                                    const std::vector<io::Override>& sets,
-                                                   comm::Shard keep);
+                                                   comm::Communicator& comm, int threads);
 
 /// One point's figures; NaN fidelities without a target.
 struct PointResult {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "qevolve/error.hpp"
 
@@ -85,16 +86,94 @@ void refine_unitary(CMatrix& U) {
   U += 0.5 * U * defect;
 }
 
-CMatrix expm_hermitian(const CMatrix& H, double scale) {
-  RVector w;
-  CMatrix V;
-  hermitian_eigen(H, w, V);
+namespace {
+
+/// exp(-i scale H) = V diag(e^{-i scale w}) V^dag from an eigen-decomposition of H.
+CMatrix exponential_from(const RVector& w, CMatrix& V, double scale) {
   // LAPACK's eigenvectors are orthonormal to ~n eps; over thousands of steps that defect would
   // accumulate linearly in the propagator, so refine V first.
   refine_unitary(V);
   CVector phases(w.size());
   for (Index k = 0; k < w.size(); ++k) phases(k) = std::polar(1.0, -scale * w(k));
   return V * phases.asDiagonal() * V.adjoint();
+}
+
+/// z times i^q (q mod 4): exact.
+cplx quarter(cplx z, int q) {
+  switch (q & 3) {
+    case 0: return z;
+    case 1: return {-z.imag(), z.real()};
+    case 2: return -z;
+    default: return {z.imag(), -z.real()};
+  }
+}
+
+/// Quarter-turn exponents q_k (S = diag(i^q_k)) making S^dag H S exactly real, if there are any.
+bool quarter_phases(const CMatrix& H, std::vector<int>& q) {
+  const Index n = H.rows();
+  q.assign(static_cast<std::size_t>(n), -1);
+  std::vector<Index> stack;
+  for (Index root = 0; root < n; ++root) {
+    if (q[static_cast<std::size_t>(root)] >= 0) continue;
+    q[static_cast<std::size_t>(root)] = 0;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const Index j = stack.back();
+      stack.pop_back();
+      for (Index k = 0; k < n; ++k) {
+        if (k == j || H(j, k) == cplx{}) continue;
+        // conj(i^qj) H_jk i^qk real: t = i^-qj H_jk must be real (qk = 0) or imaginary (qk = 1).
+        const cplx t = quarter(H(j, k), -q[static_cast<std::size_t>(j)]);
+        const int want = t.imag() == 0.0 ? 0 : t.real() == 0.0 ? 1 : -1;
+        if (want < 0) return false;
+        int& qk = q[static_cast<std::size_t>(k)];
+        if (qk < 0) {
+          qk = want;
+          stack.push_back(k);
+        } else if ((qk & 1) != want) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+CMatrix expm_hermitian(const CMatrix& H, double scale) {
+  RVector w;
+  CMatrix V;
+  hermitian_eigen(H, w, V);
+  return exponential_from(w, V, scale);
+}
+
+void hermitian_eigen_rephased(const CMatrix& H, RVector& w, CMatrix& V) {
+  std::vector<int> q;
+  const Index n = H.rows();
+  if (H.cols() != n || !H.allFinite() || !quarter_phases(H, q)) return hermitian_eigen(H, w, V);
+  RMatrix R(n, n);
+  for (Index j = 0; j < n; ++j)
+    for (Index k = 0; k < n; ++k)
+      R(j, k) = quarter(H(j, k), q[static_cast<std::size_t>(k)] - q[static_cast<std::size_t>(j)]).real();
+  w.resize(n);
+  if (n == 0) {
+    V.resize(0, 0);
+    return;
+  }
+  const auto ln = static_cast<lapack_int>(n);
+  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', ln, R.data(), ln, w.data());
+  if (info != 0) throw NumericalError("dsyevd failed with info " + std::to_string(info));
+  V.resize(n, n);
+  for (Index j = 0; j < n; ++j)
+    for (Index k = 0; k < n; ++k) V(j, k) = quarter(cplx(R(j, k), 0.0), q[static_cast<std::size_t>(j)]);
+}
+
+CMatrix expm_hermitian_rephased(const CMatrix& H, double scale) {
+  RVector w;
+  CMatrix V;
+  hermitian_eigen_rephased(H, w, V);
+  return exponential_from(w, V, scale);
 }
 
 std::vector<std::vector<int>> pattern_blocks(const CMatrix& m, double tolerance) {

@@ -39,24 +39,8 @@ std::string overridden_text(const YAML::Node& root, const std::string& name, con
   return text + "\n" + out.c_str() + "\n";
 }
 
-}  // namespace
-
-std::string source_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
-
-std::string read_config_source(const std::string& path) {
-  return path == "-" ? read_config_stream(0, source_name(path)) : read_config_file(path);
-}
-
-Config parse_config(const std::string& text, const std::string& name,
-                    const std::vector<Override>& overrides) {
-  Config cfg;
-  cfg.source_file = name;
-  cfg.yaml_text = text;
-  const YAML::Node root = parse_yaml(text, name);
-  if (!overrides.empty()) {
-    apply_overrides(root, overrides, cfg);
-    cfg.yaml_text = overridden_text(root, name, cfg);
-  }
+/// The loader proper: every section of the (possibly overridden) tree into `cfg`.
+void read_tree(const YAML::Node& root, const std::string& name, Config& cfg) {
   Doc doc(name, cfg);
   if (!root.IsMap())
     doc.fail(root.Mark(), {}, Msg::TopNotMap, {{"FOUND", describe(root)}});
@@ -74,7 +58,48 @@ Config parse_config(const std::string& text, const std::string& name,
     detail::read_optimize(doc, *it, cfg.optimize.emplace());
   if (const Item* it = top.find("output")) detail::read_output(doc, *it, cfg.output);
   check_across(cfg);
+}
+
+}  // namespace
+
+std::string source_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+std::string read_config_source(const std::string& path) {
+  return path == "-" ? read_config_stream(0, source_name(path)) : read_config_file(path);
+}
+
+struct ParsedConfig::Tree {
+  YAML::Node root;
+};
+
+ParsedConfig::ParsedConfig(std::string text, std::string name)
+    : text_(std::move(text)), name_(std::move(name)), tree_(std::make_shared<Tree>(Tree{parse_yaml(text_, name_)})) {}
+
+Config ParsedConfig::read(const std::vector<Override>& overrides, bool keep_text) const {
+  Config cfg;
+  cfg.source_file = name_;
+  if (keep_text) cfg.yaml_text = text_;
+  YAML::Node root = tree_->root;
+  if (!overrides.empty()) {
+    root.reset(YAML::Clone(tree_->root));  // the shared tree stays as parsed (reset: rebinds)
+    apply_overrides(root, overrides, cfg);
+    if (keep_text) cfg.yaml_text = overridden_text(root, name_, cfg);
+  }
+  read_tree(root, name_, cfg);
   return cfg;
+}
+
+std::string ParsedConfig::text_with(const std::vector<Override>& overrides) const {
+  if (overrides.empty()) return text_;
+  Config cfg;
+  cfg.source_file = name_;
+  YAML::Node root = YAML::Clone(tree_->root);
+  apply_overrides(root, overrides, cfg);
+  return overridden_text(root, name_, cfg);
+}
+
+Config parse_config(const std::string& text, const std::string& name, const std::vector<Override>& overrides) {
+  return ParsedConfig(text, name).read(overrides);
 }
 
 Config load_config(const std::string& path, const std::vector<Override>& overrides) {
