@@ -136,9 +136,13 @@ void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g
   out << "grid: " << sizes << " = " << grid.points << " points\n";
   for (std::size_t k = 0; k < grid.axes.size(); ++k) {
     const io::SweepAxis& a = grid.axes[k];
-    out << "  axis " << k << ": " << a.key << " = " << a.texts.front();
-    if (a.texts.size() > 1) out << " .. " << a.texts.back();
-    out << " (" << a.texts.size() << " values)\n";
+    out << "  axis " << k << ": " << a.key << " = ";
+    if (a.texts.size() <= 6) {
+      for (std::size_t i = 0; i < a.texts.size(); ++i) out << (i ? ", " : "") << a.texts[i];
+    } else {
+      out << a.texts.front() << " .. " << a.texts.back() << " (" << a.texts.size() << " values)";
+    }
+    out << "\n";
   }
   out << "evaluated: " << ranks << (ranks == 1 ? " rank" : " ranks") << " x " << threads
       << (threads == 1 ? " thread" : " threads") << "; rank 0 built " << stats.device_builds << " device(s), "
@@ -199,7 +203,7 @@ int sweep(const SweepOptions& options, Streams io) {
   base.yaml_text = parsed.text_with(sets);
   base.overrides.resize(sets.size());
   if (!output.empty()) write_output(output, grid, g, base, labels, first.resolved, since(t_start));
-  io.out << "qevolve sweep: " << options.config_path << "\n";
+  io.out << "qevolve sweep: " << name << "\n";
   print_summary(io.out, grid, g, stats, threads, comm.size());
   io.out << "wall time: " << number(since(t_start), 3) << " s (validate " << number(t_validate, 3) << " s, evaluate "
          << number(t_evaluate, 3) << " s, output " << number(since(t_out), 3) << " s)\n";

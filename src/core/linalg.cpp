@@ -148,32 +148,57 @@ CMatrix expm_hermitian(const CMatrix& H, double scale) {
   return exponential_from(w, V, scale);
 }
 
-void hermitian_eigen_rephased(const CMatrix& H, RVector& w, CMatrix& V) {
-  std::vector<int> q;
+namespace {
+
+/// H = S Q diag(w) Q^T S^dag with S = diag(i^q) and Q real, by dsyevd, when quarter_phases
+/// finds q; false (nothing computed) otherwise.
+bool rephased_real_eigen(const CMatrix& H, RVector& w, RMatrix& Q, std::vector<int>& q) {
   const Index n = H.rows();
-  if (H.cols() != n || !H.allFinite() || !quarter_phases(H, q)) return hermitian_eigen(H, w, V);
-  RMatrix R(n, n);
+  if (n == 0 || H.cols() != n || !H.allFinite() || !quarter_phases(H, q)) return false;
+  Q.resize(n, n);
   for (Index j = 0; j < n; ++j)
     for (Index k = 0; k < n; ++k)
-      R(j, k) = quarter(H(j, k), q[static_cast<std::size_t>(k)] - q[static_cast<std::size_t>(j)]).real();
+      Q(j, k) = quarter(H(j, k), q[static_cast<std::size_t>(k)] - q[static_cast<std::size_t>(j)]).real();
   w.resize(n);
-  if (n == 0) {
-    V.resize(0, 0);
-    return;
-  }
   const auto ln = static_cast<lapack_int>(n);
-  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', ln, R.data(), ln, w.data());
+  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', ln, Q.data(), ln, w.data());
   if (info != 0) throw NumericalError("dsyevd failed with info " + std::to_string(info));
+  return true;
+}
+
+}  // namespace
+
+void hermitian_eigen_rephased(const CMatrix& H, RVector& w, CMatrix& V) {
+  std::vector<int> q;
+  RMatrix Q;
+  if (!rephased_real_eigen(H, w, Q, q)) return hermitian_eigen(H, w, V);
+  const Index n = H.rows();
   V.resize(n, n);
   for (Index j = 0; j < n; ++j)
-    for (Index k = 0; k < n; ++k) V(j, k) = quarter(cplx(R(j, k), 0.0), q[static_cast<std::size_t>(j)]);
+    for (Index k = 0; k < n; ++k) V(j, k) = quarter(cplx(Q(j, k), 0.0), q[static_cast<std::size_t>(j)]);
 }
 
 CMatrix expm_hermitian_rephased(const CMatrix& H, double scale) {
   RVector w;
-  CMatrix V;
-  hermitian_eigen_rephased(H, w, V);
-  return exponential_from(w, V, scale);
+  std::vector<int> q;
+  RMatrix Q;
+  if (!rephased_real_eigen(H, w, Q, q)) return expm_hermitian(H, scale);
+  // In real arithmetic: Q refined as refine_unitary does (one Newton polar step), then
+  // exp(-i scale H) = S (Q diag(cos) Q^T - i Q diag(sin) Q^T) S^dag.
+  const Index n = H.rows();
+  const RMatrix defect = RMatrix::Identity(n, n) - Q.transpose() * Q;
+  Q += 0.5 * Q * defect;
+  RVector c(n), sn(n);
+  for (Index k = 0; k < n; ++k) {
+    c(k) = std::cos(scale * w(k));
+    sn(k) = std::sin(scale * w(k));
+  }
+  const RMatrix re = Q * c.asDiagonal() * Q.transpose(), im = Q * sn.asDiagonal() * Q.transpose();
+  CMatrix U(n, n);
+  for (Index j = 0; j < n; ++j)
+    for (Index k = 0; k < n; ++k)
+      U(j, k) = quarter(cplx(re(j, k), -im(j, k)), q[static_cast<std::size_t>(j)] - q[static_cast<std::size_t>(k)]);
+  return U;
 }
 
 std::vector<std::vector<int>> pattern_blocks(const CMatrix& m, double tolerance) {
