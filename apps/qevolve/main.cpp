@@ -108,6 +108,7 @@ void add_sweep_command(Cli& c) {
   c.sweep->add_option("-o,--output", s.output, "HDF5 output file (default: output.file)");
   c.sweep->add_option("--threads", s.threads, "Points evaluated in parallel (default: all cores)")
       ->check(CLI::Range(1, 4096));
+  c.sweep->add_option("--progress-interval", s.progress_interval)->group("")->check(CLI::Range(0.0, 3600.0));
 }
 
 /// check, spectrum, run, optimize.

@@ -65,6 +65,7 @@ struct SweepOptions {
   std::vector<std::string> vary;  ///< --vary KEY=START:STOP:COUNT | KEY=v1,v2,...: the axes, in order
   std::string output;             ///< -o FILE.h5 (empty: output.file of the config, or none)
   int threads = 0;                ///< points evaluated in parallel (0: all cores)
+  double progress_interval = 2.0;  ///< seconds between progress lines (hidden flag; tests use 0)
 };
 /// `qevolve sweep`: the grid of every --vary axis (the first slowest), each point evaluated as
 /// `qevolve run --set` would, from cached simulators, over threads and (mpirun) ranks; writes

@@ -55,7 +55,9 @@ class ParsedConfig {
   /// InputError as parse_config for a text that is not valid YAML.
   ParsedConfig(std::string text, std::string name);
   /// parse_config(text, name, overrides) on a copy of the tree. `keep_text` false leaves
-  /// Config::yaml_text empty (no YAML emitted: a sweep point's text is never written).
+  /// Config::yaml_text empty (no YAML emitted: a sweep point's text is never written). With
+  /// overrides the copy has no marks: a problem is located at its override or at FILE:1:1,
+  /// so a caller that reports it reads that config again with parse_config (the sweep does).
   [[nodiscard]] Config read(const std::vector<Override>& overrides, bool keep_text = true) const;
   /// The text as run with `overrides` (the file's text without any): Config::yaml_text of
   /// read(overrides), without reading the sections. InputError only from applying them.

@@ -28,15 +28,16 @@ namespace {
 constexpr std::size_t kFigures = 3;
 
 /// Progress on stderr: plain lines (a pipe or a notebook shows them too), at most one every
-/// 2 s and only once the sweep has run 2 s.
+/// `interval` seconds (2 by default) and only once the sweep has run that long.
 class SweepProgress {
  public:
-  SweepProgress(std::ostream& err, bool enabled, std::int64_t total, int ranks)
-      : err_(err), enabled_(enabled), total_(total), ranks_(ranks), start_(Clock::now()), last_(start_) {}
+  SweepProgress(std::ostream& err, bool enabled, std::int64_t total, int ranks, double interval)
+      : err_(err), enabled_(enabled), total_(total), ranks_(ranks), interval_(interval), start_(Clock::now()),
+        last_(start_) {}
   void operator()(std::int64_t done) {
     if (!enabled_) return;
     const auto now = Clock::now();
-    if (now - last_ < std::chrono::seconds(2)) return;
+    if (std::chrono::duration<double>(now - last_).count() < interval_) return;
     last_ = now;
     const double t = std::chrono::duration<double>(now - start_).count();
     char buf[160];
@@ -52,6 +53,7 @@ class SweepProgress {
   bool enabled_;
   std::int64_t total_;
   int ranks_;
+  double interval_;
   Clock::time_point start_, last_;
 };
 
@@ -189,7 +191,8 @@ int sweep(const SweepOptions& options, Streams io) {
 
   const auto t_eval = Clock::now();
   SweepStats stats;
-  SweepProgress progress(io.err, comm.is_root() && !io.quiet, static_cast<std::int64_t>(points.size()), comm.size());
+  SweepProgress progress(io.err, comm.is_root() && !io.quiet, static_cast<std::int64_t>(points.size()), comm.size(),
+                         options.progress_interval);
   const std::vector<PointResult> local = evaluate_points(points, threads, stats, std::ref(progress));
   const GridResult g = gather(local, static_cast<std::int64_t>(computational.size()), comm);
   const double t_evaluate = since(t_eval);

@@ -99,7 +99,17 @@ std::string ParsedConfig::text_with(const std::vector<Override>& overrides) cons
 }
 
 Config parse_config(const std::string& text, const std::string& name, const std::vector<Override>& overrides) {
-  return ParsedConfig(text, name).read(overrides);
+  // The tree itself, not a copy: YAML::Clone drops the marks, i.e. the file's locations.
+  Config cfg;
+  cfg.source_file = name;
+  cfg.yaml_text = text;
+  const YAML::Node root = parse_yaml(text, name);
+  if (!overrides.empty()) {
+    apply_overrides(root, overrides, cfg);
+    cfg.yaml_text = overridden_text(root, name, cfg);
+  }
+  read_tree(root, name, cfg);
+  return cfg;
 }
 
 Config load_config(const std::string& path, const std::vector<Override>& overrides) {

@@ -111,6 +111,15 @@ TEST(CliSet, ResolutionStageErrorsNameTheSetToo) {
   const auto r = run_qevolve("run " + quoted(base) + " --set pulses[0].qubit=q7", dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("qevolve: error: --set pulses[0].qubit=q7: pulses[0].qubit: unknown mode `q7`", 0), 0u) << r.err;
+  // a problem elsewhere in the file keeps its file location when a --set is given
+  const auto bad = dir.write("bad.yaml", replaced(kSmallFluxonium, "steps: 300", "steps: -3"));
+  for (const char* command : {"check", "run", "sweep --vary pulses[0].phase=0,1"}) {
+    const auto b = run_qevolve(std::string(command) + " " + quoted(bad) + " --set pulses[0].phase=0.1", dir);
+    EXPECT_EQ(b.exit_code, 2);
+    EXPECT_EQ(b.err, "qevolve: error: " + bad.string() +
+                         ":6:34: evolution.steps: `-3` is out of range (expected an integer in [1, 2147483647])\n")
+        << command;
+  }
 }
 
 TEST(CliStdin, EveryCommandReadsADash) {

@@ -143,6 +143,34 @@ TEST(CliSweep, WithoutATargetPopulationsAndLeakageOnly) {
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }
 
+TEST(CliSweep, OpenSystemPointsEqualRunSetAndConserveTrace) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const std::string cfg = std::string(QEVOLVE_SOURCE_DIR) + "/examples/fluxonium_x_lindblad.yaml";
+  const auto h5 = dir / "open.h5";
+  const auto r = run_qevolve("sweep '" + cfg + "' --vary evolution.noise.q0.t1=5000,20000 --vary pulses[0].angle=3.0,3.2 -o " +
+                                 quoted(h5),
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto one = run_qevolve("run '" + cfg + "' --set evolution.noise.q0.t1=5000 --set pulses[0].angle=3.2 --threads 1 -o " +
+                                   quoted(dir / "run.h5"),
+                               dir);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "s = h5py.File('" + h5.string() + "', 'r'); r = h5py.File('" + (dir / "run.h5").string() + "', 'r')\n"
+      "assert abs(s['sweep/fidelity'][0, 1] - r.attrs['fidelity']) <= 1e-12\n"
+      "assert abs(s['sweep/leakage'][0, 1] - r.attrs['leakage']) <= 1e-12\n"
+      "S = r['superoperator'][()]; n = 2\n"
+      "P = np.array([[S[a + n * a, i + n * i].real for i in range(n)] for a in range(n)])\n"
+      "assert np.max(np.abs(s['sweep/populations'][0, 1] - P)) <= 1e-12\n"
+      "# every channel keeps the trace of |i><i| (no leakage to speak of: 1 - sum ~ leakage)\n"
+      "Q = s['sweep/populations'][()]\n"
+      "assert np.max(np.abs(Q.sum(axis=-2) - (1 - s['sweep/leakage'][()])[..., None])) < 1e-6\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
 struct BadVary {
   const char* args;
   const char* message;  ///< the start of the message after "qevolve: error: "
@@ -183,11 +211,13 @@ TEST(CliSweep, BadVaryIsExit2BeforeAnyWork) {
 TEST(CliSweep, ProgressLinesThroughAPipeAndQuiet) {
   TempDir dir;
   const auto cfg = dir.write("small.yaml", kSmallFluxonium);
-  // about 3 s of points on one thread: at least one plain progress line on stderr (a file here)
-  const std::string axes = " --set evolution.steps=2000 --vary pulses[0].amplitude=0.07:0.09:200 --threads 1";
+  // the hidden --progress-interval 0 prints a line after every point (the default waits 2 s,
+  // which would make the test depend on the machine's speed); stderr is a file here
+  const std::string axes = " --vary pulses[0].amplitude=0.07:0.09:5 --threads 1 --progress-interval 0";
   const auto r = run_qevolve("sweep " + quoted(cfg) + axes, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("sweep: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sweep: 1/5 points, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sweep: 5/5 points, "), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("no output file"), std::string::npos) << r.out;
   const auto q = run_qevolve("sweep " + quoted(cfg) + axes + " --quiet", dir);
