@@ -96,7 +96,8 @@ int set_blas_threads(int threads);
 void park_blas_workers();
 
 /// Scope of dense, BLAS-3-bound work: OpenBLAS may use the threads recorded by
-/// set_blas_threads while it lives (outermost scope only; a no-op when nothing was recorded).
+/// set_blas_threads while it lives (outermost scope only; a no-op when nothing was recorded or
+/// one thread was: nothing to raise, and no worker pool started and parked per phase).
 class DenseBlasPhase {
  public:
   DenseBlasPhase();

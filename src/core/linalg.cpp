@@ -41,7 +41,10 @@ void park_blas_workers() {
 
 DenseBlasPhase::DenseBlasPhase() {
   const int n = dense_threads.load();
-  if (n == 0) return;
+  // One thread (--threads 1, or a sweep's points): BLAS is already single-threaded and its
+  // workers parked; raising "1 thread" would start OpenBLAS's pthread pool (all its workers
+  // spin-yielding beside the computation) only to park it again at the end of the phase.
+  if (n <= 1) return;
   counted_ = true;
   if (dense_depth.fetch_add(1) != 0) return;
   active_ = true;
