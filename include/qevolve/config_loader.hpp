@@ -36,6 +36,9 @@ void apply_overrides(YAML::Node root, const std::vector<Override>& overrides, Co
 /// The text of a config: the file at `path` (read_config_file's checks), or standard input
 /// when `path` is "-".
 [[nodiscard]] std::string read_config_source(const std::string& path);
+/// The input error of a config source that could not be read (`reason`), for the ranks that
+/// did not read it themselves (standard input is read by rank 0 and broadcast).
+[[nodiscard]] InputError source_unreadable(const std::string& path, const std::string& reason);
 /// FILE in messages for a config path: "<stdin>" for "-", else the path.
 [[nodiscard]] std::string source_name(const std::string& path);
 

@@ -28,7 +28,7 @@ std::string read_command_config(const std::string& path, comm::Communicator& com
   }
   comm.broadcast(std::span<double>(&size, 1), 0);
   if (failure) throw *failure;
-  if (size < 0) throw InputError({"<stdin>", 0, 0}, {}, "rank 0 could not read the config");
+  if (size < 0) throw io::source_unreadable(path, "rank 0 could not read it");
   std::vector<double> bytes(static_cast<std::size_t>(size));
   if (comm.is_root())
     for (std::size_t i = 0; i < text.size(); ++i) bytes[i] = static_cast<unsigned char>(text[i]);

@@ -64,6 +64,10 @@ void read_tree(const YAML::Node& root, const std::string& name, Config& cfg) {
 
 std::string source_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
+InputError source_unreadable(const std::string& path, const std::string& reason) {
+  return input_error({source_name(path), 0, 0}, {}, Msg::FileUnreadable, {{"REASON", reason}});
+}
+
 std::string read_config_source(const std::string& path) {
   return path == "-" ? read_config_stream(0, source_name(path)) : read_config_file(path);
 }
