@@ -73,7 +73,9 @@ std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConf
   backend::run_team(team, team > 1, [&](backend::Team& t) {
     t.for_static(0, keep.count, [&](Index i) {
       try {
-        points[static_cast<std::size_t>(i)] = build_point(grid, parsed, sets, keep.first + i);
+        SweepPoint& point = points[static_cast<std::size_t>(i)];
+        point = build_point(grid, parsed, sets, keep.first + i);
+        point.config.where.clear();  // validated: the locations are not needed (memory per point)
       } catch (const InputError&) {
         bad[static_cast<std::size_t>(i)] = 1;
       }
