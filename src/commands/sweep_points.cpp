@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "qevolve/backend/parallel.hpp"
@@ -142,6 +143,11 @@ PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim
   return r;
 }
 
+std::mutex& target_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 /// One thread's cached device and simulator: a point rebuilds the device only when a `device`
 /// axis moved, the simulator only when a `device` or `evolution` axis moved or its pulses no
 /// longer fit it (Simulator::set_pulses); otherwise only the pulses are replaced.
@@ -164,7 +170,13 @@ class Worker {
     comm::SerialCommunicator serial;
     gradient::PipelineHooks hooks;
     hooks.check_columns = [this, &serial](const CMatrix& local) { check_norms(local, sim_->options(), serial); };
-    return figures(gradient::evaluate(*sim_, gradient::objective_spec(p.config, *sim_), serial, serial, hooks), *sim_);
+    std::optional<fidelity::ObjectiveSpec> objective;
+    {
+      // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
+      const std::lock_guard<std::mutex> lock(target_mutex());
+      objective = gradient::objective_spec(p.config, *sim_);
+    }
+    return figures(gradient::evaluate(*sim_, objective, serial, serial, hooks), *sim_);
   }
 
  private:
