@@ -64,9 +64,11 @@ std::vector<int> parse_list(const std::string& text, const std::string& flag) {
 /// Every command's options and subcommand handles, filled by CLI11 while parsing.
 struct Cli {
   CLI::App app{"qevolve: simulate and optimise gates on superconducting quantum processors"};
-  std::string config_path;
+  qevolve::commands::CheckOptions check_opts;
   bool quiet = false;
   CLI::App* check = nullptr;
+  qevolve::commands::SweepOptions sweep_opts;
+  CLI::App* sweep = nullptr;
   qevolve::commands::SpectrumOptions spec;
   std::optional<int> spec_levels;
   CLI::App* spectrum = nullptr;
@@ -87,25 +89,55 @@ struct Cli {
   CLI::App* plot = nullptr;
 };
 
+constexpr const char* kConfigHelp = "YAML config file (- reads standard input)";
+
+/// --set KEY=VALUE, repeatable (one value per flag).
+void add_set_option(CLI::App* app, std::vector<std::string>& sets) {
+  app->add_option("--set", sets, "Set a config key before reading it, e.g. --set pulses[0].amplitude=0.05 (repeatable)")
+      ->allow_extra_args(false);
+}
+
+/// sweep.
+void add_sweep_command(Cli& c) {
+  auto& s = c.sweep_opts;
+  c.sweep = c.app.add_subcommand("sweep", "Evaluate a grid of config values in one process (--vary axes)");
+  c.sweep->add_option("CONFIG", s.config_path, kConfigHelp)->required();
+  c.sweep
+      ->add_option("--vary", s.vary,
+                   "An axis KEY=START:STOP:COUNT or KEY=v1,v2,... (repeatable; the first varies slowest)")
+      ->allow_extra_args(false)
+      ->required();
+  add_set_option(c.sweep, s.sets);
+  c.sweep->add_option("-o,--output", s.output, "HDF5 output file (default: output.file)");
+  c.sweep->add_option("--plot", s.plot, "Draw the sweep map as an image (qevolve plot of the output; needs -o)");
+  c.sweep->add_option("--threads", s.threads, "Points evaluated in parallel (default: all cores)")
+      ->check(CLI::Range(1, 4096));
+  c.sweep->add_option("--progress-interval", s.progress_interval)->group("")->check(CLI::Range(0.0, 3600.0));
+}
+
 /// check, spectrum, run, optimize, plot.
 void add_simulation_commands(Cli& c) {
   c.check = c.app.add_subcommand("check", "Validate a config file only (exit 0 or 2)");
-  c.check->add_option("CONFIG", c.config_path, "YAML config file")->required();
+  c.check->add_option("CONFIG", c.check_opts.config_path, kConfigHelp)->required();
+  add_set_option(c.check, c.check_opts.sets);
 
   c.spectrum = c.app.add_subcommand("spectrum", "Bare and dressed mode frequencies, matrix elements and static ZZ");
-  c.spectrum->add_option("CONFIG", c.spec.config_path, "YAML config file")->required();
+  c.spectrum->add_option("CONFIG", c.spec.config_path, kConfigHelp)->required();
+  add_set_option(c.spectrum, c.spec.sets);
   c.spectrum->add_option("--levels", c.spec_levels, "Truncate every mode to K levels")->check(CLI::Range(2, 1000));
   c.spectrum->add_option("-o,--output", c.spec.output, "Write the figures to this HDF5 file");
 
   c.run = c.app.add_subcommand("run", "Evolve, compute the compensated fidelity, write HDF5");
-  c.run->add_option("CONFIG", c.run_opts.config_path, "YAML config file")->required();
+  c.run->add_option("CONFIG", c.run_opts.config_path, kConfigHelp)->required();
+  add_set_option(c.run, c.run_opts.sets);
   c.run->add_option("-o,--output", c.run_opts.output, "HDF5 output file (default: output.file)");
   c.run->add_option("--threads", c.run_opts.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
   c.run->add_option("--steps", c.run_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
 
   c.optimize = c.app.add_subcommand("optimize",
                                     "Optimise the trainable parameters (L-BFGS-B or Adam) to minimise 1 - F");
-  c.optimize->add_option("CONFIG", c.opt_opts.config_path, "YAML config file")->required();
+  c.optimize->add_option("CONFIG", c.opt_opts.config_path, kConfigHelp)->required();
+  add_set_option(c.optimize, c.opt_opts.sets);
   c.optimize->add_option("-o,--output", c.opt_opts.output, "HDF5 output file (default: output.file)");
   c.optimize->add_option("--resume", c.opt_opts.resume, "Resume from this checkpoint file");
   c.optimize->add_option("--threads", c.opt_opts.threads, "Threads (default: all cores)")
@@ -180,7 +212,8 @@ std::string command_error(const CLI::App& app, int argc, char** argv) {
 
 /// Runs the parsed command (1 when none was parsed, which CLI11 prevents).
 int dispatch(Cli& c, qevolve::commands::Streams io) {
-  if (c.check->parsed()) return qevolve::commands::check(c.config_path, io);
+  if (c.check->parsed()) return qevolve::commands::check(c.check_opts, io);
+  if (c.sweep->parsed()) return qevolve::commands::sweep(c.sweep_opts, io);
   if (c.spectrum->parsed()) {
     c.spec.levels = c.spec_levels;
     return qevolve::commands::spectrum(c.spec, io);
@@ -217,9 +250,10 @@ int main(int argc, char** argv) {
   c.app.set_version_flag("--version", std::string("qevolve ") + qevolve::kVersion);
   c.app.require_subcommand(1);
   add_simulation_commands(c);
+  add_sweep_command(c);
   add_bench_commands(c);
-  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.plot, c.scaling, c.accuracy})
-    sub->add_flag("--quiet", c.quiet, "No progress; run and optimize print errors and warnings only");
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.plot, c.scaling, c.accuracy})
+    sub->add_flag("--quiet", c.quiet, "No progress; run, optimize and sweep print errors and warnings only");
 
   try {
     c.app.parse(argc, argv);
@@ -246,10 +280,10 @@ int main(int argc, char** argv) {
     return report(e.what(), 2);
   }
   const bool root = rank == 0;
-  // Only run, optimize and the bench's own workers are distributed; under mpirun any other
+  // Only run, optimize, sweep and the bench's own workers are distributed; under mpirun any other
   // command (check, spectrum, bench) runs on rank 0 alone, so that nothing is written twice.
   const bool distributed =
-      c.run->parsed() || c.optimize->parsed() || (c.scaling->parsed() && !c.bench_opts.worker_row.empty());
+      c.run->parsed() || c.optimize->parsed() || c.sweep->parsed() || (c.scaling->parsed() && !c.bench_opts.worker_row.empty());
   if (!root && !distributed) return 0;
   qevolve::commands::Streams io{root ? std::cout : null_stream, root ? std::cerr : null_stream, c.quiet,
                                 root && !c.quiet && isatty(2) != 0};

@@ -20,12 +20,17 @@ struct Streams {
   bool progress = false;     ///< err is a terminal: show progress bars
 };
 
+struct CheckOptions {
+  std::string config_path;        ///< "-": standard input
+  std::vector<std::string> sets;  ///< --set KEY=VALUE, in order
+};
 /// `qevolve check CONFIG`: loads and validates everything that can be checked without
 /// evolving (config, device resolution, pulses, target). Returns 0 or throws InputError.
-int check(const std::string& config_path, Streams io);
+int check(const CheckOptions& options, Streams io);
 
 struct SpectrumOptions {
   std::string config_path;
+  std::vector<std::string> sets;  ///< --set KEY=VALUE, in order
   std::optional<int> levels;  ///< --levels K: every mode truncated to K levels
   std::string output;         ///< -o FILE.h5 (empty: none)
 };
@@ -33,7 +38,8 @@ struct SpectrumOptions {
 int spectrum(const SpectrumOptions& options, Streams io);
 
 struct RunOptions {
-  std::string config_path;
+  std::string config_path;     ///< "-": standard input
+  std::vector<std::string> sets;  ///< --set KEY=VALUE, in order
   std::string output;          ///< -o FILE.h5 (empty: output.file of the config, or none)
   int threads = 0;             ///< --threads (0: all cores)
   std::optional<int> steps;    ///< --steps overrides evolution.steps
@@ -43,6 +49,7 @@ int run(const RunOptions& options, Streams io);
 
 struct OptimizeOptions {
   std::string config_path;
+  std::vector<std::string> sets;
   std::string output;          ///< -o FILE.h5 (empty: output.file of the config, or none)
   std::string resume;          ///< --resume CHECKPOINT.h5
   int threads = 0;
@@ -51,6 +58,21 @@ struct OptimizeOptions {
 /// `qevolve optimize`: minimise 1 - F over the trainable parameters (L-BFGS-B or Adam), with a
 /// per-iteration checkpoint, /history and the optimised config written back as YAML.
 int optimize(const OptimizeOptions& options, Streams io);
+
+struct SweepOptions {
+  std::string config_path;        ///< "-": standard input
+  std::vector<std::string> sets;  ///< --set KEY=VALUE, applied to every point
+  std::vector<std::string> vary;  ///< --vary KEY=START:STOP:COUNT | KEY=v1,v2,...: the axes, in order
+  std::string output;             ///< -o FILE.h5 (empty: output.file of the config, or none)
+  int threads = 0;                ///< points evaluated in parallel (0: all cores)
+  double progress_interval = 2.0;  ///< seconds between progress lines (hidden flag; tests use 0)
+  std::string plot;               ///< --plot FILE.png: `qevolve plot` of the output (needs an output file)
+};
+/// `qevolve sweep`: the grid of every --vary axis (the first slowest), each point evaluated as
+/// `qevolve run --set` would, from cached simulators, over threads and (mpirun) ranks; writes
+/// /sweep/* (docs/output.md) and prints the grid, the best point and the wall time. Returns 0.
+/// The HDF5 file is complete when it returns, so a plot of it can follow.
+int sweep(const SweepOptions& options, Streams io);
 
 struct BenchScalingOptions {
   int min_qubits = 2, max_qubits = 12;

@@ -169,9 +169,20 @@ struct OutputSpec {
   TraceSpec trace;
 };
 
+/// One `--set KEY=VALUE` (or one `--vary` value) applied to the YAML tree before the loader
+/// read it (io::apply_overrides): problems with the keys it set are reported at `label`.
+struct AppliedOverride {
+  std::string label;               ///< "--set pulses[0].amplitude=0.1": FILE of its messages
+  std::vector<std::string> paths;  ///< key paths it set or created, lists by index
+                                   ///< ("device.qubits[0].el")
+};
+
 struct Config {
-  std::string source_file;  // path as given on the command line
-  std::string yaml_text;    // the file's text, stored as the `config` attribute of outputs
+  std::string source_file;  // path as given on the command line ("<stdin>" for `-`)
+  /// The text as run, stored as the `config` attribute of outputs: the file's text, or with
+  /// overrides the YAML of the overridden tree (docs/cli.md "--set").
+  std::string yaml_text;
+  std::vector<AppliedOverride> overrides;  ///< in the order given
   DeviceSpec device;
   std::vector<PulseSpec> pulses;
   EvolutionSpec evolution;
@@ -187,8 +198,11 @@ struct Config {
   /// Throws an InputError located at `key_path` (or at its closest present parent).
   [[noreturn]] void fail(const std::string& key_path, const std::string& problem,
                          const std::string& expected = {}) const;
-  /// The location of `key_path` or of its closest present parent (file only if none).
+  /// The location of `key_path` or of its closest present parent (file only if none); a key
+  /// set by an override is located at the override's label.
   [[nodiscard]] SourceLocation locate(const std::string& key_path) const;
+  /// The last override that set `key_path` or one of its parents, or nullptr.
+  [[nodiscard]] const AppliedOverride* override_of(const std::string& key_path) const;
   /// The key path of the first `optimize:` list with an entry (device qubits, couplings,
   /// pulses, in that order), or empty when nothing is trainable.
   [[nodiscard]] std::string first_trainable_list() const;

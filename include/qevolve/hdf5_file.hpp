@@ -46,6 +46,8 @@ class Hdf5Writer {
   void write(const std::string& path, const RVector& v);
   void write(const std::string& path, const std::vector<double>& v);
   void write(const std::string& path, const std::vector<long long>& v);
+  /// An N-dimensional float64 array (1 <= N <= 32), row-major: the last index varies fastest.
+  void write(const std::string& path, const std::vector<double>& data, const std::vector<long long>& shape);
   /// Strings are expected to be UTF-8 and are cut at an embedded NUL.
   void write(const std::string& path, const std::vector<std::string>& v);
   void write_scalar(const std::string& path, double v);

@@ -21,6 +21,17 @@ void refine_unitary(CMatrix& U);
 /// with refine_unitary, so the result is unitary to rounding).
 [[nodiscard]] CMatrix expm_hermitian(const CMatrix& H, double scale);
 
+/// hermitian_eigen through the real symmetric solver whenever a diagonal S with entries in
+/// {1, i, -1, -i} makes R = S^dag H S exactly real (every product is exact: a fluxonium's or
+/// transmon's phi or n drive in the eigenbasis with the charge-real phase convention, plus the
+/// diagonal H0): then R = Q diag(w) Q^T by dsyevd and V = S Q, several times cheaper than
+/// zheevd for the small matrices of the dense steps; otherwise hermitian_eigen itself. The
+/// decomposition agrees with hermitian_eigen's to rounding, not bitwise (the dense scheme,
+/// forward and adjoint, uses it; docs/solvers.md "`expm`").
+void hermitian_eigen_rephased(const CMatrix& H, RVector& w, CMatrix& V);
+/// expm_hermitian through hermitian_eigen_rephased.
+[[nodiscard]] CMatrix expm_hermitian_rephased(const CMatrix& H, double scale);
+
 /// The connected components of the pattern of a square matrix: i and j are joined when
 /// |m(i, j)| or |m(j, i)| exceeds `tolerance` (default: when either is not exactly zero). Each
 /// block ascending; blocks in the order of their smallest index. One block when the pattern
@@ -85,7 +96,8 @@ int set_blas_threads(int threads);
 void park_blas_workers();
 
 /// Scope of dense, BLAS-3-bound work: OpenBLAS may use the threads recorded by
-/// set_blas_threads while it lives (outermost scope only; a no-op when nothing was recorded).
+/// set_blas_threads while it lives (outermost scope only; a no-op when nothing was recorded or
+/// one thread was: nothing to raise, and no worker pool started and parked per phase).
 class DenseBlasPhase {
  public:
   DenseBlasPhase();

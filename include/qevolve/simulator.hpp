@@ -164,6 +164,13 @@ class Simulator {
   [[nodiscard]] std::vector<pulse::Pulse>& pulses() { return pulses_; }
   [[nodiscard]] const std::vector<pulse::Pulse>& pulses() const { return pulses_; }
 
+  /// Replaces the pulses by those of `config` (auto values resolved as at build), keeping every
+  /// cached factor, when that is all that changes: the same drive channels (modes, operators,
+  /// crosstalk factors) and the same total duration, and the dressed basis at hand if a pulse
+  /// needs it. Returns false, changing nothing, otherwise (build a new Simulator then).
+  /// Precondition: config's device and evolution sections are those the simulator was built
+  /// from (a parameter sweep over pulse keys). The result equals a fresh build's bitwise.
+  bool set_pulses(const Config& config);
   /// Changes the number of steps; rebuilds only the dt-dependent static factors.
   void set_steps(int steps);
   /// Open systems: new noise rates for the same entries (same qubits, same order): rebuilds
@@ -282,6 +289,11 @@ class Simulator {
 
  private:
   struct Cache;  // the shared factors and the solver's scheme (src/solver/scheme.hpp)
+  /// The pulses of config.pulses and their drive channels (a pulse's own mode, then crosstalk).
+  void make_pulses(const Config& config, std::vector<pulse::Pulse>& pulses,
+                   std::vector<DriveChannel>& channels) const;
+  /// evolution.duration, or the latest pulse end.
+  [[nodiscard]] double total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const;
   device::Device device_;
   Options options_;
   std::vector<pulse::Pulse> pulses_;

@@ -2,6 +2,7 @@
 // evolution: whatever `run` or `optimize` would reject as input is rejected here too.
 #include <ostream>
 
+#include "config_input.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
@@ -9,8 +10,10 @@
 
 namespace qevolve::commands {
 
-int check(const std::string& config_path, Streams io) {
-  const Config config = io::load_config(config_path);
+int check(const CheckOptions& options, Streams io) {
+  comm::SerialCommunicator serial;  // under mpirun `check` runs on rank 0 alone
+  const Config config = load_command_config(options.config_path, options.sets, serial);
+  const std::string& config_path = options.config_path;
   // A config with an `optimize` section is meant for `qevolve optimize` (its requirements too);
   // one with a device alone (no pulses, evolution or target) for `qevolve spectrum`.
   const bool device_only = config.pulses.empty() && !config.has_evolution && !config.target;
@@ -20,7 +23,7 @@ int check(const std::string& config_path, Streams io) {
   const device::ResolvedDevice dev = io::resolve(config, purpose);
   long long dim = 1;
   for (const auto& m : dev.modes) dim *= m.levels;
-  io.out << config_path << ": ok (" << dev.modes.size() << " modes, D = " << dim << ", "
+  io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes, D = " << dim << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
          << (device_only ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   return 0;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "config_input.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -89,7 +90,9 @@ std::vector<HistoryRow> history_rows(const std::vector<optimize::IterationRecord
 
 /// OUT.h5 -> OUT.optimized.yaml; no output -> CONFIG.optimized.yaml.
 std::string yaml_path(const std::string& output, const std::string& config_path) {
-  std::filesystem::path p = output.empty() ? std::filesystem::path(config_path) : std::filesystem::path(output);
+  std::filesystem::path p = !output.empty()      ? std::filesystem::path(output)
+                            : config_path == "-" ? std::filesystem::path("stdin.yaml")
+                                                 : std::filesystem::path(config_path);
   p.replace_extension(".optimized.yaml");
   return p.string();
 }
@@ -98,7 +101,7 @@ std::string yaml_path(const std::string& output, const std::string& config_path)
 
 int optimize(const OptimizeOptions& options, Streams io) {
   const auto t_start = Clock::now();
-  Config config = io::load_config(options.config_path);
+  Config config = load_command_config(options.config_path, options.sets, comm::world());
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
   (void)io::resolve(config, io::Purpose::optimize);  // every input error before any work

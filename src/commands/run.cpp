@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "config_input.hpp"
 #include "progress.hpp"
 #include "rank_device.hpp"
 #include "qevolve/resolve.hpp"
@@ -26,7 +27,7 @@ int run(const RunOptions& options, Streams io) {
   comm::Communicator& comm = comm::world();
   const bool root = comm.is_root();
   const bool show = root && io.progress && !io.quiet;
-  Config config = io::load_config(options.config_path);
+  Config config = load_command_config(options.config_path, options.sets, comm);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
   (void)io::resolve(config, io::Purpose::evolve);  // every input error before any work

@@ -1,4 +1,5 @@
 // Shared output of `run` and `optimize`: HDF5 result file and summary (docs/output.md, docs/cli.md "Progress and summary").
+#include "config_input.hpp"
 #include "run_output.hpp"
 
 #include <cstdio>
@@ -158,7 +159,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   w.attribute("duration_ns", o.duration);
   w.attribute("wall_time_s", wall_time);
   w.attribute("qevolve_version", std::string(kVersion));
-  w.attribute("config", r.config->yaml_text);
+  write_config_attributes(w, *r.config);
   if (!std::isnan(r.single_precision_deviation))
     w.attribute("single_precision_deviation", r.single_precision_deviation);
   w.commit();

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 
+#include "config_input.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -55,7 +56,7 @@ void write_spectrum_h5(const std::string& path, const Config& config,
   std::vector<long long> dims(dev.dims().begin(), dev.dims().end());
   w.attribute("dims", dims);
   w.attribute("qevolve_version", std::string(kVersion));
-  w.attribute("config", config.yaml_text);
+  write_config_attributes(w, config);
   w.commit();
 }
 
@@ -63,7 +64,8 @@ void write_spectrum_h5(const std::string& path, const Config& config,
 
 int spectrum(const SpectrumOptions& options, Streams io) {
   const auto t0 = Clock::now();
-  Config config = io::load_config(options.config_path);
+  comm::SerialCommunicator serial;
+  Config config = load_command_config(options.config_path, options.sets, serial);
   if (options.levels) {
     // --levels K truncates every mode to K levels (preset modes through preset_args).
     if (config.device.preset) {

@@ -14,7 +14,18 @@ std::string Config::first_trainable_list() const {
   return {};
 }
 
+const AppliedOverride* Config::override_of(const std::string& key_path) const {
+  for (auto o = overrides.rbegin(); o != overrides.rend(); ++o)
+    for (const std::string& p : o->paths) {
+      const bool under = key_path.size() > p.size() && key_path.compare(0, p.size(), p) == 0 &&
+                         (key_path[p.size()] == '.' || key_path[p.size()] == '[');
+      if (key_path == p || under) return &*o;
+    }
+  return nullptr;
+}
+
 SourceLocation Config::locate(const std::string& key_path) const {
+  if (const AppliedOverride* o = override_of(key_path)) return SourceLocation{o->label, 0, 0};
   std::string path = key_path;
   while (!path.empty()) {
     if (auto it = where.find(path); it != where.end()) return it->second;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "qevolve/error.hpp"
 
@@ -40,7 +41,10 @@ void park_blas_workers() {
 
 DenseBlasPhase::DenseBlasPhase() {
   const int n = dense_threads.load();
-  if (n == 0) return;
+  // One thread (--threads 1, or a sweep's points): BLAS is already single-threaded and its
+  // workers parked; raising "1 thread" would start OpenBLAS's pthread pool (all its workers
+  // spin-yielding beside the computation) only to park it again at the end of the phase.
+  if (n <= 1) return;
   counted_ = true;
   if (dense_depth.fetch_add(1) != 0) return;
   active_ = true;
@@ -85,16 +89,119 @@ void refine_unitary(CMatrix& U) {
   U += 0.5 * U * defect;
 }
 
-CMatrix expm_hermitian(const CMatrix& H, double scale) {
-  RVector w;
-  CMatrix V;
-  hermitian_eigen(H, w, V);
+namespace {
+
+/// exp(-i scale H) = V diag(e^{-i scale w}) V^dag from an eigen-decomposition of H.
+CMatrix exponential_from(const RVector& w, CMatrix& V, double scale) {
   // LAPACK's eigenvectors are orthonormal to ~n eps; over thousands of steps that defect would
   // accumulate linearly in the propagator, so refine V first.
   refine_unitary(V);
   CVector phases(w.size());
   for (Index k = 0; k < w.size(); ++k) phases(k) = std::polar(1.0, -scale * w(k));
   return V * phases.asDiagonal() * V.adjoint();
+}
+
+/// z times i^q (q mod 4): exact.
+cplx quarter(cplx z, int q) {
+  switch (q & 3) {
+    case 0: return z;
+    case 1: return {-z.imag(), z.real()};
+    case 2: return -z;
+    default: return {z.imag(), -z.real()};
+  }
+}
+
+/// Quarter-turn exponents q_k (S = diag(i^q_k)) making S^dag H S exactly real, if there are any.
+bool quarter_phases(const CMatrix& H, std::vector<int>& q) {
+  const Index n = H.rows();
+  q.assign(static_cast<std::size_t>(n), -1);
+  std::vector<Index> stack;
+  for (Index root = 0; root < n; ++root) {
+    if (q[static_cast<std::size_t>(root)] >= 0) continue;
+    q[static_cast<std::size_t>(root)] = 0;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const Index j = stack.back();
+      stack.pop_back();
+      for (Index k = 0; k < n; ++k) {
+        if (k == j || H(j, k) == cplx{}) continue;
+        // conj(i^qj) H_jk i^qk real: t = i^-qj H_jk must be real (qk = 0) or imaginary (qk = 1).
+        const cplx t = quarter(H(j, k), -q[static_cast<std::size_t>(j)]);
+        const int want = t.imag() == 0.0 ? 0 : t.real() == 0.0 ? 1 : -1;
+        if (want < 0) return false;
+        int& qk = q[static_cast<std::size_t>(k)];
+        if (qk < 0) {
+          qk = want;
+          stack.push_back(k);
+        } else if ((qk & 1) != want) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+CMatrix expm_hermitian(const CMatrix& H, double scale) {
+  RVector w;
+  CMatrix V;
+  hermitian_eigen(H, w, V);
+  return exponential_from(w, V, scale);
+}
+
+namespace {
+
+/// H = S Q diag(w) Q^T S^dag with S = diag(i^q) and Q real, by dsyevd, when quarter_phases
+/// finds q; false (nothing computed) otherwise.
+bool rephased_real_eigen(const CMatrix& H, RVector& w, RMatrix& Q, std::vector<int>& q) {
+  const Index n = H.rows();
+  if (n == 0 || H.cols() != n || !H.allFinite() || !quarter_phases(H, q)) return false;
+  Q.resize(n, n);
+  for (Index j = 0; j < n; ++j)
+    for (Index k = 0; k < n; ++k)
+      Q(j, k) = quarter(H(j, k), q[static_cast<std::size_t>(k)] - q[static_cast<std::size_t>(j)]).real();
+  w.resize(n);
+  const auto ln = static_cast<lapack_int>(n);
+  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', ln, Q.data(), ln, w.data());
+  if (info != 0) throw NumericalError("dsyevd failed with info " + std::to_string(info));
+  return true;
+}
+
+}  // namespace
+
+void hermitian_eigen_rephased(const CMatrix& H, RVector& w, CMatrix& V) {
+  std::vector<int> q;
+  RMatrix Q;
+  if (!rephased_real_eigen(H, w, Q, q)) return hermitian_eigen(H, w, V);
+  const Index n = H.rows();
+  V.resize(n, n);
+  for (Index j = 0; j < n; ++j)
+    for (Index k = 0; k < n; ++k) V(j, k) = quarter(cplx(Q(j, k), 0.0), q[static_cast<std::size_t>(j)]);
+}
+
+CMatrix expm_hermitian_rephased(const CMatrix& H, double scale) {
+  RVector w;
+  std::vector<int> q;
+  RMatrix Q;
+  if (!rephased_real_eigen(H, w, Q, q)) return expm_hermitian(H, scale);
+  // In real arithmetic: Q refined as refine_unitary does (one Newton polar step), then
+  // exp(-i scale H) = S (Q diag(cos) Q^T - i Q diag(sin) Q^T) S^dag.
+  const Index n = H.rows();
+  const RMatrix defect = RMatrix::Identity(n, n) - Q.transpose() * Q;
+  Q += 0.5 * Q * defect;
+  RVector c(n), sn(n);
+  for (Index k = 0; k < n; ++k) {
+    c(k) = std::cos(scale * w(k));
+    sn(k) = std::sin(scale * w(k));
+  }
+  const RMatrix re = Q * c.asDiagonal() * Q.transpose(), im = Q * sn.asDiagonal() * Q.transpose();
+  CMatrix U(n, n);
+  for (Index j = 0; j < n; ++j)
+    for (Index k = 0; k < n; ++k)
+      U(j, k) = quarter(cplx(re(j, k), -im(j, k)), q[static_cast<std::size_t>(j)] - q[static_cast<std::size_t>(k)]);
+  return U;
 }
 
 std::vector<std::vector<int>> pattern_blocks(const CMatrix& m, double tolerance) {

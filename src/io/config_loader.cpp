@@ -30,13 +30,17 @@ void check_across(const Config& cfg) {
                       Msg::CompensationTrainableNone);
 }
 
-}  // namespace
+/// The YAML of the overridden tree, after a comment naming the file and the overrides.
+std::string overridden_text(const YAML::Node& root, const std::string& name, const Config& cfg) {
+  YAML::Emitter out;
+  out << root;
+  std::string text = "# " + name + " with";
+  for (const AppliedOverride& o : cfg.overrides) text += " " + o.label;
+  return text + "\n" + out.c_str() + "\n";
+}
 
-Config parse_config(const std::string& text, const std::string& name) {
-  Config cfg;
-  cfg.source_file = name;
-  cfg.yaml_text = text;
-  const YAML::Node root = parse_yaml(text, name);
+/// The loader proper: every section of the (possibly overridden) tree into `cfg`.
+void read_tree(const YAML::Node& root, const std::string& name, Config& cfg) {
   Doc doc(name, cfg);
   if (!root.IsMap())
     doc.fail(root.Mark(), {}, Msg::TopNotMap, {{"FOUND", describe(root)}});
@@ -54,9 +58,66 @@ Config parse_config(const std::string& text, const std::string& name) {
     detail::read_optimize(doc, *it, cfg.optimize.emplace());
   if (const Item* it = top.find("output")) detail::read_output(doc, *it, cfg.output);
   check_across(cfg);
+}
+
+}  // namespace
+
+std::string source_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+InputError source_unreadable(const std::string& path, const std::string& reason) {
+  return input_error({source_name(path), 0, 0}, {}, Msg::FileUnreadable, {{"REASON", reason}});
+}
+
+std::string read_config_source(const std::string& path) {
+  return path == "-" ? read_config_stream(0, source_name(path)) : read_config_file(path);
+}
+
+struct ParsedConfig::Tree {
+  YAML::Node root;
+};
+
+ParsedConfig::ParsedConfig(std::string text, std::string name)
+    : text_(std::move(text)), name_(std::move(name)), tree_(std::make_shared<Tree>(Tree{parse_yaml(text_, name_)})) {}
+
+Config ParsedConfig::read(const std::vector<Override>& overrides, bool keep_text) const {
+  Config cfg;
+  cfg.source_file = name_;
+  if (keep_text) cfg.yaml_text = text_;
+  YAML::Node root = tree_->root;
+  if (!overrides.empty()) {
+    root.reset(YAML::Clone(tree_->root));  // the shared tree stays as parsed (reset: rebinds)
+    apply_overrides(root, overrides, cfg);
+    if (keep_text) cfg.yaml_text = overridden_text(root, name_, cfg);
+  }
+  read_tree(root, name_, cfg);
   return cfg;
 }
 
-Config load_config(const std::string& path) { return parse_config(read_config_file(path), path); }
+std::string ParsedConfig::text_with(const std::vector<Override>& overrides) const {
+  if (overrides.empty()) return text_;
+  Config cfg;
+  cfg.source_file = name_;
+  YAML::Node root = YAML::Clone(tree_->root);
+  apply_overrides(root, overrides, cfg);
+  return overridden_text(root, name_, cfg);
+}
+
+Config parse_config(const std::string& text, const std::string& name, const std::vector<Override>& overrides) {
+  // The tree itself, not a copy: YAML::Clone drops the marks, i.e. the file's locations.
+  Config cfg;
+  cfg.source_file = name;
+  cfg.yaml_text = text;
+  const YAML::Node root = parse_yaml(text, name);
+  if (!overrides.empty()) {
+    apply_overrides(root, overrides, cfg);
+    cfg.yaml_text = overridden_text(root, name, cfg);
+  }
+  read_tree(root, name, cfg);
+  return cfg;
+}
+
+Config load_config(const std::string& path, const std::vector<Override>& overrides) {
+  return parse_config(read_config_source(path), source_name(path), overrides);
+}
 
 }  // namespace qevolve::io

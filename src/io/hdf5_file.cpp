@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -44,7 +45,7 @@ std::string cannot_write(const std::string& file, const std::string& reason) {
 /// The shape of a dataset or attribute: rank 0 (scalar) to 4.
 struct Shape {
   int rank = 0;
-  std::array<hsize_t, 4> dims{0, 0, 0, 0};
+  std::array<hsize_t, H5S_MAX_RANK> dims{};
 
   [[nodiscard]] hsize_t elements() const {
     hsize_t n = 1;
@@ -235,6 +236,22 @@ void Hdf5Writer::write(const std::string& path, const std::vector<double>& v) {
                 vector_shape(static_cast<Index>(v.size())), v.data());
 }
 
+void Hdf5Writer::write(const std::string& path, const std::vector<double>& data,
+                       const std::vector<long long>& shape) {
+  const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
+  Shape s;
+  s.rank = static_cast<int>(shape.size());
+  long long n = 1;
+  for (std::size_t k = 0; k < shape.size() && k < s.dims.size(); ++k) {
+    s.dims[k] = static_cast<hsize_t>(std::max(0LL, shape[k]));
+    n *= shape[k];
+  }
+  if (shape.empty() || shape.size() > s.dims.size() || n != static_cast<long long>(data.size()))
+    throw Error("cannot write dataset '" + path + "' to " + final_path_ +
+                ": the shape does not match the data (or has more than 32 dimensions)");
+  write_dataset(file, final_path_, path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s, data.data());
+}
+
 void Hdf5Writer::write(const std::string& path, const std::vector<long long>& v) {
   const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
   write_dataset(file, final_path_, path, H5T_STD_I64LE, H5T_NATIVE_LLONG,
@@ -303,7 +320,7 @@ void Hdf5Writer::attribute(const std::string& name, const std::vector<std::strin
   const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
   std::vector<const char*> pointers;
   pointers.reserve(v.size());
-  for (const std::string& x : v) pointers.push_back(x.c_str());
+  for (const std::string& text : v) pointers.push_back(text.c_str());
   Hdf5ErrorSilencer quiet;
   const Hdf5Handle type = detail::utf8_string_type(final_path_);
   write_attribute(file, final_path_, name, object, type.get(), type.get(),

@@ -96,6 +96,18 @@ enum class Msg {
   MagnusOpenSystem,
   MagnusOrder,
   CompensationTrainableNone,
+  // --- overrides (--set, --vary) -----------------------------------------------------------
+  SetNoEquals,
+  SetBadKey,
+  SetEmptyValue,
+  SetIndexRange,
+  SetNoEntry,
+  SetNotMap,
+  SetNotList,
+  VaryBadRange,
+  VaryBadList,
+  VaryScope,
+  VaryTooMany,
   // --- fragments ---------------------------------------------------------------------------
   NounList,
   NounMap,

@@ -221,12 +221,17 @@ std::string read_config_file(const std::string& path) {
   if (static_cast<std::uint64_t>(st.st_size) > kMaxConfigBytes)
     throw input_error({path, 0, 0}, {}, Msg::FileTooLarge, {{"LIMIT", limit}});
 
+  return read_config_stream(file.fd, path);
+}
+
+std::string read_config_stream(int fd, const std::string& path) {
   // Read at most one byte more than the limit: files whose stat size is not their length
-  // (e.g. under /proc) are bounded too.
+  // (e.g. under /proc) and pipes are bounded too.
+  const std::string limit = std::to_string(kMaxConfigBytes);
   std::string text;
   std::vector<char> buffer(1 << 16);
   for (;;) {
-    const ssize_t got = ::read(file.fd, buffer.data(), buffer.size());
+    const ssize_t got = ::read(fd, buffer.data(), buffer.size());
     if (got < 0) {
       if (errno == EINTR) continue;
       throw input_error({path, 0, 0}, {}, Msg::FileUnreadable,

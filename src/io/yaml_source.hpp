@@ -19,6 +19,9 @@ inline constexpr std::uint64_t kMaxYamlNodes = 200000;
 /// Reads the file at `path`: it must exist, be a regular file (not a directory, pipe or device)
 /// of at most kMaxConfigBytes, and be readable. `path` is FILE in messages.
 [[nodiscard]] std::string read_config_file(const std::string& path);
+/// Reads an open descriptor (standard input for `-`) to its end, at most kMaxConfigBytes;
+/// `name` is FILE in messages.
+[[nodiscard]] std::string read_config_stream(int fd, const std::string& name);
 
 /// Checks that `text` is UTF-8 text without NUL or control bytes, then pre-scans it as a stream
 /// of YAML events (syntax errors, a single document, nesting depth, node count with alias

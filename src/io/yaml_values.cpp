@@ -95,12 +95,17 @@ SourceLocation Doc::at(const YAML::Mark& mark) const {
   return SourceLocation{file_, mark.line + 1, mark.column + 1};
 }
 
+SourceLocation Doc::at(const YAML::Mark& mark, const std::string& path) const {
+  if (const AppliedOverride* o = config_.override_of(path)) return SourceLocation{o->label, 0, 0};
+  return at(mark);
+}
+
 void Doc::fail(const YAML::Mark& mark, const std::string& path, Msg id, MsgArgs args) const {
-  throw input_error(at(mark), path, id, args);
+  throw input_error(at(mark, path), path, id, args);
 }
 
 void Doc::record(const std::string& path, const YAML::Mark& mark) {
-  config_.where.emplace(path, at(mark));
+  config_.where.emplace(path, at(mark, path));
 }
 
 YAML::Mark Item::mark() const {

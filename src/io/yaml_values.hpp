@@ -26,6 +26,8 @@ class Doc {
 
   /// 1-based location of a yaml-cpp mark (0-based).
   [[nodiscard]] SourceLocation at(const YAML::Mark& mark) const;
+  /// The same for the value at key `path`, or the label of the override that set it.
+  [[nodiscard]] SourceLocation at(const YAML::Mark& mark, const std::string& path) const;
   /// Throws the InputError `id` for `path`, located at `mark`.
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& path, Msg id,
                          MsgArgs args = {}) const;

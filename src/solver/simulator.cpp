@@ -71,53 +71,8 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
       });
   if (need_dressed) dressed_ = device::dress(device_);
 
-  // Pulses and drive channels.
-  auto mode_of = [&](const std::string& name, const std::string& path) {
-    const int m = device_.find(name);
-    if (m < 0) unvalidated(path, "unknown mode `" + name + "`", "a mode name of the device");
-    return m;
-  };
-  for (std::size_t p = 0; p < config.pulses.size(); ++p) {
-    const PulseSpec& spec = config.pulses[p];
-    const int q = mode_of(spec.qubit, spec.path + ".qubit");
-    const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
-    const std::string op = spec.op.empty() ? std::string(mode.default_operator()) : spec.op;
-    const CMatrix* O = mode.op(op);
-    if (O == nullptr || op == "number" || op == "lowering")
-      unvalidated(spec.path + ".operator",
-                  "mode `" + mode.name() + "` has no drive operator `" + op + "`",
-                  mode.has_flux_operator() ? (mode.is_oscillator() ? "x | y" : "phi | n") : "n");
-    double auto_freq = mode.energies(1) - mode.energies(0);
-    if (spec.frequency_mode == FrequencyMode::auto_dressed) {
-      std::vector<int> lv(static_cast<std::size_t>(device_.num_modes()), 0);
-      const double e0 = dressed_->energy_of_bare(device_.flat_index(lv));
-      lv[static_cast<std::size_t>(q)] = 1;
-      auto_freq = dressed_->energy_of_bare(device_.flat_index(lv)) - e0;
-    }
-    pulses_.emplace_back(spec, auto_freq, std::abs((*O)(0, 1)));
-    channels_.push_back({static_cast<int>(p), q, 1.0, op});
-    for (const auto& [other, factor] : spec.crosstalk) {
-      const int q2 = mode_of(other, spec.path + ".crosstalk." + other);
-      if (device_.modes()[static_cast<std::size_t>(q2)].op(op) == nullptr)
-        unvalidated(spec.path + ".crosstalk." + other,
-                    "mode `" + other + "` has no operator `" + op + "` for crosstalk");
-      channels_.push_back({static_cast<int>(p), q2, factor, op});
-    }
-  }
-
-  // Total time.
-  double latest = 0.0;
-  for (const auto& p : pulses_) latest = std::max(latest, p.end());
-  if (config.evolution.duration) {
-    options_.duration = *config.evolution.duration;
-    if (options_.duration < latest - 1e-12 * latest)
-      unvalidated("evolution.duration",
-                  "duration " + std::to_string(options_.duration) +
-                      " ns is shorter than the latest pulse end " + std::to_string(latest) + " ns",
-                  "duration >= " + std::to_string(latest));
-  } else {
-    options_.duration = latest;
-  }
+  make_pulses(config, pulses_, channels_);
+  options_.duration = total_duration(config, pulses_);
   if (!(options_.duration > 0.0))
     unvalidated("evolution.duration", "the evolution has zero length (no pulses and no duration)",
                 "evolution.duration > 0 or at least one pulse");
@@ -177,6 +132,75 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   }
   cache_->scheme = make_scheme(*this, shared);
   set_steps(options_.steps);
+}
+
+void Simulator::make_pulses(const Config& config, std::vector<pulse::Pulse>& pulses,
+                            std::vector<DriveChannel>& channels) const {
+  auto mode_of = [&](const std::string& name, const std::string& path) {
+    const int m = device_.find(name);
+    if (m < 0) unvalidated(path, "unknown mode `" + name + "`", "a mode name of the device");
+    return m;
+  };
+  for (std::size_t p = 0; p < config.pulses.size(); ++p) {
+    const PulseSpec& spec = config.pulses[p];
+    const int q = mode_of(spec.qubit, spec.path + ".qubit");
+    const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
+    const std::string op = spec.op.empty() ? std::string(mode.default_operator()) : spec.op;
+    const CMatrix* O = mode.op(op);
+    if (O == nullptr || op == "number" || op == "lowering")
+      unvalidated(spec.path + ".operator",
+                  "mode `" + mode.name() + "` has no drive operator `" + op + "`",
+                  mode.has_flux_operator() ? (mode.is_oscillator() ? "x | y" : "phi | n") : "n");
+    double auto_freq = mode.energies(1) - mode.energies(0);
+    if (spec.frequency_mode == FrequencyMode::auto_dressed) {
+      std::vector<int> lv(static_cast<std::size_t>(device_.num_modes()), 0);
+      const double e0 = dressed_->energy_of_bare(device_.flat_index(lv));
+      lv[static_cast<std::size_t>(q)] = 1;
+      auto_freq = dressed_->energy_of_bare(device_.flat_index(lv)) - e0;
+    }
+    pulses.emplace_back(spec, auto_freq, std::abs((*O)(0, 1)));
+    channels.push_back({static_cast<int>(p), q, 1.0, op});
+    for (const auto& [other, factor] : spec.crosstalk) {
+      const int q2 = mode_of(other, spec.path + ".crosstalk." + other);
+      if (device_.modes()[static_cast<std::size_t>(q2)].op(op) == nullptr)
+        unvalidated(spec.path + ".crosstalk." + other,
+                    "mode `" + other + "` has no operator `" + op + "` for crosstalk");
+      channels.push_back({static_cast<int>(p), q2, factor, op});
+    }
+  }
+
+}
+
+double Simulator::total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const {
+  double latest = 0.0;
+  for (const auto& p : pulses) latest = std::max(latest, p.end());
+  double duration = latest;
+  if (config.evolution.duration) {
+    duration = *config.evolution.duration;
+    if (duration < latest - 1e-12 * latest)
+      unvalidated("evolution.duration",
+                  "duration " + std::to_string(duration) +
+                      " ns is shorter than the latest pulse end " + std::to_string(latest) + " ns",
+                  "duration >= " + std::to_string(latest));
+  }
+  return duration;
+}
+
+bool Simulator::set_pulses(const Config& config) {
+  const bool need_dressed = std::any_of(config.pulses.begin(), config.pulses.end(), [](const PulseSpec& p) {
+    return p.frequency_mode == FrequencyMode::auto_dressed;
+  });
+  if (need_dressed && !dressed_) return false;
+  std::vector<pulse::Pulse> pulses;
+  std::vector<DriveChannel> channels;
+  make_pulses(config, pulses, channels);
+  const auto same = [](const DriveChannel& a, const DriveChannel& b) {
+    return a.pulse == b.pulse && a.mode == b.mode && a.factor == b.factor && a.op == b.op;
+  };
+  if (!std::equal(channels.begin(), channels.end(), channels_.begin(), channels_.end(), same)) return false;
+  if (total_duration(config, pulses) != options_.duration) return false;
+  pulses_ = std::move(pulses);
+  return true;
 }
 
 Simulator::~Simulator() = default;

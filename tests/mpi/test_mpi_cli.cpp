@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/cli_util.hpp"
+#include "cli/sweep_configs.hpp"
 
 namespace qevolve::testing {
 namespace {
@@ -110,6 +111,41 @@ TEST(MpiCli, BenchScalingRanksReportsSpeedupAndBytes) {
   EXPECT_NE(text.find("\n4,16,16,20,3,1,"), std::string::npos) << text;
   // vz objective: tau, Tr(U^dag U) and 2N diagonal environments = 3 + 8N doubles for N = 4.
   EXPECT_NE(r.out.find("280 bytes per vz objective evaluation"), std::string::npos) << r.out;
+}
+
+TEST(MpiCli, SweepMatchesOneProcessBitwise) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const std::string axes = " --vary device.qubits[q0].el=0.95,1.05 --vary pulses[0].amplitude=0.07:0.09:5 --threads 1";
+  const std::string serial = (dir / "serial.h5").string(), dist = (dir / "dist.h5").string();
+  const CommandResult a = run_command(std::string(QEVOLVE_EXE) + " sweep '" + cfg.string() + "'" + axes + " -o '" + serial + "'", dir);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  // 3 ranks over 10 points (4, 3, 3: the shares cut the device axis), the config on stdin
+  const CommandResult b =
+      run_command(kMpi + " -n 3 " + QEVOLVE_EXE + " sweep -" + axes + " -o '" + dist + "' < '" + cfg.string() + "'", dir);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(count(b.out, "qevolve sweep:"), 1u) << b.out;  // rank 0 alone prints
+  EXPECT_NE(b.out.find("evaluated: 3 ranks x 1 thread"), std::string::npos) << b.out;
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "a = h5py.File('" + serial + "', 'r'); b = h5py.File('" + dist + "', 'r')\n"
+      "for k in ['fidelity', 'fidelity_uncompensated', 'leakage', 'populations', 'axes/0', 'axes/1']:\n"
+      "    assert np.array_equal(a['sweep/' + k][()], b['sweep/' + k][()]), k\n"
+      "assert a['sweep/fidelity'].shape == (2, 5)\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+TEST(MpiCli, SweepBadVaryIsReportedOnce) {
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const CommandResult r = run_command(kMpi + " -n 2 " + QEVOLVE_EXE + " sweep '" + cfg.string() +
+                                          "' --vary pulses[0].duration=40,-1",
+                                      dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count(r.err, "qevolve: error: "), 1u) << r.err;
+  EXPECT_NE(r.err.find("--vary pulses[0].duration=40,-1 (value -1): pulses[0].duration"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -50,6 +50,45 @@ TEST(ExpmHermitianSmall, AgreesWithTheEigendecomposition) {
   EXPECT_LT(worst_unitary, 1e-14);
 }
 
+/// H = D + i A (A real antisymmetric on a path and a triangle-free pattern) is real up to the
+/// phases i^k; the rephased decomposition (dsyevd) must reconstruct H and match zheevd's
+/// eigenvalues to rounding. A general complex H (phases not quarter turns) and one whose
+/// cycle forbids consistent phases fall back to zheevd, bitwise.
+TEST(HermitianEigenRephased, RealUpToQuarterPhasesAndFallback) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const Index n = 10;
+  CMatrix H = CMatrix::Zero(n, n);
+  for (Index k = 0; k < n; ++k) H(k, k) = 3.0 * u(rng);
+  for (Index j = 0; j < n; ++j)  // opposite-parity pairs only: a fluxonium phi drive at half flux
+    for (Index k = j + 1; k < n; k += 2) {
+      H(j, k) = cplx(0.0, u(rng));
+      H(k, j) = std::conj(H(j, k));
+    }
+  RVector w, w_ref;
+  CMatrix V, V_ref;
+  linalg::hermitian_eigen_rephased(H, w, V);
+  linalg::hermitian_eigen(H, w_ref, V_ref);
+  EXPECT_LT((w - w_ref).cwiseAbs().maxCoeff(), 1e-13);
+  EXPECT_LT((V * w.cast<cplx>().asDiagonal() * V.adjoint() - H).cwiseAbs().maxCoeff(), 1e-13);
+  EXPECT_LT((V.adjoint() * V - CMatrix::Identity(n, n)).cwiseAbs().maxCoeff(), 1e-13);
+  const CMatrix U = linalg::expm_hermitian_rephased(H, 0.7), U_ref = linalg::expm_hermitian(H, 0.7);
+  EXPECT_LT((U - U_ref).cwiseAbs().maxCoeff(), 1e-13);
+
+  CMatrix G = H;
+  G(0, 1) = cplx(0.3, 0.4);  // a general phase: no quarter-turn S
+  G(1, 0) = std::conj(G(0, 1));
+  linalg::hermitian_eigen_rephased(G, w, V);
+  linalg::hermitian_eigen(G, w_ref, V_ref);
+  EXPECT_TRUE(w == w_ref && V == V_ref);
+  CMatrix C = CMatrix::Zero(3, 3);  // a triangle of imaginary entries: i * i * i has no real gauge
+  C(0, 1) = C(1, 2) = C(2, 0) = cplx(0.0, 1.0);
+  C(1, 0) = C(2, 1) = C(0, 2) = cplx(0.0, -1.0);
+  linalg::hermitian_eigen_rephased(C, w, V);
+  linalg::hermitian_eigen(C, w_ref, V_ref);
+  EXPECT_TRUE(w == w_ref && V == V_ref);
+}
+
 TEST(PatternBlocks, ConnectedComponentsOfThePattern) {
   // The two-qubit parity pattern {00, 11}, {01, 10}; a pattern joined through one entry above
   // the tolerance; a dense matrix is one block.

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# docs/performance.md "Sweeps": the 15 x 15 chevron of examples/fluxonium_x.yaml (amplitude
+# +-20 %, frequency +-0.02 GHz around the file's values) as
+#   (a) one `qevolve sweep` (all cores),
+#   (b) 225 separate `qevolve run --set` processes (the old way),
+#   (c) the same chevron on the two-fluxonium device (3 levels each) of
+#       examples/fluxonium_pair_chevron.yaml: `mpirun -n 2 qevolve sweep --threads 1` against one
+#       rank with one thread.
+# Usage: benchmarks/sweep/chevron.sh [BUILD_DIR] [REPEAT]   (default build/release, 3; best of REPEAT)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$here/build/release}
+repeat=${2:-3}
+qevolve=$build/bin/qevolve
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+amp=0.0823684365012486   # pulses[0].amplitude of examples/fluxonium_x.yaml
+freq=0.5823664862818624  # pulses[0].frequency
+axes=$(python3 -c "a=$amp; f=$freq; print(f'--vary pulses[0].amplitude={0.8*a!r}:{1.2*a!r}:15 --vary pulses[0].frequency={f-0.02!r}:{f+0.02!r}:15')")
+
+# best wall time of REPEAT runs of "$@"
+best() {
+  local b=""
+  for _ in $(seq "$repeat"); do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" > /dev/null
+    t1=$(date +%s.%N)
+    b=$(python3 -c "t=$t1-$t0; b='$b'; print(t if not b else min(t, float(b)))")
+  done
+  printf '%.3f' "$b"
+}
+
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# shellcheck disable=SC2086
+a=$(best "$qevolve" sweep "$here/examples/fluxonium_x.yaml" $axes -o "$tmp/a.h5" --quiet)
+echo "(a) qevolve sweep, 225 points, $(nproc) threads:        $a s"
+
+runs() {
+  python3 - "$amp" "$freq" <<'PY' > "$tmp/points.txt"
+import sys
+a, f = float(sys.argv[1]), float(sys.argv[2])
+for i in range(15):
+    for j in range(15):
+        print(repr(0.8 * a + i * (0.4 * a / 14)), repr(f - 0.02 + j * (0.04 / 14)))
+PY
+  while read -r x y; do
+    "$qevolve" run "$here/examples/fluxonium_x.yaml" --set "pulses[0].amplitude=$x" --set "pulses[0].frequency=$y" \
+      -o "$tmp/p.h5" --quiet > /dev/null
+  done < "$tmp/points.txt"
+}
+b=$(repeat=1 best runs)
+echo "(b) 225 x qevolve run --set (one process each):        $b s"
+
+pair="$here/examples/fluxonium_pair_chevron.yaml"
+# shellcheck disable=SC2086
+one=$(best "$qevolve" sweep "$pair" $axes --threads 1 -o "$tmp/c1.h5" --quiet)
+echo "(c) pair chevron, 1 rank x 1 thread:                   $one s"
+mpi="mpirun --allow-run-as-root --oversubscribe -n 2"
+# shellcheck disable=SC2086
+two=$(best $mpi "$qevolve" sweep "$pair" $axes --threads 1 -o "$tmp/c2.h5" --quiet)
+echo "(c) pair chevron, mpirun -n 2, 1 thread each:          $two s  (speed-up $(python3 -c "print(f'{$one/$two:.2f}')"))"
+/usr/bin/python3 - "$tmp/c1.h5" "$tmp/c2.h5" <<'PY'
+import sys, h5py, numpy as np
+a, b = (h5py.File(p, "r") for p in sys.argv[1:])
+same = all(np.array_equal(a["sweep/" + k][()], b["sweep/" + k][()]) for k in ["fidelity", "leakage", "populations"])
+print("    2 ranks bitwise equal to 1 rank:", same)
+PY

@@ -1,0 +1,57 @@
+#include "config_input.hpp"
+
+#include <optional>
+#include <span>
+
+namespace qevolve::commands {
+
+std::vector<io::Override> parse_sets(const std::vector<std::string>& sets) {
+  std::vector<io::Override> out;
+  out.reserve(sets.size());
+  for (const std::string& s : sets) out.push_back(io::parse_override(s, "--set"));
+  return out;
+}
+
+std::string read_command_config(const std::string& path, comm::Communicator& comm) {
+  if (path != "-" || comm.size() == 1) return io::read_config_source(path);
+  // Standard input reaches rank 0 only: its bytes (or its error) travel as doubles.
+  std::string text;
+  double size = -1.0;  // -1: rank 0 could not read it (it reports the error; the others stop)
+  std::optional<InputError> failure;
+  if (comm.is_root()) {
+    try {
+      text = io::read_config_source(path);
+      size = static_cast<double>(text.size());
+    } catch (const InputError& e) {
+      failure = e;
+    }
+  }
+  comm.broadcast(std::span<double>(&size, 1), 0);
+  if (failure) throw *failure;
+  if (size < 0) throw io::source_unreadable(path, "rank 0 could not read it");
+  std::vector<double> bytes(static_cast<std::size_t>(size));
+  if (comm.is_root())
+    for (std::size_t i = 0; i < text.size(); ++i) bytes[i] = static_cast<unsigned char>(text[i]);
+  comm.broadcast(std::span<double>(bytes), 0);
+  if (!comm.is_root()) {
+    text.resize(bytes.size());
+    for (std::size_t i = 0; i < bytes.size(); ++i) text[i] = static_cast<char>(static_cast<unsigned char>(bytes[i]));
+  }
+  return text;
+}
+
+Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
+                           comm::Communicator& comm) {
+  const std::vector<io::Override> overrides = parse_sets(sets);
+  return io::parse_config(read_command_config(path, comm), io::source_name(path), overrides);
+}
+
+void write_config_attributes(io::Hdf5Writer& w, const Config& config) {
+  w.attribute("config", config.yaml_text);
+  if (config.overrides.empty()) return;
+  std::vector<std::string> labels;
+  for (const AppliedOverride& o : config.overrides) labels.push_back(o.label);
+  w.attribute("overrides", labels);
+}
+
+}  // namespace qevolve::commands

@@ -1,0 +1,31 @@
+// The config a command runs: CONFIG (a file, or `-` for standard input) with the `--set`
+// overrides applied (docs/cli.md "--set").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "qevolve/comm.hpp"
+#include "qevolve/config.hpp"
+#include "qevolve/config_loader.hpp"
+#include "qevolve/hdf5_file.hpp"
+
+namespace qevolve::commands {
+
+/// Each `--set KEY=VALUE` argument as an override (InputError naming the argument when it is
+/// not KEY=VALUE).
+[[nodiscard]] std::vector<io::Override> parse_sets(const std::vector<std::string>& sets);
+
+/// The text of CONFIG: under mpirun only rank 0 has standard input, so for `-` rank 0 reads
+/// it and broadcasts it to the others (collective on `comm`); a file is read by every rank.
+[[nodiscard]] std::string read_command_config(const std::string& path, comm::Communicator& comm);
+
+/// read_command_config + the loader with the `--set` overrides.
+[[nodiscard]] Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
+                                         comm::Communicator& comm);
+
+/// The root attributes `config` (the YAML text as run) and, with overrides, `overrides` (the
+/// `--set` arguments in order, e.g. "--set pulses[0].amplitude=0.1").
+void write_config_attributes(io::Hdf5Writer& w, const Config& config);
+
+}  // namespace qevolve::commands

@@ -1,0 +1,232 @@
+#include "sweep_points.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "qevolve/backend/parallel.hpp"
+#include "qevolve/fidelity.hpp"
+#include "qevolve/gradient.hpp"
+#include "qevolve/resolve.hpp"
+#include "qevolve/simulator.hpp"
+#include "run_output.hpp"
+
+namespace qevolve::commands {
+
+std::vector<std::size_t> SweepGrid::coordinates(std::int64_t p) const {
+  std::vector<std::size_t> c(axes.size());
+  for (std::size_t k = axes.size(); k-- > 0;) {
+    const auto n = static_cast<std::int64_t>(axes[k].texts.size());
+    c[k] = static_cast<std::size_t>(p % n);
+    p /= n;
+  }
+  return c;
+}
+
+namespace {
+
+/// Point p's overrides (the --set ones, then one per axis) and reuse keys.
+SweepPoint point_skeleton(const SweepGrid& grid, std::int64_t p, const std::vector<io::Override>& sets,
+                          std::vector<io::Override>& overrides) {
+  const std::vector<std::size_t> c = grid.coordinates(p);
+  overrides = sets;
+  SweepPoint point;
+  for (std::size_t k = 0; k < grid.axes.size(); ++k) {
+    const io::SweepAxis& axis = grid.axes[k];
+    point.label += (k == 0 ? "" : ", ") + axis.key + " = " + axis.texts[c[k]];
+    overrides.push_back(io::axis_override(axis, c[k]));
+    if (axis.scope == io::SweepScope::device) point.device_key.push_back(axis.texts[c[k]]);
+    if (axis.scope == io::SweepScope::device || axis.scope == io::SweepScope::evolution)
+      point.simulator_key.push_back(axis.texts[c[k]]);
+  }
+  return point;
+}
+
+/// HDF5 (a target's matrix_file) is not thread-safe: such configs are validated on one thread.
+bool reads_files(const io::ParsedConfig& parsed, const SweepGrid& grid) {
+  for (const io::SweepAxis& a : grid.axes)
+    if (a.key.find("matrix_file") != std::string::npos || a.key.rfind("target.gates", 0) == 0) return true;
+  return parsed.text().find("matrix_file") != std::string::npos;
+}
+
+}  // namespace
+
+SweepPoint build_point(const SweepGrid& grid, const io::ParsedConfig& parsed, const std::vector<io::Override>& sets,
+                       std::int64_t p) {
+  std::vector<io::Override> overrides;
+  SweepPoint point = point_skeleton(grid, p, sets, overrides);
+  point.config = parsed.read(overrides, false);  // no text: a point's YAML is never written
+  point.resolved = io::resolve(point.config, io::Purpose::evolve);
+  io::check_sweepable(point.config);
+  return point;
+}
+
+std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConfig& parsed,
+                                     const std::vector<io::Override>& sets, comm::Communicator& comm, int threads) {
+  const comm::Shard keep = comm.shard(grid.points);
+  std::vector<SweepPoint> points(static_cast<std::size_t>(keep.count));
+  std::vector<char> bad(points.size(), 0);
+  const int team = reads_files(parsed, grid) ? 1 : static_cast<int>(std::min<Index>(std::max(1, threads), std::max<Index>(1, keep.count)));
+  backend::run_team(team, team > 1, [&](backend::Team& t) {
+    t.for_static(0, keep.count, [&](Index i) {
+      try {
+        SweepPoint& point = points[static_cast<std::size_t>(i)];
+        point = build_point(grid, parsed, sets, keep.first + i);
+        point.config.where.clear();  // validated: the locations are not needed (memory per point)
+      } catch (const InputError&) {
+        bad[static_cast<std::size_t>(i)] = 1;
+      }
+    });
+  });
+  // The first bad point of the whole grid: every rank builds it again from the text (with the
+  // file's locations) and throws the same message (rank 0 reports it).
+  double first = -static_cast<double>(grid.points);
+  for (std::size_t i = 0; i < bad.size(); ++i)
+    if (bad[i] != 0) {
+      first = -static_cast<double>(keep.first + static_cast<std::int64_t>(i));
+      break;
+    }
+  first = -comm.allreduce_max(first);
+  if (first < static_cast<double>(grid.points)) {
+    std::vector<io::Override> overrides;
+    (void)point_skeleton(grid, static_cast<std::int64_t>(first), sets, overrides);
+    const Config config = io::parse_config(parsed.text(), parsed.name(), overrides);
+    (void)io::resolve(config, io::Purpose::evolve);
+    io::check_sweepable(config);
+    throw Error("sweep: point " + std::to_string(static_cast<std::int64_t>(first)) + " failed validation once only");
+  }
+  return points;
+}
+
+namespace {
+
+/// |x|^2 of a d x d block, row-major.
+std::vector<double> abs2(const CMatrix& u) {
+  std::vector<double> out(static_cast<std::size_t>(u.size()));
+  for (Index r = 0; r < u.rows(); ++r)
+    for (Index c = 0; c < u.cols(); ++c) out[static_cast<std::size_t>(r * u.cols() + c)] = std::norm(u(r, c));
+  return out;
+}
+
+/// Open systems: <out| E(|in><in|) |out> = S(out + n out, in + n in).
+std::vector<double> channel_populations(const CMatrix& s) {
+  const auto n = static_cast<Index>(std::llround(std::sqrt(static_cast<double>(s.rows()))));
+  std::vector<double> out(static_cast<std::size_t>(n * n));
+  for (Index a = 0; a < n; ++a)
+    for (Index i = 0; i < n; ++i) out[static_cast<std::size_t>(a * n + i)] = s(a + n * a, i + n * i).real();
+  return out;
+}
+
+/// The figures of one evaluation of the pipeline (as `run` reports them).
+PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim) {
+  PointResult r;
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  r.fidelity = ev.fidelity ? ev.fidelity->fidelity : nan;
+  r.fidelity_uncompensated = ev.fidelity ? ev.fidelity->fidelity_uncompensated : nan;
+  if (sim.is_open()) {
+    r.populations = channel_populations(ev.superoperator);
+    r.leakage = ev.fidelity ? ev.fidelity->leakage : fidelity::channel_leakage(ev.superoperator);
+    return r;
+  }
+  CMatrix u = ev.unitary;
+  if (!ev.fidelity) {  // no target: the computational rows of the columns
+    const std::vector<Index> rows = sim.device().computational_indices();
+    u.resize(static_cast<Index>(rows.size()), ev.columns.cols());
+    for (std::size_t k = 0; k < rows.size(); ++k) u.row(static_cast<Index>(k)) = ev.columns.row(rows[k]);
+  }
+  r.populations = abs2(u);
+  r.leakage = ev.fidelity ? ev.fidelity->leakage : fidelity::leakage(u);
+  return r;
+}
+
+std::mutex& target_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+/// One thread's cached device and simulator: a point rebuilds the device only when a `device`
+/// axis moved, the simulator only when a `device` or `evolution` axis moved or its pulses no
+/// longer fit it (Simulator::set_pulses); otherwise only the pulses are replaced.
+class Worker {
+ public:
+  PointResult evaluate(const SweepPoint& p, SweepStats& stats) {
+    const bool new_device = !device_ || p.device_key != device_key_;
+    if (new_device) {
+      device_ = device::build_device(p.resolved);  // modes memoised: unchanged ones are reused
+      device_key_ = p.device_key;
+      ++stats.device_builds;
+    }
+    if (!new_device && sim_ && p.simulator_key == sim_key_ && sim_->set_pulses(p.config)) {
+      ++stats.pulse_updates;
+    } else {
+      sim_ = std::make_unique<solver::Simulator>(p.config, *device_, 1);
+      sim_key_ = p.simulator_key;
+      ++stats.simulator_builds;
+    }
+    comm::SerialCommunicator serial;
+    gradient::PipelineHooks hooks;
+    hooks.check_columns = [this, &serial](const CMatrix& local) { check_norms(local, sim_->options(), serial); };
+    std::optional<fidelity::ObjectiveSpec> objective;
+    {
+      // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
+      const std::lock_guard<std::mutex> lock(target_mutex());
+      objective = gradient::objective_spec(p.config, *sim_);
+    }
+    return figures(gradient::evaluate(*sim_, objective, serial, serial, hooks), *sim_);
+  }
+
+ private:
+  std::optional<device::Device> device_;
+  std::vector<std::string> device_key_, sim_key_;
+  std::unique_ptr<solver::Simulator> sim_;
+};
+
+}  // namespace
+
+std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, int threads, SweepStats& stats,
+                                         const std::function<void(std::int64_t)>& done) {
+  std::vector<PointResult> results(points.size());
+  const auto n = static_cast<Index>(points.size());
+  const int team = static_cast<int>(std::min<Index>(std::max(1, threads), std::max<Index>(1, n)));
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  std::int64_t finished = 0;
+  // Contiguous shares (for_static): neighbouring points differ in the fastest axis only, so a
+  // thread's cached simulator is rebuilt as rarely as the grid allows.
+  backend::run_team(team, team > 1, [&](backend::Team& t) {
+    Worker worker;
+    SweepStats mine;
+    t.for_static(0, n, [&](Index i) {
+      if (failed.load()) return;
+      const SweepPoint& point = points[static_cast<std::size_t>(i)];
+      try {
+        results[static_cast<std::size_t>(i)] = worker.evaluate(point, mine);
+      } catch (const NumericalError& e) {  // e.g. lost unitarity: name the point
+        t.critical([&] {
+          if (!failed.exchange(true))
+            failure = std::make_exception_ptr(NumericalError("sweep point " + point.label + ": " + e.what()));
+        });
+        return;
+      } catch (...) {
+        t.critical([&] {
+          if (!failed.exchange(true)) failure = std::current_exception();
+        });
+        return;
+      }
+      t.critical([&] { if (done) done(++finished); });
+    });
+    t.critical([&] {
+      stats.device_builds += mine.device_builds;
+      stats.simulator_builds += mine.simulator_builds;
+      stats.pulse_updates += mine.pulse_updates;
+    });
+  });
+  if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+}  // namespace qevolve::commands

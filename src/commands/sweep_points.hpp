@@ -1,0 +1,69 @@
+// The points of `qevolve sweep` (docs/cli.md "sweep"): every point's config built and validated
+// before any evolution, then evaluated from cached simulators -- one per thread, rebuilt only
+// when a point changes what it was built from.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "qevolve/comm.hpp"
+#include "qevolve/config.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/sweep_axis.hpp"
+
+namespace qevolve::commands {
+
+/// One validated grid point: its config and resolved device, and the axis values that decide
+/// what an evaluation may reuse.
+struct SweepPoint {
+  Config config;
+  device::ResolvedDevice resolved;
+  std::vector<std::string> device_key;     ///< values of the `device` axes
+  std::vector<std::string> simulator_key;  ///< values of the `device` and `evolution` axes
+  std::string label;                       ///< "pulses[0].amplitude = 0.07, ..." for messages
+};
+
+/// The grid: axes in --vary order, the first varying slowest (row-major).
+struct SweepGrid {
+  std::vector<io::SweepAxis> axes;
+  std::int64_t points = 0;
+  /// The axis value indices of flat point p.
+  [[nodiscard]] std::vector<std::size_t> coordinates(std::int64_t p) const;
+};
+
+/// Builds and validates point p alone (any rank): its config (without YAML text) and device.
+[[nodiscard]] SweepPoint build_point(const SweepGrid& grid, const io::ParsedConfig& parsed,
+                                     const std::vector<io::Override>& sets, std::int64_t p);
+
+/// Builds and validates (io::resolve) this rank's share of the points (comm.shard) on
+/// `threads` threads: the parsed config with `sets` and the point's axis values applied. Then,
+/// collectively, the first invalid point of the whole grid (if any) is built again from the text
+/// by every rank and its InputError (naming the --vary, located) thrown on every rank alike:
+/// nothing is evolved before every point is known to be valid.
+[[nodiscard]] std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConfig& parsed,
+                                                   const std::vector<io::Override>& sets,
+                                                   comm::Communicator& comm, int threads);
+
+/// One point's figures; NaN fidelities without a target.
+struct PointResult {
+  double fidelity = 0.0, fidelity_uncompensated = 0.0, leakage = 0.0;
+  std::vector<double> populations;  ///< d x d row-major: |U(out, in)|^2 (closed) or
+                                    ///< <out|E(|in><in|)|out> (open)
+};
+
+/// What the evaluation built, for the summary and the tests of the cache.
+struct SweepStats {
+  long device_builds = 0, simulator_builds = 0, pulse_updates = 0;
+};
+
+/// Evaluates `points` on `threads` threads (a backend::Team; each thread one cached simulator
+/// with one thread of its own), calling `done` after each point (any thread, serialised).
+/// The results are those of `qevolve run` with the same overrides, bitwise, whatever the
+/// number of threads or ranks.
+[[nodiscard]] std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, int threads,
+                                                       SweepStats& stats,
+                                                       const std::function<void(std::int64_t done)>& done);
+
+}  // namespace qevolve::commands

@@ -1,0 +1,229 @@
+// `qevolve sweep`: every grid point equals `qevolve run --set` with its values (to 1e-12; the
+// same code path, so in practice bitwise), pulse-only sweeps build the simulator once, device
+// axes rebuild it, threads do not change a bit, and every bad --vary or bad point value is an
+// exit 2 naming the --vary before any evolution.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_util.hpp"
+#include "sweep_configs.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+struct Axis {
+  std::string key;
+  std::vector<std::string> values;  ///< as the sweep spells them
+};
+
+/// Runs `qevolve run --set` at every point of `axes` (first slowest) and checks /sweep/* of
+/// `sweep_h5` against each run's fidelity, leakage and |U|^2 to 1e-12.
+void expect_sweep_equals_runs(const TempDir& dir, const std::filesystem::path& cfg, const std::vector<Axis>& axes,
+                              const std::filesystem::path& sweep_h5) {
+  std::vector<std::string> files;
+  std::vector<std::size_t> c(axes.size(), 0);
+  for (;;) {
+    std::string sets;
+    for (std::size_t k = 0; k < axes.size(); ++k) sets += " --set '" + axes[k].key + "=" + axes[k].values[c[k]] + "'";
+    const std::string out = (dir / ("p" + std::to_string(files.size()) + ".h5")).string();
+    const auto r = run_qevolve("run " + quoted(cfg) + sets + " --threads 1 -o '" + out + "'", dir);
+    ASSERT_EQ(r.exit_code, 0) << sets << "\n" << r.err;
+    files.push_back(out);
+    std::size_t k = axes.size();
+    while (k > 0 && ++c[k - 1] == axes[k - 1].values.size()) c[--k] = 0;
+    if (k == 0) break;
+  }
+  std::string list;
+  for (const auto& f : files) list += "'" + f + "',";
+  std::string shape;
+  for (const auto& a : axes) shape += std::to_string(a.values.size()) + ",";
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "s = h5py.File('" + sweep_h5.string() + "', 'r')\n"
+      "shape = (" + shape + ")\n"
+      "F = s['sweep/fidelity'][()]; L = s['sweep/leakage'][()]; P = s['sweep/populations'][()]\n"
+      "Fu = s['sweep/fidelity_uncompensated'][()]\n"
+      "assert F.shape == shape and L.shape == shape and P.shape == shape + (2, 2), (F.shape, P.shape)\n"
+      "for i, name in enumerate([" + list + "]):\n"
+      "    r = h5py.File(name, 'r')\n"
+      "    at = np.unravel_index(i, shape)\n"
+      "    assert abs(F[at] - r.attrs['fidelity']) <= 1e-12, (i, F[at], r.attrs['fidelity'])\n"
+      "    assert abs(Fu[at] - r.attrs['fidelity_uncompensated']) <= 1e-12, i\n"
+      "    assert abs(L[at] - r.attrs['leakage']) <= 1e-12, i\n"
+      "    assert np.max(np.abs(P[at] - np.abs(r['unitary'][()])**2)) <= 1e-12, i\n"
+      "print('max |F_sweep - F_run| =', max(abs(F[np.unravel_index(i, shape)] - h5py.File(n, 'r').attrs['fidelity']) for i, n in enumerate([" + list + "])))\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+  std::printf("[ sweep ] %s", py.out.c_str());
+}
+
+TEST(CliSweep, PulseAxesEqualRunSetAtEveryPointFromOneSimulator) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const auto h5 = dir / "sweep.h5";
+  const auto r = run_qevolve("sweep " + quoted(cfg) + " --vary pulses[0].amplitude=0.07:0.09:3" +
+                                 " --vary pulses[0].frequency=0.57,0.59 --threads 1 -o " + quoted(h5),
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("grid: 3 x 2 = 6 points"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rank 0 built 1 device(s), 1 simulator(s), updated pulses 5 time(s)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("best: F = "), std::string::npos) << r.out;
+  expect_sweep_equals_runs(dir, cfg, {{"pulses[0].amplitude", {"0.070000000000000007", "0.080000000000000002", "0.089999999999999997"}},
+                                      {"pulses[0].frequency", {"0.57", "0.59"}}},
+                           h5);
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "s = h5py.File('" + h5.string() + "', 'r')\n"
+      "a0 = s['sweep/axes/0']; a1 = s['sweep/axes/1']\n"
+      "assert a0.attrs['key'] == 'pulses[0].amplitude' and a1.attrs['key'] == 'pulses[0].frequency'\n"
+      "assert np.allclose(a0[()], [0.07, 0.08, 0.09], rtol=0, atol=1e-17) and a0[0] == 0.07 and a0[2] == 0.09\n"
+      "assert list(a1[()]) == [0.57, 0.59]\n"
+      "assert [x.decode() if isinstance(x, bytes) else x for x in s['sweep/labels'][()]] == ['0', '1']\n"
+      "for k in ['dims', 'qevolve_version', 'config', 'points']: assert k in s.attrs, k\n"
+      "assert s.attrs['points'] == 6\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+TEST(CliSweep, DeviceAxisRebuildsAndEqualsRunSet) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const auto h5 = dir / "sweep.h5";
+  const auto r = run_qevolve("sweep " + quoted(cfg) + " --vary device.qubits[q0].el=0.95,1.05" +
+                                 " --vary pulses[0].amplitude=0.075,0.085 --threads 1 -o " + quoted(h5),
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("rank 0 built 2 device(s), 2 simulator(s), updated pulses 2 time(s)"), std::string::npos)
+      << r.out;
+  expect_sweep_equals_runs(dir, cfg, {{"device.qubits[q0].el", {"0.95", "1.05"}}, {"pulses[0].amplitude", {"0.075", "0.085"}}},
+                           h5);
+}
+
+TEST(CliSweep, ThreadsChangeNoBit) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const std::string axes = " --vary evolution.steps=200,300 --vary pulses[0].amplitude=0.07:0.09:5 --quiet";
+  ASSERT_EQ(run_qevolve("sweep " + quoted(cfg) + axes + " --threads 1 -o " + quoted(dir / "a.h5"), dir).exit_code, 0);
+  ASSERT_EQ(run_qevolve("sweep " + quoted(cfg) + axes + " --threads 3 -o " + quoted(dir / "b.h5"), dir).exit_code, 0);
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "a = h5py.File('" + (dir / "a.h5").string() + "', 'r'); b = h5py.File('" + (dir / "b.h5").string() + "', 'r')\n"
+      "for k in ['fidelity', 'fidelity_uncompensated', 'leakage', 'populations']:\n"
+      "    assert np.array_equal(a['sweep/' + k][()], b['sweep/' + k][()]), k\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+TEST(CliSweep, WithoutATargetPopulationsAndLeakageOnly) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxoniumNoTarget);
+  const auto h5 = dir / "s.h5";
+  const auto r = run_qevolve("sweep " + quoted(cfg) + " --vary pulses[0].amplitude=0,0.08 -o " + quoted(h5), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("best: no fidelity (the config has no target)"), std::string::npos) << r.out;
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "s = h5py.File('" + h5.string() + "', 'r')\n"
+      "assert np.all(np.isnan(s['sweep/fidelity'][()]))\n"
+      "P = s['sweep/populations'][()]\n"
+      "# amplitude 0: nothing moves, |U|^2 = identity exactly up to rounding\n"
+      "assert np.max(np.abs(P[0] - np.eye(2))) < 1e-12, P[0]\n"
+      "L = s['sweep/leakage'][()]\n"
+      "assert abs(L[1] - (1 - P[1].sum() / 2)) < 1e-12, L\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+TEST(CliSweep, OpenSystemPointsEqualRunSetAndConserveTrace) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const std::string cfg = std::string(QEVOLVE_SOURCE_DIR) + "/examples/fluxonium_x_lindblad.yaml";
+  const auto h5 = dir / "open.h5";
+  const auto r = run_qevolve("sweep '" + cfg + "' --vary evolution.noise.q0.t1=5000,20000 --vary pulses[0].angle=3.0,3.2 -o " +
+                                 quoted(h5),
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto one = run_qevolve("run '" + cfg + "' --set evolution.noise.q0.t1=5000 --set pulses[0].angle=3.2 --threads 1 -o " +
+                                   quoted(dir / "run.h5"),
+                               dir);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "s = h5py.File('" + h5.string() + "', 'r'); r = h5py.File('" + (dir / "run.h5").string() + "', 'r')\n"
+      "assert abs(s['sweep/fidelity'][0, 1] - r.attrs['fidelity']) <= 1e-12\n"
+      "assert abs(s['sweep/leakage'][0, 1] - r.attrs['leakage']) <= 1e-12\n"
+      "S = r['superoperator'][()]; n = 2\n"
+      "P = np.array([[S[a + n * a, i + n * i].real for i in range(n)] for a in range(n)])\n"
+      "assert np.max(np.abs(s['sweep/populations'][0, 1] - P)) <= 1e-12\n"
+      "# every channel keeps the trace of |i><i| (no leakage to speak of: 1 - sum ~ leakage)\n"
+      "Q = s['sweep/populations'][()]\n"
+      "assert np.max(np.abs(Q.sum(axis=-2) - (1 - s['sweep/leakage'][()])[..., None])) < 1e-6\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
+struct BadVary {
+  const char* args;
+  const char* message;  ///< the start of the message after "qevolve: error: "
+};
+
+const BadVary kBadVary[] = {
+    {"--vary pulses[0].amplitude", "--vary pulses[0].amplitude: `pulses[0].amplitude` has no `=`"},
+    {"--vary pulses[0].amplitude=0.1:0.2", "--vary pulses[0].amplitude=0.1:0.2: pulses[0].amplitude: `0.1:0.2`: a range has three parts"},
+    {"--vary pulses[0].amplitude=0.1:x:3", "--vary pulses[0].amplitude=0.1:x:3: pulses[0].amplitude: `0.1:x:3`: STOP is not a finite number"},
+    {"--vary pulses[0].amplitude=0.1:0.2:0", "--vary pulses[0].amplitude=0.1:0.2:0: pulses[0].amplitude: `0.1:0.2:0`: COUNT is not an integer"},
+    {"--vary pulses[0].amplitude=0.1:0.2:2.5", "--vary pulses[0].amplitude=0.1:0.2:2.5: pulses[0].amplitude: `0.1:0.2:2.5`: COUNT is not an integer"},
+    {"--vary pulses[0].amplitude=0.1,,0.2", "--vary pulses[0].amplitude=0.1,,0.2: pulses[0].amplitude: `0.1,,0.2`: value 2 is empty"},
+    {"--vary output.file=a.h5,b.h5", "--vary output.file=a.h5,b.h5: output.file: `output.file` changes no result of a sweep"},
+    {"--vary pulses[2].amplitude=0.1,0.2", "--vary pulses[2].amplitude=0.1,0.2 (value 0.1): pulses[2]: there are 1 pulses"},
+    {"--vary pulses[0].duration=40,-5", "--vary pulses[0].duration=40,-5 (value -5): pulses[0].duration: "},
+    {"--vary evolution.steps=100:200:4", "--vary evolution.steps=100:200:4 (value 133.33333333333334): evolution.steps: "},
+    {"--vary pulses[0].amplitude=1:2:1000 --vary pulses[0].phase=1:2:1001",
+     "--vary: the grid has 1001000 points (expected at most 1000000 points)"},
+    {"--vary 'evolution.initial_states=all'", "--vary evolution.initial_states=all (value all): evolution.initial_states: a sweep stores"},
+};
+
+TEST(CliSweep, BadVaryIsExit2BeforeAnyWork) {
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  for (const BadVary& b : kBadVary) {
+    const auto out = dir / "never.h5";
+    const auto r = run_qevolve("sweep " + quoted(cfg) + " " + b.args + " -o " + quoted(out), dir);
+    EXPECT_EQ(r.exit_code, 2) << b.args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("qevolve: error: ") + b.message, 0), 0u) << b.args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << b.args;
+    EXPECT_FALSE(std::filesystem::exists(out)) << b.args;
+  }
+  const auto none = run_qevolve("sweep " + quoted(cfg), dir);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--vary is required"), std::string::npos) << none.err;
+}
+
+TEST(CliSweep, ProgressLinesThroughAPipeAndQuiet) {
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  // the hidden --progress-interval 0 prints a line after every point (the default waits 2 s,
+  // which would make the test depend on the machine's speed); stderr is a file here
+  const std::string axes = " --vary pulses[0].amplitude=0.07:0.09:5 --threads 1 --progress-interval 0";
+  const auto r = run_qevolve("sweep " + quoted(cfg) + axes, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("sweep: 1/5 points, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sweep: 5/5 points, "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("no output file"), std::string::npos) << r.out;
+  const auto q = run_qevolve("sweep " + quoted(cfg) + axes + " --quiet", dir);
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_EQ(q.err, "");
+}
+
+}  // namespace
+}  // namespace qevolve::testing
