@@ -15,6 +15,8 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/interrupt.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/version.hpp"
 
@@ -84,7 +86,26 @@ struct Cli {
   CLI::App* accuracy = nullptr;
   qevolve::commands::PlotOptions plot_opts;
   CLI::App* plot = nullptr;
+  std::string max_memory;  ///< --max-memory SIZE of check, spectrum, run, optimize
 };
+
+/// --max-memory on a command that evolves or diagonalises (docs/cli.md "Memory").
+void add_max_memory(CLI::App* sub, std::string& text) {
+  sub->add_option("--max-memory", text,
+                  "Refuse a run whose memory estimate exceeds SIZE (e.g. 8G, 500M, 2GiB; default: what the "
+                  "process may use)");
+}
+
+/// `-o ''` is a mistake, not "no output" (docs/output.md "How files are written").
+CLI::Validator non_empty_file_name() {
+  return {[](const std::string& s) { return s.empty() ? std::string("the file name is empty") : std::string(); },
+          "FILE"};
+}
+
+std::optional<double> max_memory(const Cli& c) {
+  if (c.max_memory.empty()) return std::nullopt;
+  return qevolve::io::parse_memory_size(c.max_memory, "--max-memory");
+}
 
 /// check, spectrum, run, optimize, plot.
 void add_simulation_commands(Cli& c) {
@@ -157,17 +178,20 @@ void add_bench_commands(Cli& c) {
 
 /// Runs the parsed command (1 when none was parsed, which CLI11 prevents).
 int dispatch(Cli& c, qevolve::commands::Streams io) {
-  if (c.check->parsed()) return qevolve::commands::check(c.config_path, io);
+  if (c.check->parsed()) return qevolve::commands::check(c.config_path, io, max_memory(c));
   if (c.spectrum->parsed()) {
+    c.spec.max_memory = max_memory(c);
     c.spec.levels = c.spec_levels;
     return qevolve::commands::spectrum(c.spec, io);
   }
   if (c.run->parsed()) {
     c.run_opts.steps = c.run_steps;
+    c.run_opts.max_memory = max_memory(c);
     return qevolve::commands::run(c.run_opts, io);
   }
   if (c.optimize->parsed()) {
     c.opt_opts.steps = c.opt_steps;
+    c.opt_opts.max_memory = max_memory(c);
     return qevolve::commands::optimize(c.opt_opts, io);
   }
   if (c.scaling->parsed()) {
@@ -195,6 +219,8 @@ int main(int argc, char** argv) {
   c.app.require_subcommand(1);
   add_simulation_commands(c);
   add_bench_commands(c);
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize}) add_max_memory(sub, c.max_memory);
+  for (auto* sub : {c.spectrum, c.run, c.optimize}) sub->get_option("--output")->check(non_empty_file_name());
   for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.plot, c.scaling, c.accuracy})
     sub->add_flag("--quiet", c.quiet, "No progress or warnings");
 
@@ -207,6 +233,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  qevolve::io::install_interrupt_handlers();  // SIGINT / SIGTERM: temporaries removed, exit 130 / 143
   // Under mpirun only rank 0 prints (docs/cli.md "Under `mpirun`"); the others write into a null stream.
   std::ostream null_stream(nullptr);
   int rank = 0, ranks = 1;

@@ -22,12 +22,15 @@ struct Streams {
 
 /// `qevolve check CONFIG`: loads and validates everything that can be checked without
 /// evolving (config, device resolution, pulses, target). Returns 0 or throws InputError.
-int check(const std::string& config_path, Streams io);
+/// Prints the memory estimate of the run (docs/cli.md "Memory"); `max_memory` (--max-memory,
+/// bytes) lowers the memory a run may use.
+int check(const std::string& config_path, Streams io, std::optional<double> max_memory = {});
 
 struct SpectrumOptions {
   std::string config_path;
   std::optional<int> levels;  ///< --levels K: every mode truncated to K levels
   std::string output;         ///< -o FILE.h5 (empty: none)
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve spectrum`: per-mode bare and dressed figures and static ZZ of coupled pairs.
 int spectrum(const SpectrumOptions& options, Streams io);
@@ -37,6 +40,7 @@ struct RunOptions {
   std::string output;          ///< -o FILE.h5 (empty: output.file of the config, or none)
   int threads = 0;             ///< --threads (0: all cores)
   std::optional<int> steps;    ///< --steps overrides evolution.steps
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve run`: evolve, fidelity with compensation, HDF5 output, summary.
 int run(const RunOptions& options, Streams io);
@@ -47,6 +51,7 @@ struct OptimizeOptions {
   std::string resume;          ///< --resume CHECKPOINT.h5
   int threads = 0;
   std::optional<int> steps;
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve optimize`: minimise 1 - F over the trainable parameters (L-BFGS-B or Adam), with a
 /// per-iteration checkpoint, /history and the optimised config written back as YAML.

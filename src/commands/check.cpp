@@ -5,11 +5,12 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::commands {
 
-int check(const std::string& config_path, Streams io) {
+int check(const std::string& config_path, Streams io, std::optional<double> max_memory) {
   const Config config = io::load_config(config_path);
   // A config with an `optimize` section is meant for `qevolve optimize` (its requirements too);
   // one with a device alone (no pulses, evolution or target) for `qevolve spectrum`.
@@ -18,11 +19,12 @@ int check(const std::string& config_path, Streams io) {
                               : device_only   ? io::Purpose::inspect
                                               : io::Purpose::evolve;
   const device::ResolvedDevice dev = io::resolve(config, purpose);
-  long long dim = 1;
-  for (const auto& m : dev.modes) dim *= m.levels;
-  io.out << config_path << ": ok (" << dev.modes.size() << " modes, D = " << dim << ", "
+  // The memory estimate of the command the config is for (refused as `run` would refuse it).
+  const io::MemoryEstimate memory = io::check_memory(config, dev, purpose, max_memory);
+  io.out << config_path << ": ok (" << dev.modes.size() << " modes, " << memory.dim_text << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
          << (device_only ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
+  io.out << "memory: " << io::describe(memory) << "\n";
   return 0;
 }
 

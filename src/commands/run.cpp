@@ -15,6 +15,8 @@
 #include "qevolve/device.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "run_output.hpp"
 
 namespace qevolve::commands {
@@ -29,7 +31,9 @@ int run(const RunOptions& options, Streams io) {
   Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
-  (void)io::resolve(config, io::Purpose::evolve);  // every input error before any work
+  // Every input error, and a run that cannot fit in memory, before any work.
+  (void)io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory);
+  io::check_output_path(config, options.output);  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
   const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);
