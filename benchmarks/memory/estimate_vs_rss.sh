@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Memory estimate (qevolve check, docs/cli.md "Memory") against the measured peak resident set
 # size (/usr/bin/time -v "Maximum resident set size") of the same command, on five configs from
-# ~25 MB to a few GB. Usage: benchmarks/memory/estimate_vs_rss.sh [QEVOLVE] (default
+# ~20 MB to 6 GB. Usage: benchmarks/memory/estimate_vs_rss.sh [QEVOLVE] (default
 # build/release/bin/qevolve). Prints a Markdown table (docs/performance.md "Memory estimate").
 set -euo pipefail
 QEVOLVE=${1:-build/release/bin/qevolve}
@@ -24,6 +24,8 @@ chain trotter8 8 3 "{steps: 20}"
 chain expm7 7 3 "{solver: expm, steps: 4}"
 chain lindblad4 4 3 "{steps: 20, noise: {q0: {t1: 1000}, q1: {t1: 1000}}}"
 chain trotter10 10 3 "{steps: 2}"
+chain opengrad3 3 3 "{steps: 16, noise: {q0: {t1: 1000}}}" ", optimize: [amplitude]" "target: {gates: [{gate: X, qubits: [q0]}]}"
+chain big9 9 4 "{steps: 1}"
 chain gradient9 9 3 "{steps: 4}" ", optimize: [amplitude]" "target: {gates: [{gate: X, qubits: [q0]}]}"
 SPECTRUM=spectrum12
 cat >"$DIR/$SPECTRUM.yaml" <<YAML
@@ -40,7 +42,7 @@ print(int(float(v) * {'bytes': 1, 'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB
 
 echo "| config | command | estimate | measured peak RSS | estimate / measured |"
 echo "| --- | --- | --- | --- | --- |"
-for name in tiny trotter8 expm7 lindblad4 gradient9 trotter10 $SPECTRUM; do
+for name in tiny trotter8 expm7 lindblad4 opengrad3 gradient9 trotter10 big9 $SPECTRUM; do
   cfg="$DIR/$name.yaml"
   line=$("$QEVOLVE" check "$cfg" | grep '^memory:')
   est=$(to_bytes $(echo "$line" | awk '{print $2, $3}'))
