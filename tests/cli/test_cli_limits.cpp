@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <thread>
 
@@ -251,7 +252,7 @@ TEST_P(Interrupt, DuringTheWriteRemovesTheTemporaryFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM),
-                         [](const auto& info) { return std::string(info.param == SIGINT ? "SIGINT" : "SIGTERM"); });
+                         [](const auto& p) { return std::string(p.param == SIGINT ? "SIGINT" : "SIGTERM"); });
 
 TEST(Limits, InterruptedEvolutionExits143) {
   TempDir dir;
@@ -271,6 +272,62 @@ TEST(Limits, InterruptedEvolutionExits143) {
   EXPECT_EQ(WEXITSTATUS(status), 143);
   EXPECT_TRUE(has(read_file(err), "qevolve: interrupted (SIGTERM)\n")) << read_file(err);
   EXPECT_TRUE(no_temporaries(dir));
+}
+
+TEST(Limits, InterruptedOptimizeKeepsAValidCheckpoint) {
+  // SIGTERM while optimize writes its checkpoint (or, if that is never caught, just after one
+  // is on disk): exit 143, no temporary file, and --resume continues from the checkpoint.
+  TempDir dir;
+  const std::string cfg =
+      "device:\n"
+      "  preset: mpc_fluxonium_1d\n"
+      "  preset_args: {qubits: 2, levels: 3}\n"
+      "pulses:\n"
+      "  - {qubit: q0, operator: phi, shape: rampcos, amplitude: 0.05, frequency: 0.58,\n"
+      "     duration: 50.0, ramp: 10.0, optimize: [amplitude, frequency, phase]}\n"
+      "evolution: {steps: 200}\n"
+      "target: {gates: [{gate: X, qubits: [q0]}]}\n"
+      "optimize: {method: lbfgs, max_iterations: 100000, target_infidelity: 1.0e-30, checkpoint: ckpt.h5}\n";
+  const auto path = dir.write("opt.yaml", cfg);
+  const auto err = dir / "err.txt";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (chdir(dir.path().c_str()) != 0) _exit(126);
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    const int errfd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(devnull, 1);
+    dup2(errfd, 2);
+    execl(QEVOLVE_EXE, QEVOLVE_EXE, "optimize", path.c_str(), "-o", "out.h5", "--threads", "1",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  bool checkpoint = false;
+  while (std::chrono::steady_clock::now() < deadline) {
+    bool temp = false;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+      temp = temp || e.path().filename().string().rfind("ckpt.h5.tmp-", 0) == 0;
+    checkpoint = checkpoint || std::filesystem::exists(dir / "ckpt.h5");
+    if (temp && checkpoint) break;  // a second checkpoint is being written
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  ASSERT_TRUE(checkpoint) << read_file(err);
+  kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 143);
+  EXPECT_TRUE(has(read_file(err), "qevolve: interrupted (SIGTERM)\n")) << read_file(err);
+  EXPECT_TRUE(no_temporaries(dir));
+  const auto resumed = dir.write("resume.yaml", std::regex_replace(cfg, std::regex("max_iterations: 100000"),
+                                                                    "max_iterations: 1"));
+  const auto r = run_command("cd '" + dir.path().string() + "' && '" + QEVOLVE_EXE + "' optimize '" +
+                                 resumed.string() + "' -o out.h5 --resume ckpt.h5 --quiet",
+                             dir);
+  // The replayed history already holds the one iteration allowed: the resume stops at once.
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "out.h5"));
 }
 
 // ---- A failed write -----------------------------------------------------------------------
