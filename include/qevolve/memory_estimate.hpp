@@ -59,15 +59,16 @@ struct MemoryLimit {
   std::string source;  ///< "physical memory", "cgroup memory.max", "RLIMIT_AS", "--max-memory"
 };
 
-/// The estimate for `purpose` (inspect: `spectrum`'s dense diagonalisation).
+/// The estimate for `purpose` (inspect: `spectrum`'s dense diagonalisation). `writes_output`:
+/// run / optimize write an HDF5 file (with /energies, a dense diagonalisation up to D = 4096).
 [[nodiscard]] MemoryEstimate estimate_memory(const Config& config, const device::ResolvedDevice& dev,
-                                             Purpose purpose);
+                                             Purpose purpose, bool writes_output = true);
 
 [[nodiscard]] MemoryLimit available_memory(std::optional<double> max_memory);
 
 /// estimate_memory(), refused with Config::fail (exit 2) when it exceeds available_memory().
 MemoryEstimate check_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
-                            std::optional<double> max_memory);
+                            std::optional<double> max_memory, bool writes_output = true);
 
 /// "8G", "500M", "2GiB", "1.5T", "1000000" -> bytes (K, M, G, T and KiB ... TiB are powers of
 /// 1024; KB, MB, GB, TB powers of 1000). InputError naming `flag` otherwise.

@@ -20,7 +20,7 @@ int check(const std::string& config_path, Streams io, std::optional<double> max_
                                               : io::Purpose::evolve;
   const device::ResolvedDevice dev = io::resolve(config, purpose);
   // The memory estimate of the command the config is for (refused as `run` would refuse it).
-  const io::MemoryEstimate memory = io::check_memory(config, dev, purpose, max_memory);
+  const io::MemoryEstimate memory = io::check_memory(config, dev, purpose, max_memory, !config.output.file.empty());
   io.out << config_path << ": ok (" << dev.modes.size() << " modes, " << memory.dim_text << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
          << (device_only ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";

@@ -106,7 +106,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   if (options.steps) config.evolution.steps = *options.steps;
   // Every input error, and a run that cannot fit in memory, before any work.
   (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
-                         options.max_memory);
+                         options.max_memory, !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output);  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});

@@ -32,7 +32,8 @@ int run(const RunOptions& options, Streams io) {
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
   // Every input error, and a run that cannot fit in memory, before any work.
-  (void)io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory);
+  (void)io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory,
+                         !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output);  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.

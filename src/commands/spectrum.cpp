@@ -76,7 +76,7 @@ int spectrum(const SpectrumOptions& options, Streams io) {
   }
   const device::ResolvedDevice resolved = io::resolve_device(config);
   (void)io::check_memory(config, resolved, io::Purpose::inspect, options.max_memory);  // before any allocation
-  if (!options.output.empty()) io::check_output_path(config, options.output);
+  io::check_output_path(config, options.output);  // -o or output.file, before the diagonalisation
   const device::Device dev = device::build_device(resolved);
   const double t_build = seconds_since(t0);
   const auto t1 = Clock::now();

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
+#include <algorithm>
 
 #include "qevolve/error.hpp"
 #include "qevolve/memory_estimate.hpp"
@@ -80,6 +82,21 @@ struct Terms {
   }
 };
 
+/// The terms of one phase of the run (allocations alive at the same time).
+struct Phase {
+  struct Term {
+    double bytes;
+    const char* part;
+    std::string key;
+  };
+  std::vector<Term> terms;
+  double bytes = 0.0;
+  void add(double b, const char* part, const std::string& key) {
+    terms.push_back({b, part, key});
+    bytes += b;
+  }
+};
+
 /// The per-mode diagonalisations on an explicit basis_size (a dense N x N real problem).
 void add_mode_bases(const Config& config, const device::ResolvedDevice& dev, Terms& t) {
   for (std::size_t k = 0; k < dev.modes.size(); ++k) {
@@ -94,7 +111,8 @@ void add_mode_bases(const Config& config, const device::ResolvedDevice& dev, Ter
   }
 }
 
-void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purpose purpose, Terms& t) {
+void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purpose purpose, bool writes_output,
+                   Terms& t) {
   const EvolutionSpec& ev = config.evolution;
   MemoryEstimate& e = t.e;
   const double D = e.dim;
@@ -112,37 +130,47 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
                                     ? std::string("device")
                                     : std::string("evolution.initial_states");
   const double state = length * e.columns * kComplex;
-  // Closed: the initial columns, the evolved columns (stepped in place), their copy in the
-  // output basis. Open: the initial density matrices and the evolved copy (the channel on the
-  // n initial states is only n^2 x n^2).
-  t.add((open ? 2.0 : 3.0) * state, "the states need", state_key);
+  // Three phases that do not overlap in time; the largest one is the peak.
+  // The evolution: the initial columns, the evolved columns (stepped in place) and their copy
+  // in the output basis (open: the initial density matrices and the evolved copy; the channel
+  // on the n initial states is only n^2 x n^2), the gradient's states, the dense propagator.
+  Phase evolution;
+  evolution.add((open ? 2.0 : 3.0) * state, "the states need", state_key);
   if (gradient) {
     // Closed: lambda and psi stepped backwards and the lambda0, psi0 the adjoint returns
     // (AdjointResult). Open: the checkpoints of the adjoint.
     const double kept = open ? sizes::checkpointed_states(ev.steps, sizes::checkpoint_interval(ev.steps)) : 4.0;
-    t.add(kept * state, open ? "the gradient's checkpoints need" : "the gradient's states need",
-          open ? "evolution.steps" : state_key);
+    evolution.add(kept * state, open ? "the gradient's checkpoints need" : "the gradient's states need",
+                  open ? "evolution.steps" : state_key);
   }
-  // The dense phases do not overlap: the propagator's during the evolution, the dressed basis's
-  // before it (basis: dressed, auto_dressed frequencies) or after it (/energies); only the
-  // dressed transform itself is kept through the evolution.
   const double side = open ? D * D : D;
-  double propagator = 0.0;
-  if (dense) propagator = 7.0 * side * side * kComplex;  // H, the exponential, the Pade workspace
-  if (ev.solver == Solver::adaptive)                     // dense H0, one dense operator per pulse
-    propagator = (1.0 + static_cast<double>(config.pulses.size())) * side * side * kComplex;
-  const bool simulator_dressed = sizes::needs_dressed_basis(config);
-  const double dressed = simulator_dressed || D <= sizes::kMaxDenseEnergies ? kDressedMatrices * D * D * kComplex : 0.0;
-  if (simulator_dressed) t.add(D * D * kComplex, "the dressed transform needs", "evolution.basis");
-  if (propagator >= dressed && propagator > 0.0)
-    t.add(propagator, "the dense propagator needs", "evolution.solver");
-  else if (dressed > 0.0)
-    t.add(dressed, "the dressed basis needs", simulator_dressed ? "evolution.basis" : "device");
+  if (dense)  // H, the exponential, the Pade workspace
+    evolution.add(7.0 * side * side * kComplex, "the dense propagator needs", "evolution.solver");
+  if (ev.solver == Solver::adaptive)  // dense H0, one dense operator per pulse
+    evolution.add((1.0 + static_cast<double>(config.pulses.size())) * side * side * kComplex,
+                  "the dense propagator needs", "evolution.solver");
+  // The dressed basis the simulator builds first (basis: dressed, auto_dressed frequencies)
+  // and keeps (its transform) through the evolution.
+  const double dressing = kDressedMatrices * D * D * kComplex;
+  Phase build;
+  if (sizes::needs_dressed_basis(config)) {
+    build.add(dressing, "the dressed basis needs", "evolution.basis");
+    evolution.add(D * D * kComplex, "the dressed transform needs", "evolution.basis");
+  }
+  // The output: the result (one copy of the states) and /energies up to D = 4096.
+  Phase output;
+  output.add(state, "the states need", state_key);
+  if (writes_output && D <= sizes::kMaxDenseEnergies) output.add(dressing, "the dressed basis needs", "device");
+  const Phase* peak = &evolution;
+  for (const Phase* p : {&build, &output})
+    if (p->bytes > peak->bytes) peak = p;
+  for (const auto& term : peak->terms) t.add(term.bytes, term.part, term.key);
 }
 
 }  // namespace
 
-MemoryEstimate estimate_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose) {
+MemoryEstimate estimate_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
+                               bool writes_output) {
   MemoryEstimate e;
   for (const auto& m : dev.modes) e.dim *= m.levels;
   e.dim_text = dim_text(dev, e.dim);
@@ -154,7 +182,7 @@ MemoryEstimate estimate_memory(const Config& config, const device::ResolvedDevic
     e.scheme = "spectrum";
     t.add(kDressedMatrices * e.dim * e.dim * kComplex, "the dense diagonalisation needs", "device");
   } else {
-    add_evolution(config, dev, purpose, t);
+    add_evolution(config, dev, purpose, writes_output, t);
   }
   return e;
 }
@@ -195,8 +223,8 @@ MemoryLimit available_memory(std::optional<double> max_memory) {
 }
 
 MemoryEstimate check_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
-                            std::optional<double> max_memory) {
-  const MemoryEstimate e = estimate_memory(config, dev, purpose);
+                            std::optional<double> max_memory, bool writes_output) {
+  const MemoryEstimate e = estimate_memory(config, dev, purpose, writes_output);
   const MemoryLimit limit = available_memory(max_memory);
   if (e.bytes > limit.bytes) {
     std::string problem = e.dim_text + " states";

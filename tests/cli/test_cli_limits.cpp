@@ -168,6 +168,14 @@ TEST(Limits, OutputFileKeyIsLocated) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(has(r.err, "out.yaml:8:3: output.file: `.inf` is a YAML special float")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / ".inf"));
+  // spectrum writes output.file too: checked before the diagonalisation.
+  const auto dev = dir.write("dev.yaml", "device:\n  preset: mpc_fluxonium_1d\n  preset_args: {qubits: 2}\n"
+                                         "output: {file: '" + (dir / "absent" / "s.h5").string() + "'}\n");
+  const auto s = run_qevolve("spectrum " + quoted(dev), dir);
+  EXPECT_EQ(s.exit_code, 2) << s.err;
+  EXPECT_TRUE(has(s.err, "dev.yaml:4:10: output.file: the folder `" + (dir / "absent").string() + "` does not exist"))
+      << s.err;
+  EXPECT_FALSE(has(s.out, "dressed")) << s.out;
 }
 
 TEST(Limits, UnwritableOutputFolder) {
