@@ -150,6 +150,7 @@ TEST(Limits, BadOutputPathsAreInputErrorsBeforeTheWork) {
       {"-o " + quoted(cfg), "-o: `" + cfg.string() + "` is the config file itself"},
       {"-o " + quoted(dir / ".nan"), "-o: `.nan` is a YAML special float, not a file name"},
       {"-o " + quoted(dir.path()), "is a folder"},
+      {"-o " + quoted(dir / "small.yaml" / "x.h5"), "-o: `" + cfg.string() + "` is not a folder"},
   };
   for (const auto& c : cases) {
     const auto r = run_qevolve("run " + quoted(cfg) + " " + c.args, dir);
