@@ -16,6 +16,8 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/interrupt.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/version.hpp"
 
@@ -87,6 +89,7 @@ struct Cli {
   CLI::App* accuracy = nullptr;
   qevolve::commands::PlotOptions plot_opts;
   CLI::App* plot = nullptr;
+  std::string max_memory;  ///< --max-memory SIZE of check, spectrum, run, optimize
 };
 
 constexpr const char* kConfigHelp = "YAML config file (- reads standard input)";
@@ -113,6 +116,24 @@ void add_sweep_command(Cli& c) {
   c.sweep->add_option("--threads", s.threads, "Points evaluated in parallel (default: all cores)")
       ->check(CLI::Range(1, 4096));
   c.sweep->add_option("--progress-interval", s.progress_interval)->group("")->check(CLI::Range(0.0, 3600.0));
+}
+
+/// --max-memory on a command that evolves or diagonalises (docs/cli.md "Memory").
+void add_max_memory(CLI::App* sub, std::string& text) {
+  sub->add_option("--max-memory", text,
+                  "Refuse a run whose memory estimate exceeds SIZE (e.g. 8G, 500M, 2GiB; default: what the "
+                  "process may use)");
+}
+
+/// `-o ''` is a mistake, not "no output" (docs/output.md "How files are written").
+CLI::Validator non_empty_file_name() {
+  return {[](const std::string& s) { return s.empty() ? std::string("the file name is empty") : std::string(); },
+          "FILE"};
+}
+
+std::optional<double> max_memory(const Cli& c) {
+  if (c.max_memory.empty()) return std::nullopt;
+  return qevolve::io::parse_memory_size(c.max_memory, "--max-memory");
 }
 
 /// check, spectrum, run, optimize, plot.
@@ -212,18 +233,24 @@ std::string command_error(const CLI::App& app, int argc, char** argv) {
 
 /// Runs the parsed command (1 when none was parsed, which CLI11 prevents).
 int dispatch(Cli& c, qevolve::commands::Streams io) {
-  if (c.check->parsed()) return qevolve::commands::check(c.check_opts, io);
+  if (c.check->parsed()) {
+    c.check_opts.max_memory = max_memory(c);
+    return qevolve::commands::check(c.check_opts, io);
+  }
   if (c.sweep->parsed()) return qevolve::commands::sweep(c.sweep_opts, io);
   if (c.spectrum->parsed()) {
+    c.spec.max_memory = max_memory(c);
     c.spec.levels = c.spec_levels;
     return qevolve::commands::spectrum(c.spec, io);
   }
   if (c.run->parsed()) {
     c.run_opts.steps = c.run_steps;
+    c.run_opts.max_memory = max_memory(c);
     return qevolve::commands::run(c.run_opts, io);
   }
   if (c.optimize->parsed()) {
     c.opt_opts.steps = c.opt_steps;
+    c.opt_opts.max_memory = max_memory(c);
     return qevolve::commands::optimize(c.opt_opts, io);
   }
   if (c.scaling->parsed()) {
@@ -252,6 +279,8 @@ int main(int argc, char** argv) {
   add_simulation_commands(c);
   add_sweep_command(c);
   add_bench_commands(c);
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize}) add_max_memory(sub, c.max_memory);
+  for (auto* sub : {c.spectrum, c.run, c.optimize, c.sweep}) sub->get_option("--output")->check(non_empty_file_name());
   for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.plot, c.scaling, c.accuracy})
     sub->add_flag("--quiet", c.quiet, "No progress; run, optimize and sweep print errors and warnings only");
 
@@ -269,6 +298,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  qevolve::io::install_interrupt_handlers();  // SIGINT / SIGTERM: temporaries removed, exit 130 / 143
   // Under mpirun only rank 0 prints (docs/cli.md "Under `mpirun`"); the others write into a null stream.
   std::ostream null_stream(nullptr);
   int rank = 0, ranks = 1;

@@ -23,9 +23,12 @@ struct Streams {
 struct CheckOptions {
   std::string config_path;        ///< "-": standard input
   std::vector<std::string> sets;  ///< --set KEY=VALUE, in order
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve check CONFIG`: loads and validates everything that can be checked without
 /// evolving (config, device resolution, pulses, target). Returns 0 or throws InputError.
+/// Prints the memory estimate of the run (docs/cli.md "Memory"); `max_memory` (--max-memory,
+/// bytes) lowers the memory a run may use.
 int check(const CheckOptions& options, Streams io);
 
 struct SpectrumOptions {
@@ -33,6 +36,7 @@ struct SpectrumOptions {
   std::vector<std::string> sets;  ///< --set KEY=VALUE, in order
   std::optional<int> levels;  ///< --levels K: every mode truncated to K levels
   std::string output;         ///< -o FILE.h5 (empty: none)
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve spectrum`: per-mode bare and dressed figures and static ZZ of coupled pairs.
 int spectrum(const SpectrumOptions& options, Streams io);
@@ -43,6 +47,7 @@ struct RunOptions {
   std::string output;          ///< -o FILE.h5 (empty: output.file of the config, or none)
   int threads = 0;             ///< --threads (0: all cores)
   std::optional<int> steps;    ///< --steps overrides evolution.steps
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve run`: evolve, fidelity with compensation, HDF5 output, summary.
 int run(const RunOptions& options, Streams io);
@@ -54,6 +59,7 @@ struct OptimizeOptions {
   std::string resume;          ///< --resume CHECKPOINT.h5
   int threads = 0;
   std::optional<int> steps;
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve optimize`: minimise 1 - F over the trainable parameters (L-BFGS-B or Adam), with a
 /// per-iteration checkpoint, /history and the optimised config written back as YAML.

@@ -89,6 +89,9 @@ class Hdf5Writer {
 /// entry (r, c).
 /// Throws InputError `FILE: DATASET: PROBLEM (expected ...)` if the file cannot be opened, is
 /// not HDF5, or the dataset is missing, not a dataset, not 2-D or of another element type.
-[[nodiscard]] CMatrix read_complex_matrix(const std::string& file, const std::string& dataset);
+/// `max_side` > 0: a dataset with more rows or columns than this is refused from its declared
+/// shape, before anything is allocated (a `matrix_file` declaring 2^20 x 2^20).
+[[nodiscard]] CMatrix read_complex_matrix(const std::string& file, const std::string& dataset,
+                                          Index max_side = 0);
 
 }  // namespace qevolve::io

@@ -6,6 +6,7 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::commands {
@@ -21,11 +22,13 @@ int check(const CheckOptions& options, Streams io) {
                               : device_only   ? io::Purpose::inspect
                                               : io::Purpose::evolve;
   const device::ResolvedDevice dev = io::resolve(config, purpose);
-  long long dim = 1;
-  for (const auto& m : dev.modes) dim *= m.levels;
-  io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes, D = " << dim << ", "
+  // The memory estimate of the command the config is for (refused as `run` would refuse it).
+  const io::MemoryEstimate memory =
+      io::check_memory(config, dev, purpose, options.max_memory, !config.output.file.empty());
+  io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes, " << memory.dim_text << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
          << (device_only ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
+  io.out << "memory: " << io::describe(memory) << "\n";
   return 0;
 }
 

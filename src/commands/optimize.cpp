@@ -19,7 +19,10 @@
 #include "qevolve/config_writer.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/interrupt.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
 #include "run_output.hpp"
@@ -104,7 +107,10 @@ int optimize(const OptimizeOptions& options, Streams io) {
   Config config = load_command_config(options.config_path, options.sets, comm::world());
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
-  (void)io::resolve(config, io::Purpose::optimize);  // every input error before any work
+  // Every input error, and a run that cannot fit in memory, before any work.
+  (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
+                         options.max_memory, !options.output.empty() || !config.output.file.empty());
+  io::check_output_path(config, options.output);  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the
@@ -175,6 +181,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   {
     const std::string text = write_back_yaml(config, problem.config(), problem.names(), result.x);
     const std::string tmp = yaml + ".tmp";
+    const io::TempFileGuard guard(tmp);  // removed if interrupted (docs/cli.md "Signals")
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) throw InputError(yaml + ": cannot write the optimised config");
     f << text;

@@ -16,6 +16,8 @@
 #include "qevolve/device.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "run_output.hpp"
 
 namespace qevolve::commands {
@@ -30,7 +32,10 @@ int run(const RunOptions& options, Streams io) {
   Config config = load_command_config(options.config_path, options.sets, comm);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (options.steps) config.evolution.steps = *options.steps;
-  (void)io::resolve(config, io::Purpose::evolve);  // every input error before any work
+  // Every input error, and a run that cannot fit in memory, before any work.
+  (void)io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory,
+                         !options.output.empty() || !config.output.file.empty());
+  io::check_output_path(config, options.output);  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
   const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);

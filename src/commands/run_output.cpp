@@ -6,6 +6,7 @@
 
 #include "qevolve/device.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/version.hpp"
 #include "summary_notes.hpp"
@@ -13,7 +14,7 @@
 namespace qevolve::commands {
 namespace {
 /// Largest D for which `run` diagonalises H0 densely to write /energies.
-constexpr Index kMaxDenseEnergies = 4096;
+constexpr auto kMaxDenseEnergies = static_cast<Index>(sizes::kMaxDenseEnergies);
 
 }  // namespace
 

@@ -10,6 +10,8 @@
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/spectrum.hpp"
 #include "qevolve/version.hpp"
 
@@ -74,7 +76,10 @@ int spectrum(const SpectrumOptions& options, Streams io) {
     }
     for (auto& q : config.device.qubits) q.levels = *options.levels;
   }
-  const device::Device dev = io::build_device(config);
+  const device::ResolvedDevice resolved = io::resolve_device(config);
+  (void)io::check_memory(config, resolved, io::Purpose::inspect, options.max_memory);  // before any allocation
+  io::check_output_path(config, options.output);  // -o or output.file, before the diagonalisation
+  const device::Device dev = device::build_device(resolved);
   const double t_build = seconds_since(t0);
   const auto t1 = Clock::now();
   const device::DressedBasis dressed = device::dress(dev);

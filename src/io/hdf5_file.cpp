@@ -14,6 +14,7 @@
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "hdf5_handle.hpp"
 #include "hdf5_types.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/interrupt.hpp"
 
 namespace qevolve::io {
 
@@ -31,6 +33,7 @@ using detail::hdf5_error_message;
 
 struct Hdf5Writer::Impl {
   Hdf5Handle file;  // the open temporary file; empty after commit()
+  std::optional<TempFileGuard> guard;  // removes the temporary file on SIGINT / SIGTERM
 };
 
 namespace {
@@ -150,6 +153,7 @@ Hdf5Writer::Hdf5Writer(std::string final_path)
   }
   // Create the temporary file ourselves first: a missing or read-only folder then gives the
   // plain system reason (errno) instead of HDF5's long error stack.
+  impl_->guard.emplace(temp_path_);
   const int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) {
     const int err = errno;

@@ -6,6 +6,13 @@
 namespace qevolve::io::detail {
 
 Hdf5ErrorSilencer::Hdf5ErrorSilencer() noexcept {
+  // Before the library's first use: no H5_term_library at exit. After a failed write (disk
+  // full, a file-size limit) H5Fclose fails and HDF5 1.10 leaves the file's identifier behind
+  // with its structures already released; the atexit shutdown then closed it again and crashed
+  // (SIGSEGV in H5F__close_cb). qevolve closes or discards every file itself (Hdf5Writer,
+  // Hdf5Handle), so the shutdown has nothing to do that the process exit does not.
+  static const bool no_atexit = H5dont_atexit() >= 0;
+  static_cast<void>(no_atexit);
   if (H5Eget_auto2(H5E_DEFAULT, &saved_func_, &saved_data_) >= 0) {
     restore_ = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
   }
@@ -39,8 +46,10 @@ std::string hdf5_error_message() {
   static_cast<void>(H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect_error, &walk));
   static_cast<void>(H5Eclear2(H5E_DEFAULT));
   if (walk.outermost.empty()) return "unknown HDF5 error";
-  if (walk.innermost == walk.outermost) return walk.outermost;
-  return walk.outermost + ": " + walk.innermost;
+  std::string text = walk.innermost == walk.outermost ? walk.outermost : walk.outermost + ": " + walk.innermost;
+  for (char& c : text)
+    if (c == '\n') c = ' ';  // HDF5's file-driver messages hold a newline: one line per error
+  return text;
 }
 
 std::string errno_message(int err) {

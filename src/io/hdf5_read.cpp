@@ -57,7 +57,7 @@ Hdf5Handle detail::open_for_reading(const std::string& file) {
   return handle;
 }
 
-CMatrix read_complex_matrix(const std::string& file, const std::string& dataset) {
+CMatrix read_complex_matrix(const std::string& file, const std::string& dataset, Index max_side) {
   Hdf5ErrorSilencer quiet;
   const Hdf5Handle h5file = detail::open_for_reading(file);
 
@@ -95,6 +95,11 @@ CMatrix read_complex_matrix(const std::string& file, const std::string& dataset)
       (dims[0] != 0 && dims[1] > kMaxIndex / dims[0] / sizeof(cplx))) {
     bad_dataset(file, dataset,
                 "is too large (" + std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + ")");
+  }
+  if (max_side > 0 && (dims[0] > static_cast<hsize_t>(max_side) || dims[1] > static_cast<hsize_t>(max_side))) {
+    bad_dataset(file, dataset,
+                "is " + std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " (not read: larger than " +
+                    std::to_string(max_side) + " x " + std::to_string(max_side) + ")");
   }
   const auto rows = static_cast<Index>(dims[0]);
   const auto cols = static_cast<Index>(dims[1]);

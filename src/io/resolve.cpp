@@ -14,6 +14,7 @@
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/gates.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/pulse.hpp"
 
 namespace qevolve::io {
@@ -313,14 +314,25 @@ void check_gradient(const Config& config) {
 CMatrix load_gate_matrix(const GateSpec& g, const Config& config) {
   const std::string key = g.path + ".matrix_file";
   const std::string file = gate_file_path(g.matrix_file, config.source_file);
+  // The matrix is 2^k x 2^k for k qubits: refused before the shift could overflow or the read
+  // allocate more than the process may use.
+  const double bytes = std::ldexp(16.0, 2 * static_cast<int>(g.qubits.size()));
+  const MemoryLimit limit = available_memory(std::nullopt);
+  if (g.qubits.size() > 30 || bytes > limit.bytes)
+    config.fail(key,
+                "a gate on " + std::to_string(g.qubits.size()) + " qubits is a 2^" +
+                    std::to_string(g.qubits.size()) + " x 2^" + std::to_string(g.qubits.size()) +
+                    " matrix: it needs " + format_bytes(bytes) + "; " + format_bytes(limit.bytes) +
+                    " available (" + limit.source + ")",
+                "a gate on fewer qubits");
   CMatrix m;
+  const Index want = Index{1} << g.qubits.size();
   try {
-    m = read_complex_matrix(file, "/unitary");
+    m = read_complex_matrix(file, "/unitary", want);  // a larger declared shape is refused unread
   } catch (const InputError& e) {
     config.fail(key, std::string("cannot read the gate matrix: ") + e.what(),
                 "an HDF5 file with a complex dataset /unitary");
   }
-  const Index want = Index{1} << g.qubits.size();
   if (m.rows() != want || m.cols() != want)
     config.fail(key,
                 file + ": /unitary is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +

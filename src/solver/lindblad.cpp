@@ -12,6 +12,7 @@
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
 
 namespace qevolve::solver {
 
@@ -41,7 +42,7 @@ std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels) {
   return out;
 }
 
-int checkpoint_interval(int steps) { return std::max(1, static_cast<int>(std::ceil(std::sqrt(steps)))); }
+int checkpoint_interval(int steps) { return sizes::checkpoint_interval(steps); }
 
 DissipatorSet make_dissipators(const Config& config, const device::Device& device) {
   DissipatorSet out;

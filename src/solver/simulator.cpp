@@ -1,4 +1,5 @@
 #include "qevolve/simulator.hpp"
+#include "qevolve/memory_estimate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -64,12 +65,8 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
       options_(make_options(config, threads)),
       cache_(std::make_unique<Cache>()) {
   // Dressed basis: needed for basis: dressed and for frequency: auto_dressed.
-  const bool need_dressed =
-      options_.basis == Basis::dressed ||
-      std::any_of(config.pulses.begin(), config.pulses.end(), [](const PulseSpec& p) {
-        return p.frequency_mode == FrequencyMode::auto_dressed;
-      });
-  if (need_dressed) dressed_ = device::dress(device_);
+  // (the one test the memory estimate uses too: include/qevolve/memory_estimate.hpp)
+  if (sizes::needs_dressed_basis(config)) dressed_ = device::dress(device_);
 
   make_pulses(config, pulses_, channels_);
   options_.duration = total_duration(config, pulses_);
@@ -479,7 +476,7 @@ OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix
   cache_->scheme->adjoint_density(*this, cache_->shared, vecs0, r.lambda0, tangents, noise, per_step, r.tangents,
                                   r.noise, K);
   r.checkpoint_interval = K;
-  r.stored_states = (options_.steps + K - 1) / K + std::min(K, options_.steps) + 2;
+  r.stored_states = sizes::checkpointed_states(options_.steps, K);
   return r;
 }
 

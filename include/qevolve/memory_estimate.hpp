@@ -1,0 +1,83 @@
+// Sizes and the memory estimate of a run (docs/cli.md "Memory"). Every size derived from the
+// Hilbert-space dimension D is computed here in floating point (exact to 2^53, no overflow),
+// so that the resolution stage can refuse a run that cannot fit before anything is allocated:
+// `FILE:LINE:COL: device: D = 3^41 = 3.6e19 states: the states need 5.8e20 bytes; 23 GiB
+// available (physical memory)`, exit 2. The formulas the solver layer itself uses for the same
+// sizes (the checkpointing of the open-system adjoint, when a dressed basis is built) live here
+// too, so the estimate and the code cannot drift apart.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "qevolve/config.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/resolve.hpp"
+
+namespace qevolve::sizes {
+
+/// Open-system adjoint: the checkpoint interval K = ceil(sqrt(steps)) (docs/gradients.md).
+[[nodiscard]] inline int checkpoint_interval(int steps) {
+  return std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(steps)))));
+}
+/// ... and the states it keeps at most: steps / K checkpoints, K states of one segment, 2 more.
+[[nodiscard]] inline int checkpointed_states(int steps, int interval) {
+  return (steps + interval - 1) / interval + std::min(interval, steps) + 2;
+}
+/// Whether the simulator builds the dense dressed basis (basis: dressed, frequency: auto_dressed).
+[[nodiscard]] inline bool needs_dressed_basis(const Config& config) {
+  if (config.evolution.basis == Basis::dressed) return true;
+  return std::any_of(config.pulses.begin(), config.pulses.end(),
+                     [](const PulseSpec& p) { return p.frequency_mode == FrequencyMode::auto_dressed; });
+}
+/// `run` writes /energies (a dense diagonalisation) up to this D (docs/output.md).
+inline constexpr double kMaxDenseEnergies = 4096;
+
+}  // namespace qevolve::sizes
+
+namespace qevolve::io {
+
+/// The estimate of a command's dominant allocations, in bytes (doubles: no overflow).
+struct MemoryEstimate {
+  double bytes = 0.0;        ///< total, fixed process overhead included
+  double dim = 1.0;          ///< D = product of the kept levels
+  std::string dim_text;      ///< "D = 3^41 = 3.6e19"
+  double columns = 0.0;      ///< evolved columns (open systems: density matrices)
+  std::string scheme;        ///< "trotter", "expm", "spectrum", ...
+  // The largest single term, for the message.
+  std::string part;          ///< "the states need", "the dense propagator needs", ...
+  double part_bytes = 0.0;
+  std::string key;           ///< the config key that sets that size ("device", "evolution.solver", ...)
+};
+
+/// Memory the process may use and what limits it (the smallest of physical memory, the cgroup
+/// limit, RLIMIT_AS / RLIMIT_DATA and --max-memory).
+struct MemoryLimit {
+  double bytes = 0.0;
+  std::string source;  ///< "physical memory", "cgroup memory.max", "RLIMIT_AS", "--max-memory"
+};
+
+/// The estimate for `purpose` (inspect: `spectrum`'s dense diagonalisation). `writes_output`:
+/// run / optimize write an HDF5 file (with /energies, a dense diagonalisation up to D = 4096).
+[[nodiscard]] MemoryEstimate estimate_memory(const Config& config, const device::ResolvedDevice& dev,
+                                             Purpose purpose, bool writes_output = true);
+
+[[nodiscard]] MemoryLimit available_memory(std::optional<double> max_memory);
+
+/// estimate_memory(), refused with Config::fail (exit 2) when it exceeds available_memory().
+MemoryEstimate check_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
+                            std::optional<double> max_memory, bool writes_output = true);
+
+/// "8G", "500M", "2GiB", "1.5T", "1000000" -> bytes (K, M, G, T and KiB ... TiB are powers of
+/// 1024; KB, MB, GB, TB powers of 1000). InputError naming `flag` otherwise.
+[[nodiscard]] double parse_memory_size(const std::string& text, const std::string& flag);
+
+/// "1.2 GiB", "512 MiB", "2.3e21 bytes" (beyond 1 EiB).
+[[nodiscard]] std::string format_bytes(double bytes);
+
+/// The line `check` prints: "~1.2 GiB estimated (D = 6561, 256 columns, trotter)".
+[[nodiscard]] std::string describe(const MemoryEstimate& estimate);
+
+}  // namespace qevolve::io
