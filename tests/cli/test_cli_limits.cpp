@@ -201,7 +201,7 @@ std::string big_run_yaml() {
       "  preset: mpc_fluxonium_1d\n"
       "  preset_args: {qubits: 13, levels: 2}\n"
       "evolution:\n"
-      "  duration: 1.0\n"
+      "  duration: 0.1\n"  // 0.42 rad per step: no step-size warning
       "  steps: 1\n"
       "  initial_states:\n";
   for (int k = 0; k < 512; ++k) {
