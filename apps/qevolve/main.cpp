@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
@@ -231,6 +232,24 @@ std::string command_error(const CLI::App& app, int argc, char** argv) {
          " (expected one of: " + names + ")";
 }
 
+/// --threads beyond the processors this process may use is capped to them, with a warning
+/// (docs/cli.md "Flags"): more threads than cores only add contention, and thousands of them
+/// stall in the BLAS and OpenMP allocators. Not under mpirun, where the launcher's binding
+/// decides what each rank may use.
+void cap_threads(Cli& c, std::ostream& err) {
+  const int hardware = qevolve::backend::hardware_threads();
+  auto cap = [&](int& threads) {
+    if (threads <= hardware) return;
+    err << "qevolve: warning: --threads " << threads << " is more than the " << hardware
+        << " processors this process may use: using " << hardware << "\n";
+    threads = hardware;
+  };
+  cap(c.run_opts.threads);
+  cap(c.opt_opts.threads);
+  cap(c.sweep_opts.threads);
+  cap(c.acc_opts.threads);
+}
+
 /// Runs the parsed command (1 when none was parsed, which CLI11 prevents).
 int dispatch(Cli& c, qevolve::commands::Streams io) {
   if (c.check->parsed()) {
@@ -328,6 +347,7 @@ int main(int argc, char** argv) {
     return code;
   };
   try {
+    if (ranks == 1) cap_threads(c, io.err);
     return dispatch(c, io);
   } catch (const qevolve::InputError& e) {
     return fail(e.what(), 2);

@@ -77,6 +77,16 @@ TEST(Cli, BenchAccuracyLadder) {
       << bad_reference.err;
 }
 
+// Issue 23, item 2: --threads beyond the processors this process may use is capped, with a
+// warning that names both numbers; the run itself succeeds.
+TEST(Cli, ThreadsBeyondTheHardwareAreCappedWithAWarning) {
+  TempDir dir;
+  const auto r = run_qevolve("run '" + std::string(QEVOLVE_SOURCE_DIR) + "/examples/fluxonium_x.yaml' --threads 4096 --quiet", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("qevolve: warning: --threads 4096 is more than the ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(" processors this process may use: using "), std::string::npos) << r.err;
+}
+
 TEST(Cli, MissingConfigIsALocatedExitCode2) {
   TempDir dir;
   const auto r = run_qevolve("check '" + (dir / "nope.yaml").string() + "'", dir);
