@@ -90,6 +90,9 @@ int set_blas_threads(int threads);
 /// Threads OpenBLAS uses for a call right now (1 when it is not OpenBLAS).
 [[nodiscard]] int blas_threads();
 
+/// Smallest D for which a DenseBlasPhase lets BLAS use threads.
+inline constexpr Index kThreadedBlasDim = 128;
+
 /// Stops OpenBLAS's pthread workers if any are running (the next threaded call re-creates
 /// them, ~60 us). Not to be called while another thread of the process is inside BLAS; a
 /// no-op for other BLAS builds.
@@ -100,7 +103,11 @@ void park_blas_workers();
 /// one thread was: nothing to raise, and no worker pool started and parked per phase).
 class DenseBlasPhase {
  public:
-  DenseBlasPhase();
+  /// Work on D x D matrices. Below kThreadedBlasDim BLAS stays on one thread: a D x D product
+  /// is then under the threading policy's 1e7 flops (8 D^3 at D = 108), and OpenBLAS's workers,
+  /// which spin-yield between calls, cost far more than they save — on a loaded machine a
+  /// D = 10 expm run took 0.4-19 s on 2 threads instead of 0.02 s.
+  explicit DenseBlasPhase(Index dim);
   ~DenseBlasPhase();
   DenseBlasPhase(const DenseBlasPhase&) = delete;
   DenseBlasPhase& operator=(const DenseBlasPhase&) = delete;

@@ -39,8 +39,8 @@ void park_blas_workers() {
   if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
 }
 
-DenseBlasPhase::DenseBlasPhase() {
-  const int n = dense_threads.load();
+DenseBlasPhase::DenseBlasPhase(Index dim) {
+  const int n = dim < kThreadedBlasDim ? 1 : dense_threads.load();
   // One thread (--threads 1, or a sweep's points): BLAS is already single-threaded and its
   // workers parked; raising "1 thread" would start OpenBLAS's pthread pool (all its workers
   // spin-yielding beside the computation) only to park it again at the end of the phase.

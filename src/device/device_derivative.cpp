@@ -151,7 +151,7 @@ DeviceDerivative device_derivative(const Device& device, const DeviceParam& p) {
 DressedDerivative dressed_derivative(const Device& device, const DressedBasis& dressed,
                                      const DeviceDerivative& d) {
   const Index D = device.dim();
-  const linalg::DenseBlasPhase dense_phase;  // D x D products
+  const linalg::DenseBlasPhase dense_phase(D);  // D x D products
   CMatrix dH = CMatrix::Zero(D, D);
   for (const auto& t : d.static_terms)
     if (t.matrix.size() != 0) device.add_embedded(t, dH);

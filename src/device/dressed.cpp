@@ -10,7 +10,7 @@ namespace qevolve::device {
 
 DressedBasis dress(const Device& device) {
   const Index D = device.dim();
-  const linalg::DenseBlasPhase dense_phase;  // D x D eigendecomposition
+  const linalg::DenseBlasPhase dense_phase(D);  // D x D eigendecomposition
   DressedBasis out;
   CMatrix V;
   linalg::hermitian_eigen(device.dense_h0(), out.energies, V);

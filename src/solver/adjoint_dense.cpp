@@ -16,7 +16,7 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
                    const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
                    const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
                    std::vector<double>& tangent_sums) {
-  const linalg::DenseBlasPhase dense_phase;
+  const linalg::DenseBlasPhase dense_phase(psi.rows());
   const double scale = kTwoPi * job.dt;
   // Dense tangents: dH0 (static part) and dO_j embedded, per tangent.
   std::vector<CMatrix> dH0(tangents.size());

@@ -32,11 +32,16 @@ class DenseScheme final : public Scheme {
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state,
               const Progress& progress, const StepObserver& observe) const override {
-    const linalg::DenseBlasPhase dense_phase;
+    const linalg::DenseBlasPhase dense_phase(state.rows());
     const TimeGrid grid = sim.time_grid();
     const auto coefficients = sim.substep_coefficients();
     const int per = grid.samples_per_step();
-    ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
+    // The observer (the trace recorder) may start threads of its own: OpenBLAS's workers,
+    // raised by the dense phase, must not spin beside them (linalg::set_blas_threads).
+    ObservePoints points([&observe, per](int u, const CMatrix& s) {
+                           linalg::park_blas_workers();
+                           observe(u / per, s);
+                         },
                          observe ? scaled_points(sim.trace_steps(), per) : std::vector<int>());
     std::vector<double> c;
     const auto executor = make_dense_executor(sim.options().device, state.rows(), state.cols());
@@ -67,10 +72,14 @@ class DenseScheme final : public Scheme {
 
   void evolve_density(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& vecs,
                       const Progress& progress, const StepObserver& observe) const override {
-    const linalg::DenseBlasPhase dense_phase;
+    const linalg::DenseBlasPhase dense_phase(sim.device().dim() * sim.device().dim());
     const auto coefficients = sim.substep_coefficients();
     const int steps = sim.options().steps;
-    ObservePoints points(observe, observe ? sim.trace_steps() : std::vector<int>());
+    ObservePoints points([&observe](int s, const CMatrix& v) {
+                           linalg::park_blas_workers();  // as in evolve
+                           observe(s, v);
+                         },
+                         observe ? sim.trace_steps() : std::vector<int>());
     std::vector<double> c;
     if (points.due(0)) points.call(0, vecs);
     for (int s = 0; s < steps; ++s) {

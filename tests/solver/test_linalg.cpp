@@ -165,10 +165,10 @@ TEST(BlasThreads, OneThreadOutsideDensePhases) {
   if (omp_get_num_procs() >= 2) {
     EXPECT_EQ(linalg::set_blas_threads(2), 2);
     {
-      const linalg::DenseBlasPhase outer;
+      const linalg::DenseBlasPhase outer(300);
       EXPECT_EQ(linalg::blas_threads(), 2);
       {
-        const linalg::DenseBlasPhase inner;  // nested: no change, and its end keeps the outer's
+        const linalg::DenseBlasPhase inner(300);  // nested: no change, and its end keeps the outer's
       }
       EXPECT_EQ(linalg::blas_threads(), 2);
       // A threaded product inside the phase is still right after the workers were parked.
@@ -179,6 +179,10 @@ TEST(BlasThreads, OneThreadOutsideDensePhases) {
       EXPECT_EQ((C1 - C2).cwiseAbs().maxCoeff(), 0.0);
     }
     EXPECT_EQ(linalg::blas_threads(), 1);
+    {
+      const linalg::DenseBlasPhase small(linalg::kThreadedBlasDim - 1);  // too small for threads
+      EXPECT_EQ(linalg::blas_threads(), 1);
+    }
   } else {
     GTEST_SKIP() << "one core: the two-thread dense phase is not exercised";
   }
