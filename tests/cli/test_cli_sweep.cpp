@@ -122,6 +122,28 @@ TEST(CliSweep, ThreadsChangeNoBit) {
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }
 
+// sweep --plot: refused before any work without an output file; with one, the picture is drawn
+// from it (and --quiet leaves stdout empty, as run's).
+TEST(CliSweep, PlotNeedsAnOutputAndDrawsTheMap) {
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const std::string axes = " --vary pulses[0].amplitude=0.07:0.09:3 --vary pulses[0].frequency=0.57,0.58";
+  const auto no_output = run_qevolve("sweep " + quoted(cfg) + axes + " --plot " + quoted(dir / "m.png"), dir);
+  EXPECT_EQ(no_output.exit_code, 2);
+  EXPECT_EQ(no_output.err,
+            "qevolve: error: --plot: the picture is drawn from the HDF5 output (expected -o OUT.h5 (or output.file) as "
+            "well)\n");
+  EXPECT_EQ(no_output.out, "");
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto r = run_qevolve("sweep " + quoted(cfg) + axes + " -o " + quoted(dir / "m.h5") + " --plot " +
+                                 quoted(dir / "m.png") + " --quiet",
+                             dir);
+  if (r.exit_code == 1 && r.err.find("matplotlib") != std::string::npos) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_GT(std::filesystem::file_size(dir / "m.png"), 1000u);
+}
+
 TEST(CliSweep, WithoutATargetPopulationsAndLeakageOnly) {
   if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
   TempDir dir;
