@@ -398,8 +398,20 @@ def computational_labels(f, d):
 def unitary_panels(f):
     u = np.asarray(read(f, "/unitary"))
     need_shape("/unitary", u, (None, u.shape[0] if u.ndim == 2 else None))
+    labels = computational_labels(f, u.shape[0])
     title = "|U|² of the computational block (before compensation)"
-    return [lambda ax: transfer_map(ax, np.abs(u) ** 2, computational_labels(f, u.shape[0]), "|U|²", title)]
+    panels = [lambda ax: transfer_map(ax, np.abs(u) ** 2, labels, "|U|²", title)]
+    # After compensation too, when it changes the picture (single-qubit layers; virtual-Z
+    # layers are diagonal phases and leave |U|² as it is): the gate the fidelity is about.
+    if "/unitary_compensated" in f:
+        uc = np.asarray(read(f, "/unitary_compensated"))
+        need_shape("/unitary_compensated", uc, u.shape)
+        if np.max(np.abs(np.abs(uc) ** 2 - np.abs(u) ** 2)) > 1e-9:
+            kind = f.attrs.get("compensation", b"")
+            kind = kind.decode() if isinstance(kind, bytes) else str(kind)
+            title_c = f"|U|² after compensation ({kind})"
+            panels.append(lambda ax: transfer_map(ax, np.abs(uc) ** 2, labels, "|U|²", title_c))
+    return panels
 
 
 def channel_panels(f):
