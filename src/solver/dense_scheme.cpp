@@ -36,12 +36,7 @@ class DenseScheme final : public Scheme {
     const TimeGrid grid = sim.time_grid();
     const auto coefficients = sim.substep_coefficients();
     const int per = grid.samples_per_step();
-    // The observer (the trace recorder) may start threads of its own: OpenBLAS's workers,
-    // raised by the dense phase, must not spin beside them (linalg::set_blas_threads).
-    ObservePoints points([&observe, per](int u, const CMatrix& s) {
-                           linalg::park_blas_workers();
-                           observe(u / per, s);
-                         },
+    ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
                          observe ? scaled_points(sim.trace_steps(), per) : std::vector<int>());
     std::vector<double> c;
     const auto executor = make_dense_executor(sim.options().device, state.rows(), state.cols());
@@ -75,11 +70,7 @@ class DenseScheme final : public Scheme {
     const linalg::DenseBlasPhase dense_phase(sim.device().dim() * sim.device().dim());
     const auto coefficients = sim.substep_coefficients();
     const int steps = sim.options().steps;
-    ObservePoints points([&observe](int s, const CMatrix& v) {
-                           linalg::park_blas_workers();  // as in evolve
-                           observe(s, v);
-                         },
-                         observe ? sim.trace_steps() : std::vector<int>());
+    ObservePoints points(observe, observe ? sim.trace_steps() : std::vector<int>());
     std::vector<double> c;
     if (points.due(0)) points.call(0, vecs);
     for (int s = 0; s < steps; ++s) {
