@@ -6,6 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
+#include <chrono>
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -71,6 +74,24 @@ inline CommandResult run_python(const std::string& code, const TempDir& dir) {
 inline bool python_has_h5py() {
   const std::string cmd = std::string("'") + QEVOLVE_PYTHON + "' -c 'import h5py, numpy' 2>/dev/null";
   return std::system(cmd.c_str()) == 0;
+}
+
+/// Waits (up to 120 s) until a file whose name starts with `prefix` appears in `dir` and then
+/// sends `sig` to `pid`: a signal mid-write. Returns false when the process ended first (then
+/// `status` holds its wait status).
+inline bool signal_when_file_appears(pid_t pid, const std::filesystem::path& dir, const std::string& prefix,
+                                     int sig, int& status) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().filename().string().rfind(prefix, 0) == 0) {
+        kill(pid, sig);
+        return true;
+      }
+    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return false;
 }
 
 }  // namespace qevolve::testing

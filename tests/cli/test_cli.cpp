@@ -235,22 +235,8 @@ TEST(Cli, KilledRunLeavesNoFileUnderTheFinalName) {
           static_cast<char*>(nullptr));
     _exit(127);
   }
-  bool killed_mid_write = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < deadline) {
-    bool temp_exists = false;
-    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
-      if (e.path().filename().string().rfind("big.h5.tmp-", 0) == 0) temp_exists = true;
-    if (temp_exists) {
-      kill(pid, SIGKILL);
-      killed_mid_write = true;
-      break;
-    }
-    int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) break;  // finished before we saw the temp file
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
   int status = 0;
+  const bool killed_mid_write = signal_when_file_appears(pid, dir.path(), "big.h5.tmp-", SIGKILL, status);
   waitpid(pid, &status, 0);
   ASSERT_TRUE(killed_mid_write) << "the run ended before its temporary file was seen";
   EXPECT_TRUE(WIFSIGNALED(status));

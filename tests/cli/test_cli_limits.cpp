@@ -236,21 +236,8 @@ TEST_P(Interrupt, DuringTheWriteRemovesTheTemporaryFile) {
   const auto err = dir / "err.txt";
   const pid_t pid = start_run(cfg, dir / "big.h5", err);
   ASSERT_GT(pid, 0);
-  bool sent = false;
   int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < deadline) {
-    bool temp_exists = false;
-    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
-      if (e.path().filename().string().rfind("big.h5.tmp-", 0) == 0) temp_exists = true;
-    if (temp_exists) {
-      kill(pid, sig);
-      sent = true;
-      break;
-    }
-    if (waitpid(pid, &status, WNOHANG) == pid) break;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
+  const bool sent = signal_when_file_appears(pid, dir.path(), "big.h5.tmp-", sig, status);
   if (!sent) GTEST_SKIP() << "the run finished before its temporary file was seen";
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
