@@ -15,6 +15,7 @@ namespace {
 
 using fidelity::testing::kron_all;
 using fidelity::testing::random_unitary;
+using fidelity::testing::powm;
 
 TEST(DistributedFidelity, EqualsOneProcessOnEveryRank) {
   std::mt19937_64 rng(7);
@@ -27,7 +28,7 @@ TEST(DistributedFidelity, EqualsOneProcessOnEveryRank) {
       post.push_back(random_unitary(2, rng));
     }
     // A slightly leaky, imperfect gate behind random single-qubit layers.
-    const CMatrix u = 0.999 * kron_all(post) * target * random_unitary(d, rng).pow(0.05) * kron_all(pre);
+    const CMatrix u = 0.999 * kron_all(post) * target * powm(random_unitary(d, rng), 0.05) * kron_all(pre);
     for (Compensation kind : {Compensation::none, Compensation::vz, Compensation::single_qubit}) {
       const fidelity::FidelityResult serial = fidelity::evaluate_fidelity(u, target, kind);
       for (int ranks : {1, 2, 3, 4, 8}) {
