@@ -3,7 +3,8 @@
 // transmon_coupler_1d preset) the run's d, fidelity, leakage and vz compensation against an
 // independent dense reference written here from docs/models.md and docs/pulses.md alone (charge-
 // basis transmons, Kronecker products, midpoint rule with dense exponentials, and a vz optimum by
-// coordinate ascent), and the placement of two-qubit targets on qubits separated by couplers.
+// coordinate ascent), the coupler-mediated static ZZ, and the placement of two-qubit targets on
+// qubits separated by couplers.
 //
 // Tolerances: the reference and `solver: expm` take the same midpoint steps, so the propagators
 // differ only by the single-mode diagonalisations (both converged to ~1e-13 GHz in energy; over
@@ -23,6 +24,7 @@
 #include "qevolve/gradient.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
+#include "qevolve/spectrum.hpp"
 
 namespace qevolve::testing {
 namespace {
@@ -219,16 +221,26 @@ TEST(Couplers, DressedBasisNamesStatesWithTheCouplerInZero) {
   const Eigen::SelfAdjointEigenSolver<RMatrix> es(d.h0);
   CMatrix b = CMatrix::Zero(4, 4);
   const Index bare[4] = {0, 1, Index{levels} * levels, Index{levels} * levels + 1};
+  double e[4];
   for (int k = 0; k < 4; ++k) {
     Index best = 0;
     es.eigenvectors().row(bare[k]).cwiseAbs().maxCoeff(&best);
-    b(k, k) = std::polar(1.0, -kTwoPi * es.eigenvalues()(best) * T);
+    e[k] = es.eigenvalues()(best);
+    b(k, k) = std::polar(1.0, -kTwoPi * e[k] * T);
   }
+  // The static ZZ of `qevolve spectrum`: the pair (q0, q1) joined through the coupler, which
+  // stays in 0 (kHz; dense eigenvalues of a 27 x 27 H0 of norm ~30 GHz agree to ~1e-12 GHz).
+  const Config c = io::parse_config(text, "coupler.yaml");
+  const device::Device dev = io::build_device(c);
+  const device::SpectrumReport spec = device::analyse_spectrum(dev, device::dress(dev));
+  ASSERT_EQ(spec.zz.size(), 1u);
+  EXPECT_EQ(spec.zz[0].a + "," + spec.zz[0].b, "q0,q1");
+  EXPECT_NEAR(spec.zz[0].zz_khz, (e[3] - e[2] - e[1] + e[0]) * 1e6, 1e-5);
   EXPECT_LT((r.unitary - b).cwiseAbs().maxCoeff(), kTol);  // the dressed phases fix the signs
   EXPECT_LT(r.fid.leakage, kTol);
   EXPECT_NEAR(r.fid.fidelity, gate_fidelity(b, ref_vz_overlap(b, CMatrix::Identity(4, 4))), kTol);
-  std::printf("[ couplers ] idle %.0f ns, dressed basis: F (vz) %.12f, leakage %.1e\n", T, r.fid.fidelity,
-              r.fid.leakage);
+  std::printf("[ couplers ] idle %.0f ns, dressed basis: F (vz) %.12f, leakage %.1e, ZZ(q0, q1) %.6f kHz\n", T,
+              r.fid.fidelity, r.fid.leakage, spec.zz[0].zz_khz);
 }
 
 TEST(Couplers, LeakageCountsCouplerExcitation) {
