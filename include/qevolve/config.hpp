@@ -19,12 +19,16 @@ namespace qevolve {
 
 /// The config spellings of these enums: qevolve/names.hpp (enum_name).
 enum class ModeType { fluxonium, transmon, resonator, duffing };
+/// What a mode is for (docs/device.md "Qubits and couplers"): a qubit has a bit in the
+/// computational subspace; a coupler (and every resonator) is held in its ground state there.
+enum class ModeRole { qubit, coupler };
 
 /// One entry of device.qubits. Every physical key is optional because an entry may only
 /// override some keys of a preset mode; device::resolve_modes() merges and completes them.
 struct ModeEntry {
   std::string name;
   std::optional<ModeType> type;
+  std::optional<ModeRole> role;
   std::optional<int> levels;
   std::optional<double> ec, ej, el, flux, ng, asymmetry;  // fluxonium / transmon
   std::optional<double> frequency, anharmonicity;         // resonator / duffing
@@ -131,8 +135,8 @@ struct EvolutionSpec {
 enum class Compensation { none, vz, single_qubit };
 
 struct GateSpec {
-  std::string gate;                // I X Y Z H S T SX RX RY RZ CNOT CZ ISWAP SQRT_ISWAP SWAP, or empty
-  std::optional<double> angle;     // RX RY RZ
+  std::string gate;                // a name of qevolve/gates.hpp (X, RX, CZ, CPHASE, ...), or empty
+  std::optional<double> angle;     // RX RY RZ CPHASE
   std::string matrix_file;         // {matrix_file: ..., qubits: [...]}
   std::vector<std::string> qubits;
   std::string path;                // "target.gates[1]"

@@ -62,9 +62,9 @@ class Device {
   /// Label string of a flat index, one character per mode ("0110"); levels >= 10 use letters.
   [[nodiscard]] std::string label(Index flat) const;
 
-  /// Indices of the modes that are qubits (not resonators), in mode order.
+  /// Indices of the modes that are qubits (role qubit, not resonators), in mode order.
   [[nodiscard]] std::vector<int> qubit_modes() const;
-  /// Flat indices of the computational subspace (qubits in 0/1, resonators in 0), ascending,
+  /// Flat indices of the computational subspace (qubits in 0/1, couplers and resonators in 0), ascending,
   /// i.e. in the order of the computational label "q...": d = 2^(number of qubits) entries.
   [[nodiscard]] std::vector<Index> computational_indices() const;
 
@@ -81,6 +81,15 @@ struct ResolvedDevice {
   std::vector<ModeParams> modes;
   std::vector<Coupling> couplings;
 };
+
+/// "3 qubits, 2 couplers, 1 resonator": the modes by role, resonators apart (summaries).
+[[nodiscard]] std::string describe_roles(const std::vector<ModeParams>& modes);
+/// The modes' names, and the config spelling of each mode's effective_role ("qubit",
+/// "coupler"), in mode order (the `modes` and `roles` attributes of the output files).
+[[nodiscard]] std::vector<std::string> mode_names(const std::vector<ModeParams>& modes);
+[[nodiscard]] std::vector<std::string> mode_roles(const std::vector<ModeParams>& modes);
+/// The parameters of every mode of a built device, in mode order.
+[[nodiscard]] std::vector<ModeParams> mode_params(const Device& device);
 
 /// Diagonalises every mode of a resolved device (memoised per parameter set).
 [[nodiscard]] Device build_device(const ResolvedDevice& resolved);

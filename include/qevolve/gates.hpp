@@ -11,11 +11,13 @@ namespace qevolve {
 
 /// 1 or 2 for a known gate name, 0 otherwise.
 [[nodiscard]] int gate_arity(const std::string& name);
-/// Whether the gate takes an `angle` (RX, RY, RZ).
+/// Whether the gate takes an `angle` (RX, RY, RZ, CPHASE).
 [[nodiscard]] bool gate_takes_angle(const std::string& name);
-/// Every known name (I, X, Y, ..., SWAP), in the order messages list them.
+/// "RX, RY, RZ and CPHASE": the gates that take an `angle`, for messages.
+[[nodiscard]] std::string gates_with_angle();
+/// Every known name (I, X, Y, ..., SWAP, CPHASE), in the order messages list them.
 [[nodiscard]] std::vector<std::string_view> gate_names();
-/// "I, X, Y, ..., SWAP": every known name, for messages.
+/// "I, X, Y, ..., CPHASE": every known name, for messages.
 [[nodiscard]] std::string known_gates();
 /// The path of a `matrix_file` gate: as written when absolute or when there is no config file,
 /// else relative to the folder of `config_file`.

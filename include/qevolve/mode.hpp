@@ -15,6 +15,8 @@ namespace qevolve::device {
 struct ModeParams {
   std::string name;
   ModeType type = ModeType::fluxonium;
+  /// `role` of docs/config.md; a resonator is never a qubit, whatever this says (is_qubit).
+  ModeRole role = ModeRole::qubit;
   int levels = 2;
   double ec = 0.0, ej = 0.0, el = 0.0;  // fluxonium (ec, ej, el), transmon (ec, ej)
   double flux = 0.0;                    // fluxonium, transmon (tunable)
@@ -25,6 +27,16 @@ struct ModeParams {
   double anharmonicity = 0.0;           // duffing
   int basis_size = 0;                   // internal basis size; 0 = automatic (converged)
 };
+
+/// Whether the mode has a bit in the computational subspace: role qubit and not a resonator
+/// (docs/device.md "Qubits and couplers"). Every other mode is held in its ground state there.
+[[nodiscard]] inline bool is_qubit(const ModeParams& p) {
+  return p.role == ModeRole::qubit && p.type != ModeType::resonator;
+}
+/// The role a mode plays: qubit when is_qubit, else coupler (a resonator's role is coupler).
+[[nodiscard]] inline ModeRole effective_role(const ModeParams& p) {
+  return is_qubit(p) ? ModeRole::qubit : ModeRole::coupler;
+}
 
 /// The internal basis a mode was diagonalised in. Derivatives are taken in it, and a gradient
 /// problem rebuilds modes on it (diagonalise_on), so the discretisation does not jump with the
@@ -52,8 +64,8 @@ struct Mode {
   [[nodiscard]] bool is_oscillator() const {
     return params.type == ModeType::resonator || params.type == ModeType::duffing;
   }
-  /// Every mode that is not a resonator is a qubit (docs/device.md "Qubits and resonators").
-  [[nodiscard]] bool is_qubit() const { return params.type != ModeType::resonator; }
+  /// A qubit: role qubit and not a resonator (docs/device.md "Qubits and couplers").
+  [[nodiscard]] bool is_qubit() const { return device::is_qubit(params); }
   [[nodiscard]] bool has_flux_operator() const { return params.type != ModeType::transmon; }
   /// Name of the default drive operator: "phi" (fluxonium, transmon has none -> "n") or "x".
   [[nodiscard]] std::string_view default_operator() const;

@@ -43,6 +43,7 @@ struct EnumRow<Shape> {
 template <typename E>
 [[nodiscard]] std::span<const EnumRow<E>> enum_table();
 template <> std::span<const EnumRow<ModeType>> enum_table<ModeType>();
+template <> std::span<const EnumRow<ModeRole>> enum_table<ModeRole>();
 template <> std::span<const EnumRow<Shape>> enum_table<Shape>();
 template <> std::span<const EnumRow<FrequencyMode>> enum_table<FrequencyMode>();
 template <> std::span<const EnumRow<Solver>> enum_table<Solver>();

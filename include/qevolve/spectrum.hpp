@@ -11,6 +11,7 @@ namespace qevolve::device {
 struct ModeFigures {
   std::string name;
   std::string type;
+  bool qubit = true;         ///< is_qubit: a qubit, else a coupler or resonator (held in 0)
   double f01_bare = 0.0;     ///< GHz
   double f12_bare = 0.0;     ///< GHz (from the mode with at least 3 levels)
   double phi01 = 0.0;        ///< |<0|phi|1>| (x for oscillators); NaN for a transmon
@@ -25,10 +26,13 @@ struct PairZZ {
 
 struct SpectrumReport {
   std::vector<ModeFigures> modes;
-  std::vector<PairZZ> zz;  ///< one per coupled pair of qubits (resonators excluded)
+  /// One per pair of qubits joined by a coupling or through one coupler (a non-qubit mode
+  /// coupled to both), in coupling order; couplers and resonators in 0.
+  std::vector<PairZZ> zz;
 };
 
-/// Figures for every mode and ZZ for every coupled pair of qubits, from the dressed basis.
+/// Figures for every mode and ZZ for every pair of qubits joined directly or through a coupler,
+/// from the dressed basis.
 [[nodiscard]] SpectrumReport analyse_spectrum(const Device& device, const DressedBasis& dressed);
 
 }  // namespace qevolve::device

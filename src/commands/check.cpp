@@ -1,6 +1,7 @@
 // `qevolve check`: the loader and the whole resolution stage (include/qevolve/resolve.hpp), no
 // evolution: whatever `run` or `optimize` would reject as input is rejected here too.
 #include <ostream>
+#include <string>
 
 #include "config_input.hpp"
 #include "qevolve/commands.hpp"
@@ -10,6 +11,16 @@
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::commands {
+namespace {
+
+/// d = 2^qubits, the size of the computational block (a number, as 2^64 does not fit).
+std::string computational_dim(const device::ResolvedDevice& dev) {
+  int qubits = 0;
+  for (const device::ModeParams& m : dev.modes) qubits += device::is_qubit(m) ? 1 : 0;
+  return qubits < 63 ? std::to_string(1LL << qubits) : "2^" + std::to_string(qubits);
+}
+
+}  // namespace
 
 int check(const CheckOptions& options, Streams io) {
   comm::SerialCommunicator serial;  // under mpirun `check` runs on rank 0 alone
@@ -25,7 +36,8 @@ int check(const CheckOptions& options, Streams io) {
   // The memory estimate of the command the config is for (refused as `run` would refuse it).
   const io::MemoryEstimate memory =
       io::check_memory(config, dev, purpose, options.max_memory, !config.output.file.empty());
-  io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes, " << memory.dim_text << ", "
+  io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes: "
+         << device::describe_roles(dev.modes) << ", " << memory.dim_text << ", d = " << computational_dim(dev) << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
          << (device_only ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   io.out << "memory: " << io::describe(memory) << "\n";

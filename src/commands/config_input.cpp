@@ -54,4 +54,12 @@ void write_config_attributes(io::Hdf5Writer& w, const Config& config) {
   w.attribute("overrides", labels);
 }
 
+void write_mode_attributes(io::Hdf5Writer& w, const std::vector<device::ModeParams>& modes) {
+  std::vector<long long> dims;
+  for (const device::ModeParams& m : modes) dims.push_back(m.levels);
+  w.attribute("dims", dims);
+  w.attribute("modes", device::mode_names(modes));
+  w.attribute("roles", device::mode_roles(modes));
+}
+
 }  // namespace qevolve::commands

@@ -8,6 +8,7 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/config_loader.hpp"
+#include "qevolve/device.hpp"
 #include "qevolve/hdf5_file.hpp"
 
 namespace qevolve::commands {
@@ -27,5 +28,9 @@ namespace qevolve::commands {
 /// The root attributes `config` (the YAML text as run) and, with overrides, `overrides` (the
 /// `--set` arguments in order, e.g. "--set pulses[0].amplitude=0.1").
 void write_config_attributes(io::Hdf5Writer& w, const Config& config);
+
+/// The root attributes of the device: `dims` (kept levels), `modes` (names) and `roles`
+/// (`qubit` or `coupler`; a resonator's is `coupler`), in mode order (docs/output.md).
+void write_mode_attributes(io::Hdf5Writer& w, const std::vector<device::ModeParams>& modes);
 
 }  // namespace qevolve::commands

@@ -153,7 +153,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   write_pulses(w, sim);
   write_resolved(w, r);
   const auto& o = sim.options();
-  w.attribute("dims", std::vector<long long>(dev.dims().begin(), dev.dims().end()));
+  write_mode_attributes(w, device::mode_params(dev));
   w.attribute("steps", static_cast<long long>(o.steps));
   w.attribute("solver", std::string(enum_name(o.solver)));
   w.attribute("order", static_cast<long long>(o.order));
@@ -174,8 +174,8 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   const auto& o = sim.options();
   char line[400];
   out << title << "\n";
-  out << "device: " << device.num_modes() << " modes (" << device.qubit_modes().size()
-      << " qubits), D = " << device.dim() << ", levels";
+  out << "device: " << device.num_modes() << " modes (" << device::describe_roles(device::mode_params(device))
+      << "), D = " << device.dim() << ", d = " << (Index{1} << device.qubit_modes().size()) << ", levels";
   for (int d : device.dims()) out << ' ' << d;
   out << "\n";
   std::snprintf(line, sizeof line,

@@ -40,7 +40,8 @@ void write_spectrum_h5(const std::string& path, const Config& config,
   for (Index l : dressed.labels) labels.push_back(dev.label(l));
   w.write("/labels", labels);
   for (const auto& m : report.modes) {
-    const std::string g = "/qubits/" + m.name + "/";
+    // Qubits under /qubits, couplers and resonators (held in 0) under /couplers.
+    const std::string g = (m.qubit ? "/qubits/" : "/couplers/") + m.name + "/";
     w.write_scalar(g + "f01_bare", m.f01_bare);
     w.write_scalar(g + "f12_bare", m.f12_bare);
     w.write_scalar(g + "f01_dressed", m.f01_dressed);
@@ -55,8 +56,7 @@ void write_spectrum_h5(const std::string& path, const Config& config,
   }
   w.write("/zz", zz);
   w.write("/zz_pairs", pairs);
-  std::vector<long long> dims(dev.dims().begin(), dev.dims().end());
-  w.attribute("dims", dims);
+  write_mode_attributes(w, device::mode_params(dev));
   w.attribute("qevolve_version", std::string(kVersion));
   write_config_attributes(w, config);
   w.commit();
@@ -91,16 +91,17 @@ int spectrum(const SpectrumOptions& options, Streams io) {
 
   auto& out = io.out;
   out << "qevolve spectrum: " << options.config_path << "\n";
-  out << "device: " << dev.num_modes() << " modes, D = " << dev.dim() << " (levels";
+  out << "device: " << dev.num_modes() << " modes (" << device::describe_roles(device::mode_params(dev))
+      << "), D = " << dev.dim() << " (levels";
   for (int d : dev.dims()) out << ' ' << d;
   out << ")\n\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-8s %-10s %14s %14s %12s %12s %16s\n", "mode", "type",
-                "f01 bare GHz", "f12 bare GHz", "|<0|phi|1>|", "|<0|n|1>|", "f01 dressed GHz");
+  std::snprintf(line, sizeof line, "%-8s %-10s %-8s %14s %14s %12s %12s %16s\n", "mode", "type",
+                "role", "f01 bare GHz", "f12 bare GHz", "|<0|phi|1>|", "|<0|n|1>|", "f01 dressed GHz");
   out << line;
   for (const auto& m : report.modes) {
-    std::snprintf(line, sizeof line, "%-8s %-10s %14s %14s %12s %12s %16s\n", m.name.c_str(),
-                  m.type.c_str(), fmt(9, m.f01_bare).c_str(), fmt(9, m.f12_bare).c_str(),
+    std::snprintf(line, sizeof line, "%-8s %-10s %-8s %14s %14s %12s %12s %16s\n", m.name.c_str(),
+                  m.type.c_str(), m.qubit ? "qubit" : "coupler", fmt(9, m.f01_bare).c_str(), fmt(9, m.f12_bare).c_str(),
                   fmt(6, m.phi01).c_str(), fmt(6, m.n01).c_str(),
                   fmt(10, m.f01_dressed).c_str());
     out << line;

@@ -122,9 +122,7 @@ void write_output(const std::string& path, const SweepGrid& grid, const GridResu
     varies.push_back("--vary " + a.argument);
   }
   w.attribute("vary", varies, "/sweep");
-  std::vector<long long> dims;
-  for (const auto& m : dev.modes) dims.push_back(m.levels);
-  w.attribute("dims", dims);
+  write_mode_attributes(w, dev.modes);
   w.attribute("points", static_cast<long long>(grid.points));
   w.attribute("wall_time_s", wall);
   w.attribute("qevolve_version", std::string(kVersion));

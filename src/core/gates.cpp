@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
+#include <string>
+#include <vector>
 
 namespace qevolve {
 namespace {
@@ -18,6 +20,7 @@ constexpr GateName kGates[] = {
     {"H", 1, false},    {"S", 1, false},     {"T", 1, false},     {"SX", 1, false},
     {"RX", 1, true},    {"RY", 1, true},     {"RZ", 1, true},     {"CNOT", 2, false},
     {"CZ", 2, false},   {"ISWAP", 2, false}, {"SQRT_ISWAP", 2, false}, {"SWAP", 2, false},
+    {"CPHASE", 2, true},
 };
 
 const GateName* find_gate(const std::string& name) {
@@ -36,6 +39,16 @@ int gate_arity(const std::string& name) {
 bool gate_takes_angle(const std::string& name) {
   const GateName* g = find_gate(name);
   return g && g->angle;
+}
+
+std::string gates_with_angle() {
+  std::vector<std::string> names;
+  for (const GateName& g : kGates)
+    if (g.angle) names.emplace_back(g.name);
+  std::string s;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    s += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + names[k];
+  return s;
 }
 
 std::vector<std::string_view> gate_names() {

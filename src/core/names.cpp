@@ -10,6 +10,7 @@ constexpr EnumRow<ModeType> kModeTypes[] = {{ModeType::fluxonium, "fluxonium"},
                                             {ModeType::transmon, "transmon"},
                                             {ModeType::resonator, "resonator"},
                                             {ModeType::duffing, "duffing"}};
+constexpr EnumRow<ModeRole> kModeRoles[] = {{ModeRole::qubit, "qubit"}, {ModeRole::coupler, "coupler"}};
 
 /// A new shape: its row here, its envelope in src/pulse/envelope.cpp (docs/pulses.md).
 constexpr EnumRow<Shape> kShapes[] = {
@@ -57,7 +58,7 @@ constexpr bool in_enum_order(const EnumRow<E> (&rows)[N]) {
     if (static_cast<std::size_t>(rows[k].value) != k) return false;
   return true;
 }
-static_assert(in_enum_order(kModeTypes) && in_enum_order(kShapes) && in_enum_order(kSolvers) &&
+static_assert(in_enum_order(kModeTypes) && in_enum_order(kModeRoles) && in_enum_order(kShapes) && in_enum_order(kSolvers) &&
               in_enum_order(kSplittings) && in_enum_order(kBases) && in_enum_order(kFrames) &&
               in_enum_order(kPrecisions) && in_enum_order(kDevices) && in_enum_order(kStateSets) &&
               in_enum_order(kCompensations) && in_enum_order(kMethods));
@@ -65,6 +66,7 @@ static_assert(in_enum_order(kModeTypes) && in_enum_order(kShapes) && in_enum_ord
 }  // namespace
 
 template <> std::span<const EnumRow<ModeType>> enum_table<ModeType>() { return kModeTypes; }
+template <> std::span<const EnumRow<ModeRole>> enum_table<ModeRole>() { return kModeRoles; }
 template <> std::span<const EnumRow<Shape>> enum_table<Shape>() { return kShapes; }
 template <> std::span<const EnumRow<FrequencyMode>> enum_table<FrequencyMode>() {
   return kFrequencyModes;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "qevolve/names.hpp"
+
 namespace qevolve::device {
 
 Device::Device(std::vector<Mode> modes, std::vector<Coupling> couplings)
@@ -145,7 +147,8 @@ std::vector<int> Device::qubit_modes() const {
 }
 
 std::vector<Index> Device::computational_indices() const {
-  // Enumerate bit strings over the qubits (first qubit most significant); resonators stay in 0.
+  // Enumerate bit strings over the qubits (first qubit most significant); couplers and
+  // resonators stay in 0.
   const auto qubits = qubit_modes();
   const Index d = Index{1} << qubits.size();
   std::vector<Index> out;
@@ -157,6 +160,43 @@ std::vector<Index> Device::computational_indices() const {
           static_cast<int>((c >> (qubits.size() - 1 - k)) & 1);
     out.push_back(flat_index(levels));
   }
+  return out;
+}
+
+std::string describe_roles(const std::vector<ModeParams>& modes) {
+  int qubits = 0, couplers = 0, resonators = 0;
+  for (const ModeParams& m : modes) {
+    if (is_qubit(m))
+      ++qubits;
+    else if (m.type == ModeType::resonator)
+      ++resonators;
+    else
+      ++couplers;
+  }
+  auto count = [](int n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string s = count(qubits, "qubit", "qubits");
+  if (couplers > 0) s += ", " + count(couplers, "coupler", "couplers");
+  if (resonators > 0) s += ", " + count(resonators, "resonator", "resonators");
+  return s;
+}
+
+std::vector<std::string> mode_names(const std::vector<ModeParams>& modes) {
+  std::vector<std::string> out;
+  for (const ModeParams& m : modes) out.push_back(m.name);
+  return out;
+}
+
+std::vector<std::string> mode_roles(const std::vector<ModeParams>& modes) {
+  std::vector<std::string> out;
+  for (const ModeParams& m : modes) out.emplace_back(enum_name(effective_role(m)));
+  return out;
+}
+
+std::vector<ModeParams> mode_params(const Device& device) {
+  std::vector<ModeParams> out;
+  for (const Mode& m : device.modes()) out.push_back(m.params);
   return out;
 }
 

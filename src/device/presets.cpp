@@ -116,6 +116,7 @@ PresetDevice transmon_coupler_1d(const PresetSpec& s) {
       coupler_index.push_back(static_cast<int>(d.modes.size()));
       ModeParams c = transmon(indexed("c", i), coupler_levels, 0.185, 30.694, 0.5);
       c.has_asymmetry = true;  // a tunable (symmetric-SQUID) coupler; flux 0 by default
+      c.role = ModeRole::coupler;  // held in its ground state: d = 2^qubits
       d.modes.push_back(c);
     }
   }

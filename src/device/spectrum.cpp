@@ -3,11 +3,42 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "qevolve/names.hpp"
 
 namespace qevolve::device {
 namespace {
+
+/// The pairs of qubits (lower mode index first) joined by a coupling or through one coupler:
+/// in coupling order, a qubit-qubit coupling gives its pair, a qubit-coupler coupling the pairs
+/// of that qubit with every other qubit coupled to the same coupler (its later couplings).
+std::vector<std::pair<int, int>> zz_pairs(const Device& device) {
+  const auto& modes = device.modes();
+  const auto& couplings = device.couplings();
+  auto qubit = [&](int m) { return modes[static_cast<std::size_t>(m)].is_qubit(); };
+  std::vector<std::pair<int, int>> out;
+  auto add = [&](int a, int b) {
+    const std::pair<int, int> p{std::min(a, b), std::max(a, b)};
+    if (a != b && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  };
+  for (std::size_t k = 0; k < couplings.size(); ++k) {
+    const Coupling& c = couplings[k];
+    if (qubit(c.a) && qubit(c.b)) {
+      add(c.a, c.b);
+      continue;
+    }
+    if (qubit(c.a) == qubit(c.b)) continue;  // two couplers
+    const int q = qubit(c.a) ? c.a : c.b, coupler = qubit(c.a) ? c.b : c.a;
+    for (std::size_t l = k + 1; l < couplings.size(); ++l) {
+      const Coupling& o = couplings[l];
+      if (o.a == coupler && qubit(o.b)) add(q, o.b);
+      if (o.b == coupler && qubit(o.a)) add(q, o.a);
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -27,6 +58,7 @@ SpectrumReport analyse_spectrum(const Device& device, const DressedBasis& dresse
     ModeFigures f;
     f.name = m.name();
     f.type = enum_name(m.params.type);
+    f.qubit = m.is_qubit();
     // f12 needs a third level: re-diagonalise with at least 3 (memoised, cheap).
     Mode with_three;
     const Mode* m3 = &m;
@@ -44,16 +76,7 @@ SpectrumReport analyse_spectrum(const Device& device, const DressedBasis& dresse
     r.modes.push_back(f);
   }
 
-  for (const Coupling& c : device.couplings()) {
-    const Mode& ma = device.modes()[static_cast<std::size_t>(c.a)];
-    const Mode& mb = device.modes()[static_cast<std::size_t>(c.b)];
-    if (!ma.is_qubit() || !mb.is_qubit()) continue;
-    const int a = std::min(c.a, c.b), b = std::max(c.a, c.b);
-    const bool seen = std::any_of(r.zz.begin(), r.zz.end(), [&](const PairZZ& p) {
-      return p.a == device.modes()[static_cast<std::size_t>(a)].name() &&
-             p.b == device.modes()[static_cast<std::size_t>(b)].name();
-    });
-    if (seen) continue;
+  for (const auto& [a, b] : zz_pairs(device)) {
     PairZZ z;
     z.a = device.modes()[static_cast<std::size_t>(a)].name();
     z.b = device.modes()[static_cast<std::size_t>(b)].name();

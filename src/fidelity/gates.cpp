@@ -48,6 +48,8 @@ CMatrix standard_gate(const std::string& name, double angle) {
       m(2, 3) = m(3, 2) = 1.0;
     } else if (name == "CZ") {
       m(3, 3) = -1.0;
+    } else if (name == "CPHASE") {
+      m(3, 3) = std::polar(1.0, angle);  // diag(1, 1, 1, e^{i angle})
     } else if (name == "SWAP") {
       m(1, 1) = m(2, 2) = 0.0;
       m(1, 2) = m(2, 1) = 1.0;

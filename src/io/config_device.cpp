@@ -20,17 +20,16 @@ constexpr std::string_view kPresetArgKeys[] = {"qubits", "periodic",       "leve
                                                "variance", "seed", "coupler_levels"};
 constexpr std::string_view kMpcArgKeys[] = {"qubits", "periodic", "levels", "variance", "seed"};
 
-constexpr std::string_view kModeKeys[] = {"name",      "type",      "levels",        "ec",
-                                          "ej",        "el",        "flux",          "ng",
-                                          "asymmetry", "frequency", "anharmonicity", "basis_size",
-                                          "optimize"};
-constexpr std::string_view kFluxoniumKeys[] = {"name", "type", "levels", "ec",        "ej",
-                                               "el",   "flux", "basis_size", "optimize"};
-constexpr std::string_view kTransmonKeys[] = {"name", "type",      "levels",     "ec",      "ej",
-                                              "ng",   "flux",      "asymmetry", "basis_size",
-                                              "optimize"};
-constexpr std::string_view kResonatorKeys[] = {"name", "type", "levels", "frequency", "optimize"};
-constexpr std::string_view kDuffingKeys[] = {"name",      "type",          "levels",
+constexpr std::string_view kModeKeys[] = {"name",      "type",      "role",          "levels",
+                                          "ec",        "ej",        "el",            "flux",
+                                          "ng",        "asymmetry", "frequency",     "anharmonicity",
+                                          "basis_size", "optimize"};
+constexpr std::string_view kFluxoniumKeys[] = {"name", "type", "role", "levels",     "ec",
+                                               "ej",   "el",   "flux", "basis_size", "optimize"};
+constexpr std::string_view kTransmonKeys[] = {"name", "type", "role",      "levels",     "ec",      "ej",
+                                              "ng",   "flux", "asymmetry", "basis_size", "optimize"};
+constexpr std::string_view kResonatorKeys[] = {"name", "type", "role", "levels", "frequency", "optimize"};
+constexpr std::string_view kDuffingKeys[] = {"name",      "type",          "role",    "levels",
                                              "frequency", "anharmonicity", "optimize"};
 
 /// Parameters `optimize:` may name (docs/gradients.md "Trainable parameters"), per model; all for an entry
@@ -112,6 +111,7 @@ ModeEntry read_mode(Doc& doc, const Item& item, bool has_preset) {
              : message(Msg::ContextMode);
   m.check_keys(ti.keys, kModeKeys, context);
   e.name = get_name(doc, m.require("name", message(Msg::ExpectName)));
+  if (const Item* r = m.find("role")) e.role = get_enum(doc, *r, enum_table<ModeRole>());
 
   e.levels = opt_int(doc, m, "levels", kMinLevels, kMaxLevels);
   e.ec = opt_number(doc, m, "ec", physical::kEnergy);

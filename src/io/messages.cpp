@@ -160,6 +160,8 @@ constexpr std::array kTable{
     Entry{Msg::VaryBadList, "`${SPEC}`: ${WHY}", "a list of YAML scalars v1,v2,... e.g. 500,1000,2000"},
     Entry{Msg::VaryScope, "`${KEY}` changes no result of a sweep",
           "a key under device, pulses, evolution or target"},
+    Entry{Msg::VaryRole, "`${KEY}` changes the computational subspace, which is the same at every point",
+          "one role per sweep: set it with --set"},
     Entry{Msg::VaryTooMany, "the grid has ${COUNT} points", "at most ${LIMIT} points"},
     // --- fragments -------------------------------------------------------------------------
     Entry{Msg::NounList, "a list", nullptr},
@@ -200,7 +202,7 @@ constexpr std::array kTable{
           "new mode)",
           nullptr},
     Entry{Msg::ExpectTypeKeys, "the keys ${KEYS} of a ${TYPE} mode", nullptr},
-    Entry{Msg::ExpectAngle, "the rotation angle in radians", nullptr},
+    Entry{Msg::ExpectAngle, "the gate's angle in radians: the rotation of RX RY RZ, the phase of |11> of CPHASE", nullptr},
     Entry{Msg::ExpectPulseQubit, "the name of the driven mode", nullptr},
     Entry{Msg::ExpectGateQubits, "a list of the mode names the gate acts on", nullptr},
     Entry{Msg::ExpectTrainable, "a list of parameter names", nullptr},

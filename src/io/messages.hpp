@@ -107,6 +107,7 @@ enum class Msg {
   VaryBadRange,
   VaryBadList,
   VaryScope,
+  VaryRole,
   VaryTooMany,
   // --- fragments ---------------------------------------------------------------------------
   NounList,

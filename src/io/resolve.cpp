@@ -241,9 +241,9 @@ void check_compute_device(const Config& config) {
 
 void check_target(const Config& config, const Modes& modes) {
   if (!config.target) return;
-  std::vector<std::string> qubit_names;  // the qubit modes (not resonators), in mode order
+  std::vector<std::string> qubit_names;  // the qubits (no couplers, no resonators), in mode order
   for (const auto& m : modes.dev.modes)
-    if (m.type != ModeType::resonator) qubit_names.push_back(m.name);
+    if (device::is_qubit(m)) qubit_names.push_back(m.name);
   for (const GateSpec& g : config.target->gates) {
     const bool from_file = g.gate.empty();
     if (from_file && g.matrix_file.empty())
@@ -256,7 +256,7 @@ void check_target(const Config& config, const Modes& modes) {
     if (!from_file && gate_takes_angle(g.gate) && !g.angle)
       config.fail(g.path, "gate `" + g.gate + "` needs an `angle`", "angle: <radians>");
     if ((from_file || !gate_takes_angle(g.gate)) && g.angle)
-      config.fail(g.path + ".angle", "`angle` is only used by RX, RY and RZ", "no angle for this gate");
+      config.fail(g.path + ".angle", "`angle` is only used by " + gates_with_angle(), "no angle for this gate");
     const std::string qkey = g.path + ".qubits";
     const std::size_t arity = from_file ? g.qubits.size() : static_cast<std::size_t>(gate_arity(g.gate));
     if (g.qubits.empty() || g.qubits.size() != arity)
@@ -269,7 +269,11 @@ void check_target(const Config& config, const Modes& modes) {
       if (std::find(qubit_names.begin(), qubit_names.end(), name) == qubit_names.end()) {
         std::string list;
         for (const auto& q : qubit_names) list += (list.empty() ? "" : ", ") + q;
-        config.fail(qkey, "`" + name + "` is not a qubit of the device",
+        const int m = modes.find(name);
+        const std::string why = m < 0 ? "" : modes.at(m).type == ModeType::resonator
+                                                 ? " (a resonator, held in its ground state)"
+                                                 : " (role: coupler, held in its ground state)";
+        config.fail(qkey, "`" + name + "` is not a qubit of the device" + why,
                     list.empty() ? std::string("a qubit mode (the device has none)") : "one of " + list);
       }
       if (std::find(seen.begin(), seen.end(), name) != seen.end())

@@ -66,6 +66,13 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
     set(e.asymmetry, "asymmetry", p.asymmetry);
     p.has_asymmetry = true;
   }
+  if (e.role) {
+    if (*e.role == ModeRole::qubit && p.type == ModeType::resonator)
+      config.fail(e.path + ".role",
+                  "resonator `" + p.name + "` cannot be a qubit: a resonator is held in its ground state",
+                  "role: coupler or no role");
+    p.role = *e.role;
+  }
   if (e.levels) p.levels = *e.levels;
   if (e.basis_size) {
     if (p.type == ModeType::resonator || p.type == ModeType::duffing)
@@ -96,6 +103,7 @@ ModeParams new_mode(const ModeEntry& e, const Config& config) {
   ModeParams p;
   p.name = e.name;
   p.type = *e.type;
+  if (p.type == ModeType::resonator) p.role = ModeRole::coupler;  // never a qubit (is_qubit)
   auto need = [&](const std::optional<double>& v, const char* key) {
     if (!v)
       config.fail(e.path, std::string(enum_name(p.type)) + " mode `" + e.name + "` needs `" +
@@ -125,6 +133,24 @@ void check_coupling_operators(const Coupling& c, const std::vector<ModeParams>& 
                       enum_name(m.type),
                   "resonator or duffing modes");
   }
+}
+
+/// The computational subspace needs at least one qubit (docs/device.md "Qubits and couplers").
+void check_has_qubit(const Config& config, const std::vector<ModeParams>& modes) {
+  if (std::any_of(modes.begin(), modes.end(), [](const ModeParams& m) { return device::is_qubit(m); }))
+    return;
+  // Point at the first explicit `role: coupler` of a mode that could be a qubit, else at the
+  // mode list.
+  std::string key = config.device.qubits.empty() ? "device" : "device.qubits";
+  for (const ModeEntry& e : config.device.qubits) {
+    const auto m = std::find_if(modes.begin(), modes.end(), [&](const ModeParams& p) { return p.name == e.name; });
+    if (e.role == ModeRole::coupler && m != modes.end() && m->type != ModeType::resonator) {
+      key = e.path + ".role";
+      break;
+    }
+  }
+  config.fail(key, "the device has no qubit: every mode is a coupler or a resonator",
+              "at least one fluxonium, transmon or duffing mode whose role is qubit, the default");
 }
 
 /// The preset's modes and couplings, its arguments checked first.
@@ -187,6 +213,7 @@ ResolvedDevice resolve_device(const Config& config) {
   }
   if (out.modes.empty())
     config.fail("device", "the device has no modes", "a preset or a non-empty `qubits` list");
+  check_has_qubit(config, out.modes);
 
   for (const CouplingEntry& e : config.device.couplings) {
     const int a = index_of(e.a), b = index_of(e.b);

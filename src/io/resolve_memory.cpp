@@ -63,9 +63,9 @@ double initial_count(const Config& config, const device::ResolvedDevice& dev, do
   const InitialStates& is = config.evolution.initial_states;
   if (is.kind == InitialStates::Kind::all) return D;
   if (is.kind == InitialStates::Kind::list) return static_cast<double>(is.labels.size());
-  double n = 1.0;  // computational: 2 levels on every qubit mode (resonators stay in 0)
+  double n = 1.0;  // computational: 2 levels on every qubit (couplers, resonators stay in 0)
   for (const auto& m : dev.modes)
-    if (m.type != ModeType::resonator) n *= 2.0;
+    if (device::is_qubit(m)) n *= 2.0;
   return n;
 }
 

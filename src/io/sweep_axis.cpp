@@ -93,6 +93,9 @@ SweepAxis parse_vary(const std::string& argument) {
   else if (top == "pulses") axis.scope = SweepScope::pulses;
   else if (top == "target") axis.scope = SweepScope::target;
   else throw input_error({o.label, 0, 0}, o.key, Msg::VaryScope, {{"KEY", o.key}});
+  // A role decides d (docs/device.md "Qubits and couplers"); /sweep/populations has one d.
+  if (o.key.size() >= 5 && o.key.compare(o.key.size() - 5, 5, ".role") == 0)
+    throw input_error({o.label, 0, 0}, o.key, Msg::VaryRole, {{"KEY", o.key}});
   if (o.value.find(':') != std::string::npos)
     read_range(axis, o.value, o.label);
   else

@@ -64,8 +64,9 @@ TEST(Limits, OverflowingDimensionIsAnInputErrorForEveryCommand) {
 
 TEST(Limits, SeventyTwoLevelResonators) {
   TempDir dir;
-  std::string yaml = "device:\n  qubits:\n";
-  for (int k = 0; k < 70; ++k)
+  // One duffing qubit (a device needs one) and 69 resonators.
+  std::string yaml = "device:\n  qubits:\n    - {name: q, type: duffing, frequency: 5.0, anharmonicity: -0.2, levels: 2}\n";
+  for (int k = 0; k < 69; ++k)
     yaml += "    - {name: r" + std::to_string(k) + ", type: resonator, frequency: 6.0, levels: 2}\n";
   yaml += "evolution: {duration: 10}\n";
   const auto cfg = dir.write("res.yaml", yaml);
@@ -81,7 +82,7 @@ TEST(Limits, CheckPrintsTheEstimateAndMaxMemoryRefuses) {
   const auto cfg = dir.write("small.yaml", kSmall);
   const auto ok = run_qevolve("check " + quoted(cfg), dir);
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
-  EXPECT_TRUE(has(ok.out, "small.yaml: ok (1 modes, D = 3, 0 couplings, 1 pulses)")) << ok.out;
+  EXPECT_TRUE(has(ok.out, "small.yaml: ok (1 modes: 1 qubit, D = 3, d = 2, 0 couplings, 1 pulses)")) << ok.out;
   EXPECT_TRUE(has(ok.out, "memory: ~")) << ok.out;
   EXPECT_TRUE(has(ok.out, " estimated (D = 3, 2 columns, trotter)")) << ok.out;
   for (const char* cmd : {"check", "run"}) {

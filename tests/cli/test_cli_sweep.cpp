@@ -211,6 +211,9 @@ const BadVary kBadVary[] = {
     {"--vary evolution.steps=100:200:4", "--vary evolution.steps=100:200:4 (value 133.33333333333334): evolution.steps: "},
     {"--vary pulses[0].amplitude=1:2:1000 --vary pulses[0].phase=1:2:1001",
      "--vary: the grid has 1001000 points (expected at most 1000000 points)"},
+    {"--vary 'device.qubits[q0].role=qubit,coupler'",
+     "--vary device.qubits[q0].role=qubit,coupler: device.qubits[q0].role: `device.qubits[q0].role` changes the "
+     "computational subspace, which is the same at every point (expected one role per sweep: set it with --set)"},
     {"--vary 'evolution.initial_states=all'", "--vary evolution.initial_states=all (value all): evolution.initial_states: a sweep stores"},
 };
 

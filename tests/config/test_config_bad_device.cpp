@@ -175,7 +175,7 @@ const BadCase kCases[] = {
      "      el: 0.9\n"
      "      levls: 3\n",
      "bad.yaml:8:7: device.qubits[0].levls: unknown key `levls`, did you mean `levels`?"
-     " (expected one of: name, type, levels, ec, ej, el, flux, basis_size, optimize)"},
+     " (expected one of: name, type, role, levels, ec, ej, el, flux, basis_size, optimize)"},
     {"KeyNotForTransmon",
      "device:\n"
      "  qubits:\n"
@@ -186,7 +186,7 @@ const BadCase kCases[] = {
      "      levels: 3\n"
      "      el: 1.0\n",
      "bad.yaml:8:7: device.qubits[0].el: key `el` does not apply to a transmon mode"
-     " (expected one of: name, type, levels, ec, ej, ng, flux, asymmetry, basis_size, optimize)"},
+     " (expected one of: name, type, role, levels, ec, ej, ng, flux, asymmetry, basis_size, optimize)"},
     {"StringForNumber",
      "device:\n"
      "  qubits:\n"
@@ -379,7 +379,7 @@ const BadCase kCases[] = {
      "  qubits:\n"
      "    - {name: r0, type: resonator, frequency: 7.1, levels: 6, basis_size: 20}\n",
      "bad.yaml:3:62: device.qubits[0].basis_size: key `basis_size` does not apply to a resonator mode"
-     " (expected one of: name, type, levels, frequency, optimize)"},
+     " (expected one of: name, type, role, levels, frequency, optimize)"},
     {"ModeOptimizeWrongParam",
      "device:\n"
      "  qubits:\n"
@@ -403,6 +403,12 @@ const BadCase kCases[] = {
      "      optimize: [el, ec, el]\n",
      "bad.yaml:9:26: device.qubits[0].optimize[2]: `el` repeats a parameter listed before"
      " (expected each parameter at most once)"},
+    {"ModeRoleUnknown",
+     "device:\n"
+     "  qubits:\n"
+     "    - {name: q0, type: transmon, ec: 0.2, ej: 15.0, levels: 3, role: coupler_}\n",
+     "bad.yaml:3:70: device.qubits[0].role: unknown value `coupler_`, did you mean `coupler`?"
+     " (expected one of: qubit, coupler)"},
     {"CouplingWithoutQubits",
      "device:\n"
      "  preset: mpc_fluxonium_1d\n"

@@ -502,7 +502,7 @@ const BadCase kCases[] = {
      "  gates:\n"
      "    - {gate: cnot, qubits: [q0, q1]}\n",
      "bad.yaml:4:14: target.gates[0].gate: unknown value `cnot`, did you mean `CNOT`?"
-     " (expected one of: I, X, Y, Z, H, S, T, SX, RX, RY, RZ, CNOT, CZ, ISWAP, SQRT_ISWAP, SWAP)"},
+     " (expected one of: I, X, Y, Z, H, S, T, SX, RX, RY, RZ, CNOT, CZ, ISWAP, SQRT_ISWAP, SWAP, CPHASE)"},
     {"GateArityTwo",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"
@@ -523,7 +523,15 @@ const BadCase kCases[] = {
      "  gates:\n"
      "    - {gate: RX, qubits: [q0]}\n",
      "bad.yaml:4:7: target.gates[0]: missing required key `angle`"
-     " (expected the rotation angle in radians)"},
+     " (expected the gate's angle in radians: the rotation of RX RY RZ, the phase of |11> of CPHASE)"},
+    {"CphaseWithoutAngle",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "target:\n"
+     "  gates:\n"
+     "    - {gate: X, qubits: [q1]}\n"
+     "    - {gate: CPHASE, qubits: [q0, q1]}\n",
+     "bad.yaml:5:7: target.gates[1]: missing required key `angle`"
+     " (expected the gate's angle in radians: the rotation of RX RY RZ, the phase of |11> of CPHASE)"},
     {"AngleOnFixedGate",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"

@@ -225,7 +225,7 @@ constexpr const char* kEverything =
     " seed: 0x10}\r\n"
     "  qubits:\r\n"
     "    - {name: \"q1\", ec: 0.21, basis_size: 31}\r\n"
-    "    - {name: extra_d, type: duffing, frequency: 5., anharmonicity: -2e-1, levels: 4,"
+    "    - {name: extra_d, type: duffing, role: coupler, frequency: 5., anharmonicity: -2e-1, levels: 4,"
     " optimize: [anharmonicity]}\r\n"
     "pulses:\r\n"
     "  - &base {qubit: q0, operator: n, shape: rampcos, amplitude: +0.1, frequency: auto_dressed,"
@@ -257,6 +257,7 @@ constexpr const char* kEverything =
     "  gates:\r\n"
     "    - {matrix_file: u3.h5, qubits: [q0, q1, q2]}\r\n"
     "    - {gate: SQRT_ISWAP, qubits: [q0, q1]}\r\n"
+    "    - {gate: CPHASE, angle: -0.25, qubits: [q2, q0]}\r\n"
     "  compensation: single_qubit\r\n"
     "  compensation_trainable: FALSE\r\n"
     "optimize: {method: adam, learning_rate: 0.01, max_iterations: 7}\r\n";
@@ -284,6 +285,8 @@ TEST(GoodConfig, EveryKeyAndSpelling) {
   EXPECT_EQ(c.device.qubits[0].basis_size, 31);
   EXPECT_EQ(c.device.qubits[1].frequency, 5.0);
   EXPECT_EQ(c.device.qubits[1].anharmonicity, -0.2);
+  EXPECT_FALSE(c.device.qubits[0].role.has_value());  // the preset's role
+  EXPECT_EQ(c.device.qubits[1].role, ModeRole::coupler);
 
   ASSERT_EQ(c.pulses.size(), 10u);
   const PulseSpec& rc = c.pulses[0];
@@ -346,6 +349,9 @@ TEST(GoodConfig, EveryKeyAndSpelling) {
   EXPECT_EQ(c.target->gates[0].matrix_file, "u3.h5");
   EXPECT_EQ(c.target->gates[0].qubits.size(), 3u);
   EXPECT_EQ(c.target->gates[1].gate, "SQRT_ISWAP");
+  EXPECT_EQ(c.target->gates[2].gate, "CPHASE");
+  EXPECT_EQ(c.target->gates[2].angle, -0.25);
+  EXPECT_EQ(c.target->gates[2].qubits, (std::vector<std::string>{"q2", "q0"}));
   EXPECT_EQ(c.target->compensation, Compensation::single_qubit);
   EXPECT_FALSE(c.target->compensation_trainable);
   ASSERT_TRUE(c.optimize.has_value());

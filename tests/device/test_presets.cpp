@@ -128,6 +128,30 @@ TEST(Presets, TransmonCouplerChain) {
   EXPECT_EQ(r.couplings[2].a, 1);
   EXPECT_EQ(r.couplings[2].b, 2);
   EXPECT_EQ(r.couplings[2].capacitive, 0.105);
+  // Couplers are held in their ground state: the computational subspace is the qubits'.
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(r.modes[static_cast<std::size_t>(i)].role, i % 2 == 0 ? ModeRole::qubit : ModeRole::coupler);
+  EXPECT_EQ(mode_roles(r.modes), (std::vector<std::string>{"qubit", "coupler", "qubit", "coupler", "qubit"}));
+  EXPECT_EQ(describe_roles(r.modes), "3 qubits, 2 couplers");
+}
+
+TEST(Presets, CouplersStayInZeroInTheComputationalSubspace) {
+  // q0 (3 levels) c0 (2 levels) q1 (3 levels): the computational states are q0 q1 in {0, 1}
+  // with c0 in 0, d = 4, flat indices (q0 * 2 + c0) * 3 + q1.
+  Config c = preset_config("transmon_coupler_1d", 2, false, 3);
+  c.device.preset->coupler_levels = 2;
+  const Device d = io::build_device(c);
+  EXPECT_EQ(d.qubit_modes(), (std::vector<int>{0, 2}));
+  EXPECT_EQ(d.computational_indices(), (std::vector<Index>{0, 1, 6, 7}));
+  // `role: qubit` on the coupler makes it a qubit again (d = 8, c0 the middle bit).
+  ModeEntry e;
+  e.name = "c0";
+  e.role = ModeRole::qubit;
+  e.path = "device.qubits[0]";
+  c.device.qubits.push_back(e);
+  const Device q = io::build_device(c);
+  EXPECT_EQ(q.qubit_modes(), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(q.computational_indices(), (std::vector<Index>{0, 1, 3, 4, 6, 7, 9, 10}));
 }
 
 TEST(Resolve, OverridesPresetModeByName) {
@@ -194,6 +218,35 @@ TEST(Resolve, ErrorsAreLocated) {
   EXPECT_EQ(error_of(c),
             "test.yaml:9:17: device.couplings[0].qubits: unknown mode `q7` (expected a mode "
             "name of the device)");
+}
+
+TEST(Resolve, RolesAreChecked) {
+  Config c = preset_config("mpc_fluxonium_1d", 1);
+  c.where["device.qubits[0].role"] = {"test.yaml", 5, 40};
+  c.where["device.qubits[1].role"] = {"test.yaml", 6, 50};
+  ModeEntry r;
+  r.name = "r0";
+  r.type = ModeType::resonator;
+  r.levels = 4;
+  r.frequency = 7.0;
+  r.role = ModeRole::qubit;
+  r.path = "device.qubits[0]";
+  c.device.qubits.push_back(r);
+  EXPECT_EQ(error_of(c),
+            "test.yaml:5:40: device.qubits[0].role: resonator `r0` cannot be a qubit: a resonator is "
+            "held in its ground state (expected role: coupler or no role)");
+  c.device.qubits[0].role = ModeRole::coupler;  // allowed, and what a resonator is anyway
+  EXPECT_EQ(error_of(c), "no error");
+  // Every mode a coupler or a resonator: no computational subspace.
+  ModeEntry q;
+  q.name = "q0";
+  q.role = ModeRole::coupler;
+  q.path = "device.qubits[1]";
+  c.device.qubits.push_back(q);
+  EXPECT_EQ(error_of(c),
+            "test.yaml:6:50: device.qubits[1].role: the device has no qubit: every mode is a coupler or "
+            "a resonator (expected at least one fluxonium, transmon or duffing mode whose role is qubit, "
+            "the default)");
 }
 
 TEST(Resolve, InductiveCouplingOnTransmonIsAnError) {

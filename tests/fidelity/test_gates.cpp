@@ -78,6 +78,12 @@ TEST(Gates, TwoQubitTextbook) {
   const CMatrix eigen_root = sqrtm(iswap_spec);
   EXPECT_LT(maxdiff(standard_gate("SQRT_ISWAP"), eigen_root), 1e-12);  // Schur-based sqrt
   EXPECT_LT(maxdiff(standard_gate("SQRT_ISWAP") * standard_gate("SQRT_ISWAP"), iswap_spec), kTol);
+  // CPHASE(theta) = exp(i theta |11><11|) = diag(1, 1, 1, e^{i theta}); CPHASE(pi) = CZ.
+  for (double th : {-2.1, 0.0, 0.4, std::numbers::pi / 2, 3.0}) {
+    const CMatrix p11 = kron(proj(1), proj(1));
+    EXPECT_LT(maxdiff(standard_gate("CPHASE", th), (kI * th * p11).exp()), kTol) << th;
+  }
+  EXPECT_LT(maxdiff(standard_gate("CPHASE", std::numbers::pi), standard_gate("CZ")), kTol);
 }
 
 TEST(Gates, ArityAndUnknown) {
@@ -86,6 +92,10 @@ TEST(Gates, ArityAndUnknown) {
   EXPECT_EQ(gate_arity("CCX"), 0);
   EXPECT_TRUE(gate_takes_angle("RY"));
   EXPECT_FALSE(gate_takes_angle("X"));
+  EXPECT_EQ(gate_arity("CPHASE"), 2);
+  EXPECT_TRUE(gate_takes_angle("CPHASE"));
+  EXPECT_FALSE(gate_takes_angle("CZ"));
+  EXPECT_EQ(gates_with_angle(), "RX, RY, RZ and CPHASE");
   EXPECT_THROW(static_cast<void>(standard_gate("CCX")), UnvalidatedInput);  // io::resolve rejects it
 }
 
@@ -169,7 +179,7 @@ TEST(Target, TimeOrderAndRandomSequence) {
   // A longer sequence against explicit Kronecker products, multiplied right to left.
   std::mt19937_64 rng(7);
   const char* one[] = {"X", "Y", "Z", "H", "S", "T", "SX", "RX", "RY", "RZ"};
-  const char* two[] = {"CNOT", "CZ", "ISWAP", "SQRT_ISWAP", "SWAP"};
+  const char* two[] = {"CNOT", "CZ", "ISWAP", "SQRT_ISWAP", "SWAP", "CPHASE"};
   std::vector<GateSpec> seq;
   CMatrix ref = CMatrix::Identity(8, 8);
   for (int k = 0; k < 24; ++k) {
@@ -185,12 +195,15 @@ TEST(Target, TimeOrderAndRandomSequence) {
       f[static_cast<std::size_t>(q)] = g;
       ref = kron_all(f) * ref;
     } else {
-      const std::string name = two[rng() % 5];
+      const std::string name = two[rng() % 6];
       const int p = (q + 1 + static_cast<int>(rng() % 2)) % 3;  // another qubit
-      seq.push_back(
-          gate(name, {names[static_cast<std::size_t>(q)], names[static_cast<std::size_t>(p)]}, k));
+      const double th = 0.41 * (k + 1);
+      const bool phase = gate_takes_angle(name);  // CPHASE
+      seq.push_back(gate(name, {names[static_cast<std::size_t>(q)], names[static_cast<std::size_t>(p)]}, k,
+                         phase ? std::optional<double>(th) : std::nullopt));
       // Reference: sum over the 4x4 entries, each a Kronecker product of |a><b| factors.
-      const CMatrix g4 = standard_gate(name);
+      CMatrix g4 = standard_gate(name);
+      if (phase) g4 = (kI * th * kron(proj(1), proj(1))).exp();
       CMatrix full = CMatrix::Zero(8, 8);
       for (int r = 0; r < 4; ++r) {
         for (int c = 0; c < 4; ++c) {
@@ -223,6 +236,8 @@ TEST(Target, LocatedErrors) {
   EXPECT_THROW(resolve_target({gate("CZ", {"q0"}, 0)}, {"q0", "q1"}), InputError);
   EXPECT_THROW(resolve_target({gate("RX", {"q0"}, 0)}, {"q0"}), InputError);
   EXPECT_THROW(resolve_target({gate("X", {"q0"}, 0, 1.0)}, {"q0"}), InputError);
+  EXPECT_THROW(resolve_target({gate("CPHASE", {"q0", "q1"}, 0)}, {"q0", "q1"}), InputError);  // no angle
+  EXPECT_NO_THROW(resolve_target({gate("CPHASE", {"q1", "q0"}, 0, 0.3)}, {"q0", "q1"}));
   EXPECT_THROW(resolve_target({gate("CCX", {"q0"}, 0)}, {"q0"}), InputError);
   // The fidelity layer itself only checks its preconditions.
   EXPECT_THROW(static_cast<void>(build({gate("CCX", {"q0"}, 0)}, {"q0"})), UnvalidatedInput);

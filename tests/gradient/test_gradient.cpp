@@ -11,6 +11,13 @@
 // orders 1, 2, 4 (terms) and 2 (bonds), compensation none (the open channel has no
 // compensation yet), product basis, lab frame.
 //
+// Couplers: the transmon_coupler_1d pair (coupler held in 0, d = 4) with pulses on a qubit and
+// on the coupler, trainable coupler and qubit parameters and a qubit-coupler coupling, closed
+// (trotter 2, magnus4) and open (trotter 2, noise on the coupler too). Its carriers are at 5-6.5
+// GHz, 10x those of the chain: with the same relative h the O(h^4) truncation of the
+// extrapolated difference (~(2 pi f T)^5 h^4) would reach 1e-3 of a frequency derivative, so it
+// takes h = 1e-5 max(|v|, 0.05) (noise of re-diagonalising: ~1e-14 / 3e-4 for EJ = 30 GHz).
+//
 // Tolerance: docs/reference.md "Gradients", max(1e-6 |g|, 1e-9). The finite difference is Richardson-extrapolated
 // from central differences with h and 2h, h = 1e-4 max(|v|, 0.05): truncation O(h^4), and the
 // noise of re-diagonalising (device parameters, ~1e-14) or re-optimising the compensation
@@ -81,7 +88,8 @@ class Gradient : public ::testing::TestWithParam<Case> {};
 
 /// Every entry of the adjoint gradient against a Richardson-extrapolated central difference
 /// of the same run (tolerance max(1e-6 |g|, 1e-9)); prints the worst relative difference.
-void expect_adjoint_matches_fd(gradient::GradientProblem& problem, const std::string& label) {
+/// `step`: h = step max(|v|, 0.05); the coupler case takes 1e-5, its carriers being 10x faster.
+void expect_adjoint_matches_fd(gradient::GradientProblem& problem, const std::string& label, double step = 1e-4) {
   const auto names = problem.names();
   const RVector x0 = problem.values();
   const gradient::Evaluation ev = problem.evaluate(true);
@@ -95,7 +103,7 @@ void expect_adjoint_matches_fd(gradient::GradientProblem& problem, const std::st
     return problem.evaluate(false).infidelity;
   };
   for (Index i = 0; i < x0.size(); ++i) {
-    const double h = 1e-4 * std::max(std::abs(x0(i)), 0.05);
+    const double h = step * std::max(std::abs(x0(i)), 0.05);
     const double d1 = (f_at(i, x0(i) + h) - f_at(i, x0(i) - h)) / (2 * h);
     const double d2 = (f_at(i, x0(i) + 2 * h) - f_at(i, x0(i) - 2 * h)) / (4 * h);
     const double fd = (4 * d1 - d2) / 3;  // Richardson: error O(h^4)
@@ -154,6 +162,58 @@ TEST_P(OpenGradient, AdjointMatchesCentralDifferences) {
   ASSERT_EQ(problem.evaluate(false).superoperator.rows(), 16);
   expect_adjoint_matches_fd(problem, std::string("open ") + GetParam().name);
 }
+
+// Couplers (docs/device.md "Qubits and couplers"): the transmon_coupler_1d pair, whose coupler
+// is held in 0 (d = 4, two qubits' compensation angles), with trainable pulses on a qubit and on
+// the coupler, the coupler's EC and EJ, a qubit's EJ and a qubit-coupler coupling; closed
+// (trotter 2, magnus4) and open (noise on a qubit and on the coupler: the channel block is
+// d^2 = 16 inputs).
+constexpr const char* kCouplerPair = R"(
+device:
+  preset: transmon_coupler_1d
+  preset_args: {qubits: 2, levels: 3, coupler_levels: 3}
+  qubits:
+    - {name: c0, optimize: [ec, ej]}
+    - {name: q1, optimize: [ej]}
+  couplings:
+    - {qubits: [q0, c0], capacitive: 0.122, optimize: [capacitive]}
+pulses:
+  - {qubit: q0, shape: cos, amplitude: 0.02, frequency: 5.1, phase: 0.2, duration: 20,
+     optimize: [amplitude, frequency, phase]}
+  - {qubit: c0, shape: gaussian, amplitude: 0.03, frequency: 6.5, duration: 20, sigma: 4,
+     optimize: [amplitude, frequency, sigma]}
+evolution: {solver: SOLVER, order: ORDER, steps: 100NOISE}
+target:
+  gates: [{gate: CZ, qubits: [q0, q1]}]
+  compensation: COMPENSATION
+)";
+
+class CouplerGradient : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CouplerGradient, AdjointMatchesCentralDifferences) {
+  std::string text = kCouplerPair;
+  auto put = [&text](const std::string& key, const std::string& value) { text.replace(text.find(key), key.size(), value); };
+  const bool open = std::string(GetParam().basis) == "open";
+  put("SOLVER", GetParam().solver);
+  put("ORDER", std::to_string(GetParam().order));
+  put("NOISE", open ? ", noise: {q0: {t1: 300.0}, c0: {t1: 200.0, tphi: 400.0}}" : "");
+  put("COMPENSATION", GetParam().compensation);
+  const Config config = io::parse_config(text, "coupler_gradient.yaml");
+  gradient::GradientProblem problem(config, 2);
+  const gradient::Evaluation ev = problem.evaluate(false);
+  if (open)
+    EXPECT_EQ(ev.superoperator.rows(), 16);  // d^2: the coupler stays in 0
+  else
+    EXPECT_EQ(ev.unitary.rows(), 4);
+  expect_adjoint_matches_fd(problem, std::string("coupler ") + GetParam().name, 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Couplers, CouplerGradient,
+    ::testing::Values(Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2_vz"},
+                      Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4_vz"},
+                      Case{"trotter, splitting: terms", 2, "open", "lab", "none", false, "open_trotter2"}),
+    [](const auto& tp) { return std::string(tp.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(
     Lindblad, OpenGradient,

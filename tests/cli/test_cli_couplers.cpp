@@ -1,0 +1,122 @@
+// Couplers through the commands (docs/device.md "Qubits and couplers", docs/output.md): on the
+// transmon_coupler_1d pair the coupler is held in 0 in `run` (d = 4 columns, 4 vz angles,
+// traces of those columns), `check` and the summaries name the roles, the output files carry
+// `modes` and `roles`, `spectrum` lists the coupler under /couplers and the coupler-mediated ZZ,
+// `--set` and `sweep` reach the coupler by name, and `optimize` trains a pulse on it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_util.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+const std::string kPair =
+    "device:\n"
+    "  preset: transmon_coupler_1d\n"
+    "  preset_args: {qubits: 2, levels: 3, coupler_levels: 3}\n"
+    "pulses:\n"
+    "  - {qubit: c0, shape: cos, amplitude: 0.01, frequency: 6.0, duration: 20}\n"
+    "evolution: {solver: trotter, steps: 200}\n"
+    "target: {gates: [{gate: CPHASE, angle: 0.5, qubits: [q1, q0]}], compensation: vz}\n";
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(CliCouplers, RunKeepsTheCouplerInZero) {
+  TempDir dir;
+  const auto cfg = dir.write("pair.yaml", kPair + "output: {trace: {every: 50}}\n");
+  const auto h5 = dir / "pair.h5";
+  const auto r = run_qevolve("run '" + cfg.string() + "' -o '" + h5.string() + "'", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "device: 3 modes (2 qubits, 1 coupler), D = 27, d = 4, levels 3 3 3")) << r.out;
+  EXPECT_TRUE(has(r.out, "4 initial states")) << r.out;
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "f = h5py.File('" + h5.string() + "', 'r')\n"
+      "s = lambda xs: [x.decode() if isinstance(x, bytes) else x for x in xs]\n"
+      "assert s(f['initial_states'][()]) == ['000', '001', '100', '101'], f['initial_states'][()]\n"
+      "assert f['unitary'].shape == (4, 4) and f['propagator'].shape == (27, 4)\n"
+      "assert f['compensation/angles'].shape == (4,)\n"
+      "assert s(f.attrs['modes']) == ['q0', 'c0', 'q1'] and s(f.attrs['roles']) == ['qubit', 'coupler', 'qubit']\n"
+      "assert list(f.attrs['dims']) == [3, 3, 3]\n"
+      "assert f['trace/populations'].shape == (5, 27, 4)\n"
+      "u = f['propagator'][()]\n"
+      "u = u['r'] + 1j * u['i'] if u.dtype.names else u\n"
+      "p = np.abs(u) ** 2\n"
+      "last = f['trace/populations'][-1]\n"
+      "assert np.abs(last - p).max() < 1e-12\n"
+      "block = p[[0, 1, 9, 10], :]\n"
+      "assert abs(f.attrs['leakage'] - (1 - block.sum() / 4)) < 1e-12\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err;
+}
+
+TEST(CliCouplers, CheckAndSetNameTheRoles) {
+  TempDir dir;
+  const auto cfg = dir.write("pair.yaml", kPair);
+  const auto ok = run_qevolve("check '" + cfg.string() + "'", dir);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_TRUE(has(ok.out, "ok (3 modes: 2 qubits, 1 coupler, D = 3^3 = 27, d = 4, 3 couplings, 1 pulses)")) << ok.out;
+  // The coupler by name: its flux, and its role back to qubit (d = 8).
+  const auto flux = run_qevolve("check '" + cfg.string() + "' --set 'device.qubits[c0].flux=0.1'", dir);
+  EXPECT_EQ(flux.exit_code, 0) << flux.err;
+  const auto qubit = run_qevolve("run '" + cfg.string() + "' --set 'device.qubits[c0].role=qubit' --steps 10", dir);
+  ASSERT_EQ(qubit.exit_code, 0) << qubit.err;
+  EXPECT_TRUE(has(qubit.out, "(3 qubits), D = 27, d = 8")) << qubit.out;
+  // A coupler in a target gate is a located input error.
+  const auto bad = run_qevolve(
+      "check '" + cfg.string() + "' --set 'target.gates=[{gate: CZ, qubits: [q0, c0]}]'", dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(has(bad.err, "target.gates[0].qubits: `c0` is not a qubit of the device (role: coupler, held in "
+                           "its ground state) (expected one of q0, q1)"))
+      << bad.err;
+}
+
+TEST(CliCouplers, SpectrumListsCouplersApartAndTheirZZ) {
+  TempDir dir;
+  const auto cfg = dir.write("pair.yaml", kPair);
+  const auto h5 = dir / "spec.h5";
+  const auto r = run_qevolve("spectrum '" + cfg.string() + "' -o '" + h5.string() + "'", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "c0       transmon   coupler")) << r.out;
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py\n"
+      "f = h5py.File('" + h5.string() + "', 'r')\n"
+      "assert sorted(f['qubits'].keys()) == ['q0', 'q1'] and list(f['couplers'].keys()) == ['c0']\n"
+      "assert [x.decode() if isinstance(x, bytes) else x for x in f['zz_pairs'][()]] == ['q0,q1']\n"
+      "assert 6.0 < f['couplers/c0/f01_bare'][()] < 7.0\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err;
+}
+
+TEST(CliCouplers, SweepAndOptimizeReachTheCoupler) {
+  TempDir dir;
+  const auto cfg = dir.write("pair.yaml", kPair);
+  const auto h5 = dir / "sweep.h5";
+  const auto s = run_qevolve("sweep '" + cfg.string() + "' --vary 'device.qubits[c0].flux=0:0.1:3' --set evolution.steps=20 -o '" +
+                                 h5.string() + "' --quiet",
+                             dir);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const auto opt_cfg = dir.write(
+      "opt.yaml", std::string(kPair).replace(kPair.find("duration: 20}"), 13,
+                                             "duration: 20, optimize: [amplitude, phase]}") +
+                      "optimize: {max_iterations: 2}\n");
+  const auto opt = run_qevolve("optimize '" + opt_cfg.string() + "' --steps 20 -o '" + (dir / "opt.h5").string() + "'", dir);
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py\n"
+      "f = h5py.File('" + h5.string() + "', 'r')\n"
+      "assert f['sweep/populations'].shape == (3, 4, 4)\n"
+      "assert [x.decode() if isinstance(x, bytes) else x for x in f['sweep/labels'][()]] == ['000', '001', '100', '101']\n"
+      "g = h5py.File('" + (dir / "opt.h5").string() + "', 'r')\n"
+      "assert g['unitary'].shape == (4, 4) and g['gradient'].shape == (2,)\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err;
+}
+
+}  // namespace
+}  // namespace qevolve::testing
