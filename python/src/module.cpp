@@ -195,27 +195,10 @@ void bind_data(nb::module_& m) {
       .def_ro("optimized_yaml", &OptimizeData::optimized_yaml);
 }
 
-void bind_session(nb::module_& m) {
+/// The trainable parameters: names, bounds, scales, values, value_and_grad.
+void bind_parameters(nb::class_<Session>& session) {
   using Strings = std::vector<std::string>;
-  using Release = nb::call_guard<nb::gil_scoped_release>;
-  nb::class_<Session>(m, "Session", "A parsed config and its cached simulator: see qevolve.Simulation.")
-      .def(nb::init<std::string, std::string, Strings, int>(), nb::arg("text"), nb::arg("name"), nb::arg("sets"),
-           nb::arg("threads"), Release())
-      .def_static("from_file", &Session::from_file, nb::arg("path"), nb::arg("sets"), nb::arg("threads"), Release())
-      .def("run", &Session::run, nb::arg("overrides"), Release())
-      .def(
-          "gradient",
-          [](Session& s, const Strings& o) {
-            std::pair<Strings, RVector> g;
-            {
-              nb::gil_scoped_release release;
-              g = s.gradient(o);
-            }
-            nb::dict d;
-            for (size_t i = 0; i < g.first.size(); ++i) d[g.first[i].c_str()] = g.second(static_cast<qevolve::Index>(i));
-            return d;
-          },
-          nb::arg("overrides"))
+  session
       .def_prop_ro("parameter_names",
                    [](Session& s) {
                      Strings names;
@@ -254,7 +237,31 @@ void bind_session(nb::module_& m) {
             const size_t n = static_cast<size_t>(vg.second.size());
             return std::make_pair(vg.first, owned(std::vector<double>(vg.second.begin(), vg.second.end()), {n}));
           },
-          nb::arg("x"), nb::arg("scaled"))
+          nb::arg("x"), nb::arg("scaled"));
+}
+
+void bind_session(nb::module_& m) {
+  using Strings = std::vector<std::string>;
+  using Release = nb::call_guard<nb::gil_scoped_release>;
+  auto session = nb::class_<Session>(m, "Session", "A parsed config and its cached simulator: see qevolve.Simulation.");
+  session
+      .def(nb::init<std::string, std::string, Strings, int>(), nb::arg("text"), nb::arg("name"), nb::arg("sets"),
+           nb::arg("threads"), Release())
+      .def_static("from_file", &Session::from_file, nb::arg("path"), nb::arg("sets"), nb::arg("threads"), Release())
+      .def("run", &Session::run, nb::arg("overrides"), Release())
+      .def(
+          "gradient",
+          [](Session& s, const Strings& o) {
+            std::pair<Strings, RVector> g;
+            {
+              nb::gil_scoped_release release;
+              g = s.gradient(o);
+            }
+            nb::dict d;
+            for (size_t i = 0; i < g.first.size(); ++i) d[g.first[i].c_str()] = g.second(static_cast<qevolve::Index>(i));
+            return d;
+          },
+          nb::arg("overrides"))
       .def("sweep", &Session::sweep, nb::arg("vary"), nb::arg("overrides"), Release())
       .def("spectrum", &Session::spectrum, nb::arg("overrides"), Release())
       .def(
@@ -270,6 +277,7 @@ void bind_session(nb::module_& m) {
       .def_prop_ro("threads", &Session::threads)
       .def_prop_ro("text", &Session::text)
       .def_prop_ro("name", &Session::name);
+  bind_parameters(session);
 }
 
 }  // namespace
