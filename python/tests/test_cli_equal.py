@@ -65,12 +65,22 @@ def test_run_equals_the_cli(name, tmp_path):
     assert_files_equal(h5(ours), ref)
 
 
-def test_run_with_overrides_equals_cli_set(tmp_path):
-    sets = {"pulses[0].amplitude": 0.0791, "device.qubits[q0].el": 1.02, "evolution.steps": 1000}
+OVERRIDES = [
+    ("fluxonium_x.yaml", {"pulses[0].amplitude": 0.0791, "device.qubits[q0].el": 1.02, "evolution.steps": 1000}),
+    ("fluxonium_x.yaml", {"pulses[0].amplitude": 0.0791, "target.compensation": "vz"}),
+    # trainable: trained pulse parameters move the cached gradient problem (no rebuild) ...
+    ("fluxonium_x_optimize.yaml", {"pulses[0].amplitude": 0.0831, "pulses[0].phase": 0.61}),
+    # ... anything else rebuilds it
+    ("fluxonium_x_optimize.yaml", {"pulses[0].amplitude": 0.0831, "pulses[0].duration": 39.0}),
+]
+
+
+@pytest.mark.parametrize("name,sets", OVERRIDES)
+def test_run_with_overrides_equals_cli_set(name, sets, tmp_path):
     ref_file = tmp_path / "cli.h5"
-    args = [a for k, v in sets.items() for a in ("--set", f"{k}={v!r}")]
-    cli("run", EXAMPLES / "fluxonium_x.yaml", "--threads", "1", *args, "-o", ref_file)
-    sim = qevolve.load(EXAMPLES / "fluxonium_x.yaml", threads=1)
+    args = [a for k, v in sets.items() for a in ("--set", f"{k}={qevolve._yaml(v)}")]
+    cli("run", EXAMPLES / name, "--threads", "1", *args, "-o", ref_file)
+    sim = qevolve.load(EXAMPLES / name, threads=1)
     sim.run()  # the cache holds the file's device and simulator first
     r = sim.run(sets)
     ours = tmp_path / "py.h5"

@@ -2,8 +2,11 @@
 // as `--set` does, validates, and evaluates through the commands' own pieces -- the sweep's
 // cached simulator (sweep_points.hpp) for plain runs, GradientProblem when something is
 // trainable, plan_sweep / evaluate_sweep, optimize_problem -- so its numbers are the CLI's.
+#include <algorithm>
 #include <chrono>
+#include <exception>
 #include <mutex>
+#include <optional>
 
 #include "config_input.hpp"
 #include "optimize_problem.hpp"
@@ -33,11 +36,16 @@ struct Session::Impl {
   std::shared_ptr<gradient::GradientProblem> problem;
   std::vector<std::string> problem_key;
   RVector problem_x0;
+  /// value_and_grad's own problem (the session's overrides): it may move device parameters,
+  /// which replaces its simulator, so no Result refers to it.
+  std::unique_ptr<gradient::GradientProblem> optimizer;
 
   [[nodiscard]] std::vector<io::Override> overrides(const std::vector<std::string>& more) const;
   [[nodiscard]] Config read(const std::vector<io::Override>& all, io::Purpose purpose, bool keep_text,
                             device::ResolvedDevice* resolved = nullptr) const;
   gradient::GradientProblem& problem_for(const std::vector<io::Override>& all, const Config& config);
+  [[nodiscard]] std::optional<RVector> trained_values(const std::vector<io::Override>& all,
+                                                      const Config& config) const;
 };
 
 std::vector<io::Override> Session::Impl::overrides(const std::vector<std::string>& more) const {
@@ -92,18 +100,44 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace
 
-/// The GradientProblem of the overrides `all` (rebuilt when they change, at its build values
-/// otherwise, with no warm start: as a fresh `qevolve run` computes it).
+/// When the session's own problem is built and the overrides beyond the session's are numbers
+/// for pulse parameters it trains, with no pulse `auto` to re-resolve: the problem's values with
+/// those numbers (no rebuild). Empty otherwise.
+std::optional<RVector> Session::Impl::trained_values(const std::vector<io::Override>& all,
+                                                     const Config& config) const {
+  if (!problem || problem_key != key_of(sets)) return std::nullopt;
+  for (const PulseSpec& p : config.pulses)
+    if (p.amplitude_auto || p.frequency_mode != FrequencyMode::value) return std::nullopt;
+  const std::vector<std::string> names = problem->names();
+  RVector x = problem_x0;
+  for (std::size_t k = sets.size(); k < all.size(); ++k) {
+    const io::Override& o = all[k];
+    const auto it = std::find(names.begin(), names.end(), o.key);
+    if (it == names.end() || o.key.rfind("pulses[", 0) != 0) return std::nullopt;
+    std::size_t used = 0;
+    try {
+      x(it - names.begin()) = std::stod(o.value, &used);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (used != o.value.size()) return std::nullopt;
+  }
+  return x;
+}
+
+/// The GradientProblem of the overrides `all`: the session's own with new values for overrides
+/// of trained pulse parameters, else rebuilt when the overrides change; at its build values
+/// otherwise; no warm start (as a fresh `qevolve run` computes it).
 gradient::GradientProblem& Session::Impl::problem_for(const std::vector<io::Override>& all, const Config& config) {
   const std::vector<std::string> key = key_of(all);
-  if (!problem || key != problem_key) {
+  const std::optional<RVector> x = key == problem_key ? std::optional<RVector>() : trained_values(all, config);
+  if (!problem || (key != problem_key && !x)) {
     problem.reset();
     problem = std::make_shared<gradient::GradientProblem>(config, threads, serial);
     problem_key = key;
     problem_x0 = problem->values();
-  } else {
-    problem->set_values(problem_x0);
   }
+  problem->set_values(x ? *x : problem_x0);
   problem->set_warm_angles(RVector());
   problem->set_leakage_weight(0.0);
   return *problem;
@@ -183,18 +217,19 @@ std::pair<double, RVector> Session::value_and_grad(const RVector& x, bool scaled
   Impl& m = *impl_;
   const std::lock_guard<std::mutex> guard(m.lock);
   const Config config = m.read(m.sets, io::Purpose::evolve, false);
-  if (!m.problem || m.problem_key != key_of(m.sets)) (void)m.problem_for(m.sets, config);
-  if (x.size() != static_cast<Index>(m.problem->parameters().size()))
+  if (!m.optimizer) m.optimizer = std::make_unique<gradient::GradientProblem>(config, m.threads, m.serial);
+  gradient::GradientProblem& problem = *m.optimizer;
+  if (x.size() != static_cast<Index>(problem.parameters().size()))
     throw InputError("value_and_grad: x has " + std::to_string(x.size()) + " values for " +
-                     std::to_string(m.problem->parameters().size()) + " parameters");
+                     std::to_string(problem.parameters().size()) + " parameters");
   linalg::set_blas_threads(m.threads);
   // As `qevolve optimize` evaluates: its objective, the angles warm-started from the last call.
-  m.problem->set_leakage_weight(config.optimize.value_or(OptimizeSpec{}).leakage_weight);
+  problem.set_leakage_weight(config.optimize.value_or(OptimizeSpec{}).leakage_weight);
   RVector scale(x.size());
   for (Index i = 0; i < x.size(); ++i)
-    scale(i) = scaled ? m.problem->parameters()[static_cast<std::size_t>(i)].scale : 1.0;
-  m.problem->set_values(x.cwiseProduct(scale));
-  gradient::Evaluation ev = m.problem->evaluate(true);
+    scale(i) = scaled ? problem.parameters()[static_cast<std::size_t>(i)].scale : 1.0;
+  problem.set_values(x.cwiseProduct(scale));
+  gradient::Evaluation ev = problem.evaluate(true);
   return {ev.objective, ev.gradient.cwiseProduct(scale)};
 }
 
