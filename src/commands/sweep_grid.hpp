@@ -1,5 +1,5 @@
 // A whole sweep grid as data (`qevolve sweep` and the Python Session's sweep): the validated
-// points, their evaluation gathered on rank 0, and the /sweep/* file (docs/output.md "Sweeps").
+// points, their evaluation gathered on rank 0, and the /sweep/* file (docs/output.md "`qevolve sweep -o FILE`").
 #pragma once
 
 #include <cstdint>
