@@ -125,3 +125,10 @@ def test_spectrum_equals_the_cli(tmp_path):
     assert s.labels == [x.decode() if isinstance(x, bytes) else x for x in ref["/labels"]]
     for name, figures in s.modes.items():
         assert figures["f01_dressed"] == pytest.approx(float(ref[f"/qubits/{name}/f01_dressed"]), abs=1e-12)
+
+
+def test_gradient_without_trainable_parameters_is_a_config_error():
+    sim = qevolve.load(X)
+    with pytest.raises(qevolve.ConfigError, match="trainable|optimize"):
+        sim.gradient()
+    assert sim.run().gradient is None

@@ -44,6 +44,8 @@ struct Session::Impl {
   [[nodiscard]] Config read(const std::vector<io::Override>& all, io::Purpose purpose, bool keep_text,
                             device::ResolvedDevice* resolved = nullptr) const;
   gradient::GradientProblem& problem_for(const std::vector<io::Override>& all, const Config& config);
+  /// InputError (the resolution stage's words) when nothing is trainable: gradients need it.
+  void require_trainable(const Config& config) const;
   [[nodiscard]] std::optional<RVector> trained_values(const std::vector<io::Override>& all,
                                                       const Config& config) const;
 };
@@ -125,10 +127,17 @@ std::optional<RVector> Session::Impl::trained_values(const std::vector<io::Overr
   return x;
 }
 
+void Session::Impl::require_trainable(const Config& config) const {
+  if (!gradient::has_trainable(config))
+    throw InputError({parsed.name(), 0, 0}, "pulses", "nothing is trainable: no `optimize:` list names a parameter",
+                     "an `optimize: [...]` list on a pulse, qubit or coupling");
+}
+
 /// The GradientProblem of the overrides `all`: the session's own with new values for overrides
 /// of trained pulse parameters, else rebuilt when the overrides change; at its build values
 /// otherwise; no warm start (as a fresh `qevolve run` computes it).
 gradient::GradientProblem& Session::Impl::problem_for(const std::vector<io::Override>& all, const Config& config) {
+  require_trainable(config);
   const std::vector<std::string> key = key_of(all);
   const std::optional<RVector> x = key == problem_key ? std::optional<RVector>() : trained_values(all, config);
   if (!problem || (key != problem_key && !x)) {
@@ -217,6 +226,7 @@ std::pair<double, RVector> Session::value_and_grad(const RVector& x, bool scaled
   Impl& m = *impl_;
   const std::lock_guard<std::mutex> guard(m.lock);
   const Config config = m.read(m.sets, io::Purpose::evolve, false);
+  m.require_trainable(config);
   if (!m.optimizer) m.optimizer = std::make_unique<gradient::GradientProblem>(config, m.threads, m.serial);
   gradient::GradientProblem& problem = *m.optimizer;
   if (x.size() != static_cast<Index>(problem.parameters().size()))
