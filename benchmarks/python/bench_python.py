@@ -13,6 +13,7 @@ Prints the load average it ran under.
 """
 import os
 import pathlib
+import resource
 import statistics
 import subprocess
 import sys
@@ -41,46 +42,49 @@ def overhead(sim, overrides_of):
         r = sim.run(o)
         walls.append(time.perf_counter() - t0)
         engine.append(r.engine_seconds)
-    d = [w - e for w, e in zip(walls, engine)]
-    return statistics.median(walls), statistics.median(engine), statistics.median(d)
+    d = sorted(w - e for w, e in zip(walls, engine))
+    return statistics.median(walls), statistics.median(engine), d
 
 
 def main():
     print(f"machine: {os.cpu_count()} cores, load average {load()}")
     sim = qevolve.load(X, threads=1)
     sim.run()
-    w, e, d = overhead(sim, lambda k: None)
-    print(f"(1) run(): wall {w * 1e3:.3f} ms, engine {e * 1e3:.3f} ms, overhead {d * 1e3:.3f} ms (median of 200)")
-    w, e, d = overhead(sim, lambda k: {"pulses[0].amplitude": A * (1 + 1e-4 * (k % 7))})
-    print(f"(1) run({{amplitude}}): wall {w * 1e3:.3f} ms, engine {e * 1e3:.3f} ms, overhead {d * 1e3:.3f} ms")
+    for label, of in (("run()", lambda k: None),
+                      ("run({amplitude})", lambda k: {"pulses[0].amplitude": A * (1 + 1e-4 * (k % 7))})):
+        w, e, d = overhead(sim, of)
+        print(f"(1) {label}: median wall {w * 1e3:.3f} ms, engine {e * 1e3:.3f} ms; overhead (wall - engine) "
+              f"min {d[0] * 1e3:.3f} ms, 10 % {d[20] * 1e3:.3f} ms, median {d[100] * 1e3:.3f} ms (200 calls)")
 
     amplitudes = np.linspace(0.8 * A, 1.2 * A, 15)
     frequencies = np.linspace(F - 0.02, F + 0.02, 15)
-    loop = []
-    for _ in range(REPEAT):
+    axes = [f"--vary=pulses[0].amplitude={0.8 * A!r}:{1.2 * A!r}:15",
+            f"--vary=pulses[0].frequency={F - 0.02!r}:{F + 0.02!r}:15"]
+    loop, cli, sweep, loop_cpu, cli_cpu = [], [], [], [], []
+    for _ in range(REPEAT):  # interleaved, so that the three see the same load
         sim = qevolve.load(X, threads=1)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fid = [sim.run({"pulses[0].amplitude": a, "pulses[0].frequency": f}).fidelity
                for a in amplitudes for f in frequencies]
         loop.append(time.perf_counter() - t0)
-    cli = []
-    axes = [f"--vary=pulses[0].amplitude={0.8 * A!r}:{1.2 * A!r}:15",
-            f"--vary=pulses[0].frequency={F - 0.02!r}:{F + 0.02!r}:15"]
-    for _ in range(REPEAT):
+        loop_cpu.append(time.process_time() - c0)
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run([str(BUILD / "bin" / "qevolve"), "sweep", str(X), *axes, "--threads", "1", "--quiet"],
                        check=True)
         cli.append(time.perf_counter() - t0)
-    sweep = []
-    for _ in range(REPEAT):
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cli_cpu.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
         sim = qevolve.load(X, threads=1)
         t0 = time.perf_counter()
         s = sim.sweep({"pulses[0].amplitude": amplitudes, "pulses[0].frequency": frequencies})
         sweep.append(time.perf_counter() - t0)
     assert np.allclose(np.reshape(fid, (15, 15)), s.fidelity, rtol=0, atol=1e-12)
-    print(f"(2) Python loop of 225 run(overrides): {min(loop):.3f} s (best of {REPEAT})")
-    print(f"(2) qevolve sweep --threads 1 (process): {min(cli):.3f} s")
-    print(f"(2) ratio loop / CLI sweep: {min(loop) / min(cli):.3f}")
+    print(f"(2) Python loop of 225 run(overrides): {min(loop):.3f} s (best of {REPEAT}; all: "
+          + ", ".join(f"{t:.2f}" for t in loop) + ")")
+    print(f"(2) qevolve sweep --threads 1 (process): {min(cli):.3f} s (all: " + ", ".join(f"{t:.2f}" for t in cli) + ")")
+    print(f"(2) ratio loop / CLI sweep: {min(loop) / min(cli):.3f} (wall), "
+          f"{min(loop_cpu) / min(cli_cpu):.3f} (CPU: {min(loop_cpu):.3f} s / {min(cli_cpu):.3f} s)")
     print(f"(2) Simulation.sweep, 1 thread: {min(sweep):.3f} s")
     print(f"load average after: {load()}")
 
