@@ -89,3 +89,14 @@ def test_value_and_grad_rejects_a_wrong_length():
     sim = qevolve.load(CONFIG)
     with pytest.raises(qevolve.ConfigError, match="3 parameters"):
         sim.value_and_grad(np.zeros(2))
+
+
+def test_numerical_failures_raise_numerical_error():
+    sim = qevolve.load(CONFIG, threads=1)
+    x = sim.x0.copy()
+    x[0] = np.nan
+    with pytest.raises(qevolve.NumericalError, match="not finite"):
+        sim.value_and_grad(x)
+    assert issubclass(qevolve.NumericalError, ArithmeticError)
+    f, _ = sim.value_and_grad(sim.x0)  # the session is still usable
+    assert 0 < f < 1
