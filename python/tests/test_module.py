@@ -132,3 +132,26 @@ def test_gradient_without_trainable_parameters_is_a_config_error():
     with pytest.raises(qevolve.ConfigError, match="trainable|optimize"):
         sim.gradient()
     assert sim.run().gradient is None
+
+
+def test_sessions_on_threads_run_and_save_concurrently(tmp_path):
+    # Two Simulations on two threads (the GIL released while they run; HDF5 entered by one at a
+    # time): the same numbers as one after the other.
+    names = ["fluxonium_x.yaml", "fluxonium_pair_chevron.yaml"]
+    serial = {n: qevolve.load(EXAMPLES / n, threads=1).run().fidelity for n in names}
+    out = {}
+
+    def work(n):
+        sim = qevolve.load(EXAMPLES / n, threads=1)
+        for k in range(3):
+            r = sim.run()
+            r.save(tmp_path / f"{n}.{k}.h5")
+        out[n] = r.fidelity
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out == serial
+    assert len(list(tmp_path.glob("*.h5"))) == 6

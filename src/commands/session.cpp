@@ -41,6 +41,10 @@ struct Session::Impl {
   std::unique_ptr<gradient::GradientProblem> optimizer;
 
   [[nodiscard]] std::vector<io::Override> overrides(const std::vector<std::string>& more) const;
+  /// The config or the overrides name a matrix_file (an HDF5 read).
+  [[nodiscard]] bool reads_files(const std::vector<io::Override>& all) const;
+  /// hdf5_mutex(), locked when reads_files(all) or `also` (HDF5 is entered by one thread at a time).
+  [[nodiscard]] std::unique_lock<std::mutex> file_lock(const std::vector<io::Override>& all, bool also = false) const;
   [[nodiscard]] Config read(const std::vector<io::Override>& all, io::Purpose purpose, bool keep_text,
                             device::ResolvedDevice* resolved = nullptr) const;
   gradient::GradientProblem& problem_for(const std::vector<io::Override>& all, const Config& config);
@@ -49,6 +53,18 @@ struct Session::Impl {
   [[nodiscard]] std::optional<RVector> trained_values(const std::vector<io::Override>& all,
                                                       const Config& config) const;
 };
+
+bool Session::Impl::reads_files(const std::vector<io::Override>& all) const {
+  const auto mentions = [](const std::string& t) { return t.find("matrix_file") != std::string::npos; };
+  return mentions(parsed.text()) ||
+         std::any_of(all.begin(), all.end(), [&](const io::Override& o) { return mentions(o.key) || mentions(o.value); });
+}
+
+std::unique_lock<std::mutex> Session::Impl::file_lock(const std::vector<io::Override>& all, bool also) const {
+  std::unique_lock<std::mutex> files(hdf5_mutex(), std::defer_lock);
+  if (also || reads_files(all)) files.lock();
+  return files;
+}
 
 std::vector<io::Override> Session::Impl::overrides(const std::vector<std::string>& more) const {
   std::vector<io::Override> all = sets;
@@ -60,6 +76,7 @@ std::vector<io::Override> Session::Impl::overrides(const std::vector<std::string
 /// reports it: read again from the text with parse_config, which keeps the file's locations.
 Config Session::Impl::read(const std::vector<io::Override>& all, io::Purpose purpose, bool keep_text,
                            device::ResolvedDevice* resolved) const {
+  const auto files = file_lock(all);  // a matrix_file target: validation reads it
   try {
     Config config = parsed.read(all, keep_text);
     const device::ResolvedDevice dev =
@@ -184,6 +201,7 @@ RunResult Session::run(const std::vector<std::string>& overrides) {
   RunReport report;
   std::shared_ptr<const solver::Simulator> sim;
   if (gradient::has_trainable(config)) {
+    const auto files = m.file_lock(all);  // a matrix_file target: the problem reads it
     gradient::GradientProblem& problem = m.problem_for(all, config);
     sim = std::shared_ptr<const solver::Simulator>(m.problem, &problem.simulator());
     gradient::PipelineHooks hooks;
@@ -206,6 +224,7 @@ std::pair<std::vector<std::string>, RVector> Session::gradient(const std::vector
   const std::vector<io::Override> all = m.overrides(overrides);
   const Config config = m.read(all, io::Purpose::evolve, false);
   linalg::set_blas_threads(m.threads);
+  const auto files = m.file_lock(all);  // a matrix_file target: the problem reads it
   gradient::GradientProblem& problem = m.problem_for(all, config);
   gradient::Evaluation ev = problem.evaluate(true);
   return {problem.names(), std::move(ev.gradient)};
@@ -214,7 +233,9 @@ std::pair<std::vector<std::string>, RVector> Session::gradient(const std::vector
 const std::vector<gradient::ParameterInfo>& Session::parameters() {
   Impl& m = *impl_;
   const std::lock_guard<std::mutex> guard(m.lock);
-  return m.problem_for(m.sets, m.read(m.sets, io::Purpose::evolve, false)).parameters();
+  const Config config = m.read(m.sets, io::Purpose::evolve, false);
+  const auto files = m.file_lock(m.sets);  // a matrix_file target: the problem reads it
+  return m.problem_for(m.sets, config).parameters();
 }
 
 RVector Session::x0() {
@@ -227,6 +248,7 @@ std::pair<double, RVector> Session::value_and_grad(const RVector& x, bool scaled
   const std::lock_guard<std::mutex> guard(m.lock);
   const Config config = m.read(m.sets, io::Purpose::evolve, false);
   m.require_trainable(config);
+  const auto files = m.file_lock(m.sets);  // a matrix_file target: the problem reads it
   if (!m.optimizer) m.optimizer = std::make_unique<gradient::GradientProblem>(config, m.threads, m.serial);
   gradient::GradientProblem& problem = *m.optimizer;
   if (x.size() != static_cast<Index>(problem.parameters().size()))
@@ -249,7 +271,14 @@ SweepData Session::sweep(const std::vector<std::string>& vary, const std::vector
   const std::lock_guard<std::mutex> guard(m.lock);
   auto data = std::make_shared<SweepData::Impl>();
   const int threads = solver::resolve_threads(m.threads);
-  data->plan = plan_sweep(m.parsed, m.overrides(overrides), vary, m.serial, threads);
+  const std::vector<io::Override> all = m.overrides(overrides);
+  {
+    // The points' validation reads a matrix_file target with HDF5 (on one thread: build_points).
+    const auto files = m.file_lock(all, std::any_of(vary.begin(), vary.end(), [](const std::string& v) {
+                                     return v.find("matrix_file") != std::string::npos || v.rfind("target.gates", 0) == 0;
+                                   }));
+    data->plan = plan_sweep(m.parsed, all, vary, m.serial, threads);
+  }
   data->grid = evaluate_sweep(data->plan, threads, m.serial, data->stats, {});
   data->wall_time = seconds_since(t0);
   return SweepData(std::move(data));
@@ -290,6 +319,9 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   std::vector<io::Override> all = m.overrides(overrides);
   Config config = m.read(all, io::Purpose::optimize, true);  // the text: the optimised YAML keeps it
   linalg::set_blas_threads(m.threads);
+  // A checkpoint is written (and a resume read) with HDF5 at every iteration; a matrix_file
+  // target is read by the problem.
+  const auto files = m.file_lock(all, !resume.empty() || (config.optimize && !config.optimize->checkpoint.empty()));
   auto problem = std::make_shared<gradient::GradientProblem>(config, m.threads, m.serial);
   const OptimizeOutcome outcome =
       optimize_problem(*problem, config.optimize.value_or(OptimizeSpec{}), resume, true, line);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <limits>
+#include <mutex>
 
 #include "qevolve/simulator.hpp"
 
@@ -55,6 +56,7 @@ void RunResult::save(const std::string& path) const {
   config.yaml_text = impl_->parsed.text_with(impl_->overrides);
   RunReport report = impl_->report;
   report.config = &config;
+  const std::lock_guard<std::mutex> files(hdf5_mutex());
   (void)write_run_output(path, report, impl_->wall_time);
 }
 
@@ -114,6 +116,9 @@ const std::vector<std::string>& SweepData::labels() const { return impl_->plan.l
 std::vector<long> SweepData::builds() const {
   return {impl_->stats.device_builds, impl_->stats.simulator_builds, impl_->stats.pulse_updates};
 }
-void SweepData::save(const std::string& path) const { write_sweep(path, impl_->plan, impl_->grid, impl_->wall_time); }
+void SweepData::save(const std::string& path) const {
+  const std::lock_guard<std::mutex> files(hdf5_mutex());
+  write_sweep(path, impl_->plan, impl_->grid, impl_->wall_time);
+}
 
 }  // namespace qevolve::commands

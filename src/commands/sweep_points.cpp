@@ -143,12 +143,13 @@ PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim
   return r;
 }
 
-std::mutex& target_mutex() {
+
+}  // namespace
+
+std::mutex& hdf5_mutex() {
   static std::mutex m;
   return m;
 }
-
-}  // namespace
 
 const solver::Simulator& CachedSimulator::prepare(const SweepPoint& p, SweepStats& stats, int threads) {
   const bool new_device = !device_ || p.device_key != device_key_;
@@ -176,7 +177,7 @@ gradient::Evaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& 
   std::optional<fidelity::ObjectiveSpec> objective;
   {
     // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
-    const std::lock_guard<std::mutex> lock(target_mutex());
+    const std::lock_guard<std::mutex> lock(hdf5_mutex());
     objective = gradient::objective_spec(p.config, sim);
   }
   return gradient::evaluate(sim, objective, serial, serial, hooks);

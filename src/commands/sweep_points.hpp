@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,11 @@ struct PointResult {
 struct SweepStats {
   long device_builds = 0, simulator_builds = 0, pulse_updates = 0;
 };
+
+/// HDF5 (libhdf5 built without thread safety) is entered by one thread of the process at a time:
+/// a sweep's threads reading a matrix_file target, Python sessions on several threads reading
+/// or writing files. Held around each such read or write.
+[[nodiscard]] std::mutex& hdf5_mutex();
 
 /// One cached device and simulator (a sweep thread's, or a Python Session's): a point rebuilds
 /// the device only when its `device_key` moved, the simulator only when its `simulator_key`
