@@ -258,7 +258,8 @@ void bind_session(nb::module_& m) {
               g = s.gradient(o);
             }
             nb::dict d;
-            for (size_t i = 0; i < g.first.size(); ++i) d[g.first[i].c_str()] = g.second(static_cast<qevolve::Index>(i));
+            for (size_t i = 0; i < g.first.size(); ++i)
+              d[g.first[i].c_str()] = g.second(static_cast<qevolve::Index>(i));
             return d;
           },
           nb::arg("overrides"))

@@ -57,7 +57,8 @@ struct Session::Impl {
 bool Session::Impl::reads_files(const std::vector<io::Override>& all) const {
   const auto mentions = [](const std::string& t) { return t.find("matrix_file") != std::string::npos; };
   return mentions(parsed.text()) ||
-         std::any_of(all.begin(), all.end(), [&](const io::Override& o) { return mentions(o.key) || mentions(o.value); });
+         std::any_of(all.begin(), all.end(),
+                     [&](const io::Override& o) { return mentions(o.key) || mentions(o.value); });
 }
 
 std::unique_lock<std::mutex> Session::Impl::file_lock(const std::vector<io::Override>& all, bool also) const {
@@ -274,9 +275,10 @@ SweepData Session::sweep(const std::vector<std::string>& vary, const std::vector
   const std::vector<io::Override> all = m.overrides(overrides);
   {
     // The points' validation reads a matrix_file target with HDF5 (on one thread: build_points).
-    const auto files = m.file_lock(all, std::any_of(vary.begin(), vary.end(), [](const std::string& v) {
-                                     return v.find("matrix_file") != std::string::npos || v.rfind("target.gates", 0) == 0;
-                                   }));
+    const bool gates = std::any_of(vary.begin(), vary.end(), [](const std::string& v) {
+      return v.find("matrix_file") != std::string::npos || v.rfind("target.gates", 0) == 0;
+    });
+    const auto files = m.file_lock(all, gates);
     data->plan = plan_sweep(m.parsed, all, vary, m.serial, threads);
   }
   data->grid = evaluate_sweep(data->plan, threads, m.serial, data->stats, {});
