@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/version.hpp"
@@ -166,6 +169,16 @@ void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g
   out << "\n";
 }
 
+/// -o or output.file (as run checks them), and --plot: the picture is drawn from the HDF5
+/// output, so it needs one.
+void check_outputs(const Config& config, const SweepOptions& options) {
+  io::check_output_path(config, options.output);
+  if (options.plot.empty()) return;
+  if (options.output.empty() && config.output.file.empty())
+    throw InputError({}, "--plot", "the picture is drawn from the HDF5 output", "-o OUT.h5 (or output.file) as well");
+  io::check_flag_output("--plot", options.plot, config.source_file);
+}
+
 }  // namespace
 
 int sweep(const SweepOptions& options, Streams io) {
@@ -183,16 +196,36 @@ int sweep(const SweepOptions& options, Streams io) {
   const io::ParsedConfig parsed(text, name);
   // Every point validated before any evolution; this rank builds its contiguous share.
   const int threads = solver::resolve_threads(options.threads);
+  // The same size on every rank (the largest share), so that all refuse alike.
+  const io::SweepSize size{static_cast<double>(grid.points),
+                           std::ceil(static_cast<double>(grid.points) / static_cast<double>(comm.size())),
+                           static_cast<double>(threads)};
+  // Before any work: the grid's memory at its first point, and the output paths. An invalid
+  // first point is reported by build_points, as any other.
+  std::optional<SweepPoint> head;
+  try {
+    head = build_point(grid, parsed, sets, 0);
+  } catch (const InputError&) {
+  }
+  if (head) {
+    (void)io::check_sweep_memory(head->config, head->resolved, size, options.max_memory);
+    check_outputs(head->config, options);
+  }
   const std::vector<SweepPoint> points = build_points(grid, parsed, sets, comm, threads);
+  // An axis may make a later point larger (levels, solver): the largest, before any evaluation.
+  if (const std::int64_t largest = largest_point(points, grid, comm); largest != 0) {
+    const SweepPoint p = build_point(grid, parsed, sets, largest);  // with its locations
+    io::SweepSize at = size;
+    at.point = p.label;
+    (void)io::check_sweep_memory(p.config, p.resolved, at, options.max_memory);
+  }
   // The first point gives the computational labels (d is the same at every point), the output
   // file and the dims; the `config` attribute is the text with the --set overrides.
-  const SweepPoint first = build_point(grid, parsed, sets, 0);
+  const SweepPoint first = head ? std::move(*head) : build_point(grid, parsed, sets, 0);
   const device::Device first_built = device::build_device(first.resolved);  // memoised
   const std::vector<Index> computational = first_built.computational_indices();
   const double t_validate = since(t_start);
   const std::string output = options.output.empty() ? first.config.output.file : options.output;
-  if (!options.plot.empty() && output.empty())  // before the work, not after it
-    throw InputError({}, "--plot", "the picture is drawn from the HDF5 output", "-o OUT.h5 (or output.file) as well");
 
   const auto t_eval = Clock::now();
   SweepStats stats;
