@@ -135,6 +135,38 @@ struct Row {
   double seconds = 0.0, max_du = 0.0, dinf = 0.0;
 };
 
+/// Time to accuracy: per variant and tolerance, the first ladder point from which every finer
+/// point is within the tolerance, and its time.
+void print_time_to_accuracy(std::ostream& out, const std::vector<Variant>& variants, const std::vector<Row>& rows) {
+  char line[512];
+  const double tols[3] = {1e-4, 1e-6, 1e-8};
+  for (int measure = 0; measure < 2; ++measure) {
+    out << (measure == 0 ? "time to |d(1-F)| <= tol:\n" : "time to max|dU| <= tol:\n");
+    std::snprintf(line, sizeof line, "%-16s %20s %20s %20s\n", "solver", "1e-4", "1e-6", "1e-8");
+    out << line;
+    for (const auto& v : variants) {
+      std::string cells;
+      for (double tol : tols) {
+        const Row* hit = nullptr;
+        for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+          if (it->variant != v.name) continue;
+          const double e = measure == 0 ? it->dinf : it->max_du;
+          if (!(e <= tol)) break;
+          hit = &*it;
+        }
+        char cell[64];
+        if (hit != nullptr)
+          std::snprintf(cell, sizeof cell, " %9.4f s (%6d)", hit->seconds, hit->steps);
+        else
+          std::snprintf(cell, sizeof cell, " %20s", "not reached");
+        cells += cell;
+      }
+      std::snprintf(line, sizeof line, "%-16s%s\n", v.name.c_str(), cells.c_str());
+      out << line;
+    }
+  }
+}
+
 /// The variants of the ladder: --solvers, or a default set chosen from D.
 std::vector<Variant> ladder_variants(const BenchAccuracyOptions& options, double D) {
   std::vector<Variant> variants;
@@ -234,33 +266,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
     }
   }
 
-  // Time to accuracy: the first ladder point from which every finer point is within tol.
-  const double tols[3] = {1e-4, 1e-6, 1e-8};
-  for (int measure = 0; measure < 2; ++measure) {
-    io.out << (measure == 0 ? "time to |d(1-F)| <= tol:\n" : "time to max|dU| <= tol:\n");
-    std::snprintf(line, sizeof line, "%-16s %20s %20s %20s\n", "solver", "1e-4", "1e-6", "1e-8");
-    io.out << line;
-    for (const auto& v : variants) {
-      std::string cells;
-      for (double tol : tols) {
-        const Row* hit = nullptr;
-        for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
-          if (it->variant != v.name) continue;
-          const double e = measure == 0 ? it->dinf : it->max_du;
-          if (!(e <= tol)) break;
-          hit = &*it;
-        }
-        char cell[64];
-        if (hit != nullptr)
-          std::snprintf(cell, sizeof cell, " %9.4f s (%6d)", hit->seconds, hit->steps);
-        else
-          std::snprintf(cell, sizeof cell, " %20s", "not reached");
-        cells += cell;
-      }
-      std::snprintf(line, sizeof line, "%-16s%s\n", v.name.c_str(), cells.c_str());
-      io.out << line;
-    }
-  }
+  print_time_to_accuracy(io.out, variants, rows);
 
   if (!options.csv.empty()) {
     const std::string tmp = options.csv + ".tmp";
