@@ -44,7 +44,8 @@ inline constexpr double kCorpusSecondsPerCommand = 30.0;
 namespace corpus_detail {
 
 inline std::string expand(std::string text, const std::filesystem::path& dir) {
-  for (std::size_t at; (at = text.find("{DIR}")) != std::string::npos;) text.replace(at, 5, dir.string());
+  for (std::size_t at; (at = text.find("{DIR}")) != std::string::npos;)
+    text.replace(at, 5, dir.string());
   return text;
 }
 
@@ -74,21 +75,26 @@ inline void expect_refused(const CorpusCase& c) {
   for (const std::string& command : commands) {
     const auto start = std::chrono::steady_clock::now();
     // `timeout` turns a hang into exit 124 (which no row expects).
-    results.push_back(run_command("cd '" + work.path().string() + "' && timeout -s KILL " +
-                                      std::to_string(static_cast<int>(2 * kCorpusSecondsPerCommand)) + " '" +
-                                      QEVOLVE_EXE + "' " + command,
-                                  capture));
+    results.push_back(
+        run_command("cd '" + work.path().string() + "' && timeout -s KILL " +
+                        std::to_string(static_cast<int>(2 * kCorpusSecondsPerCommand)) + " '" +
+                        QEVOLVE_EXE + "' " + command,
+                    capture));
     const CommandResult& r = results.back();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string message = corpus_detail::expand(c.message, work.path());
     EXPECT_EQ(r.exit_code, c.exit_code) << command << "\nstderr: " << r.err;
-    EXPECT_NE(r.err.find(message), std::string::npos) << command << "\nexpected: " << message << "\nstderr: " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos)
+        << command << "\nexpected: " << message << "\nstderr: " << r.err;
     EXPECT_EQ(r.err.rfind("qevolve: error: ", 0), 0u) << command << ": " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << command << ": one line\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << command << ": one line\n"
+                                                               << r.err;
     EXPECT_EQ(r.out, "") << command;
     EXPECT_LT(seconds, kCorpusSecondsPerCommand) << command;
   }
-  if (results.size() == 2) EXPECT_EQ(results[0].err, results[1].err) << "check and run refuse differently";
+  if (results.size() == 2)
+    EXPECT_EQ(results[0].err, results[1].err) << "check and run refuse differently";
   const auto after = corpus_detail::snapshot(work.path());
   for (const auto& [name, content] : after) {
     const auto it = before.find(name);

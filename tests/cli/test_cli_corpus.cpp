@@ -20,18 +20,27 @@ namespace {
 /// The loader's tables as corpus rows (class `config`).
 std::vector<CorpusCase> config_rows() {
   std::vector<CorpusCase> rows;
-  for (const auto& [table, part] : {std::pair{std::span<const test::BadCase>(test::kDeviceCases), "Device"},
-                                    std::pair{std::span<const test::BadCase>(test::kSectionsCases), "Sections"}})
+  for (const auto& [table, part] :
+       {std::pair{std::span<const test::BadCase>(test::kDeviceCases), "Device"},
+        std::pair{std::span<const test::BadCase>(test::kSectionsCases), "Sections"}})
     for (const test::BadCase& c : table)
-      rows.push_back({"config", std::string(part) + c.name, {{"bad.yaml", c.yaml}}, "bad.yaml", c.message, true});
+      rows.push_back({"config",
+                      std::string(part) + c.name,
+                      {{"bad.yaml", c.yaml}},
+                      "bad.yaml",
+                      c.message,
+                      true});
   return rows;
 }
 
 class Corpus : public ::testing::TestWithParam<CorpusCase> {};
 
-TEST_P(Corpus, IsRefusedCleanly) { expect_refused(GetParam()); }
+TEST_P(Corpus, IsRefusedCleanly) {
+  expect_refused(GetParam());
+}
 
-INSTANTIATE_TEST_SUITE_P(Hostile, Corpus, ::testing::ValuesIn(hostile_corpus(false)), corpus_case_name);
+INSTANTIATE_TEST_SUITE_P(Hostile, Corpus, ::testing::ValuesIn(hostile_corpus(false)),
+                         corpus_case_name);
 INSTANTIATE_TEST_SUITE_P(Config, Corpus, ::testing::ValuesIn(config_rows()), corpus_case_name);
 
 /// The corpus covers every class of hostile input (issue 23) with several rows each; the sizes
@@ -47,7 +56,8 @@ TEST(CorpusSize, EveryClassHasRows) {
   std::string line = "corpus: " + std::to_string(total) + " rows:";
   for (const auto& [cls, n] : count) line += " " + cls + " " + std::to_string(n);
   std::cout << line << "\n";
-  for (const char* cls : {"yaml", "size", "flags", "output", "checkpoint", "matrix", "stage", "config"})
+  for (const char* cls :
+       {"yaml", "size", "flags", "output", "checkpoint", "matrix", "stage", "config"})
     EXPECT_GE(count[cls], 5) << cls;
 }
 

@@ -12,9 +12,12 @@ namespace {
 
 class SizeCorpus : public ::testing::TestWithParam<CorpusCase> {};
 
-TEST_P(SizeCorpus, IsRefusedBeforeAnyAllocation) { expect_refused(GetParam()); }
+TEST_P(SizeCorpus, IsRefusedBeforeAnyAllocation) {
+  expect_refused(GetParam());
+}
 
-INSTANTIATE_TEST_SUITE_P(Hostile, SizeCorpus, ::testing::ValuesIn(hostile_corpus(true)), corpus_case_name);
+INSTANTIATE_TEST_SUITE_P(Hostile, SizeCorpus, ::testing::ValuesIn(hostile_corpus(true)),
+                         corpus_case_name);
 
 }  // namespace
 }  // namespace qevolve::testing
