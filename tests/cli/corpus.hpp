@@ -29,7 +29,7 @@ struct CorpusCase {
   std::string name;  ///< test name suffix (letters, digits, '_')
   std::vector<std::pair<std::string, std::string>> files;  ///< written into the case's folder first
   std::string args;     ///< the command line after `qevolve`, run in the case's folder
-  std::string message;  ///< part of the one error line; "{DIR}" stands for the case's folder
+  std::string message;  ///< part of the one error line
   /// `check ARGS` and `run ARGS --threads 1` must both refuse, with the same line.
   bool like_run = false;
   /// Makes what `files` cannot hold (HDF5 files, folders, fifos), in the case's folder.
@@ -42,12 +42,6 @@ struct CorpusCase {
 inline constexpr double kCorpusSecondsPerCommand = 30.0;
 
 namespace corpus_detail {
-
-inline std::string expand(std::string text, const std::filesystem::path& dir) {
-  for (std::size_t at; (at = text.find("{DIR}")) != std::string::npos;)
-    text.replace(at, 5, dir.string());
-  return text;
-}
 
 /// Name -> content of every regular file in `dir` (subfolders by name only).
 inline std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
@@ -64,7 +58,6 @@ inline std::map<std::string, std::string> snapshot(const std::filesystem::path& 
 
 /// Runs one row and checks everything the corpus promises.
 inline void expect_refused(const CorpusCase& c) {
-  namespace fs = std::filesystem;
   const TempDir work, capture;  // the case's folder; stdout/stderr elsewhere
   for (const auto& [name, text] : c.files) std::ofstream(work / name, std::ios::binary) << text;
   if (c.prepare) c.prepare(work.path());
@@ -83,7 +76,7 @@ inline void expect_refused(const CorpusCase& c) {
     const CommandResult& r = results.back();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string message = corpus_detail::expand(c.message, work.path());
+    const std::string& message = c.message;
     EXPECT_EQ(r.exit_code, c.exit_code) << command << "\nstderr: " << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos)
         << command << "\nexpected: " << message << "\nstderr: " << r.err;
