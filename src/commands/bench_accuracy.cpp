@@ -171,10 +171,9 @@ void print_time_to_accuracy(std::ostream& out, const std::vector<Variant>& varia
 std::vector<Variant> ladder_variants(const BenchAccuracyOptions& options, double D) {
   std::vector<Variant> variants;
   if (options.solvers.empty()) {
-    std::vector<std::string> names = {"trotter2:terms", "trotter2:bonds", "trotter4:bonds",
-                                      "magnus4:terms", "magnus4:bonds"};
-    if (D <= 256) names.insert(names.begin(), "expm");
-    for (const auto& n : names) variants.push_back(parse_variant(n, "--solvers"));
+    if (D <= 256) variants.push_back(parse_variant("expm", "--solvers"));
+    for (const char* n : {"trotter2:terms", "trotter2:bonds", "trotter4:bonds", "magnus4:terms", "magnus4:bonds"})
+      variants.push_back(parse_variant(n, "--solvers"));
   } else {
     for (const auto& n : options.solvers) variants.push_back(parse_variant(n, "--solvers"));
   }

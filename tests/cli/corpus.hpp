@@ -33,7 +33,7 @@ struct CorpusCase {
   /// `check ARGS` and `run ARGS --threads 1` must both refuse, with the same line.
   bool like_run = false;
   /// Makes what `files` cannot hold (HDF5 files, folders, fifos), in the case's folder.
-  std::function<void(const std::filesystem::path&)> prepare;
+  std::function<void(const std::filesystem::path&)> prepare = nullptr;
   int exit_code = 2;
 };
 
@@ -86,13 +86,16 @@ inline void expect_refused(const CorpusCase& c) {
     EXPECT_EQ(r.out, "") << command;
     EXPECT_LT(seconds, kCorpusSecondsPerCommand) << command;
   }
-  if (results.size() == 2)
+  if (results.size() == 2) {
     EXPECT_EQ(results[0].err, results[1].err) << "check and run refuse differently";
+  }
   const auto after = corpus_detail::snapshot(work.path());
   for (const auto& [name, content] : after) {
     const auto it = before.find(name);
     EXPECT_TRUE(it != before.end()) << "left behind: " << name;
-    if (it != before.end()) EXPECT_TRUE(it->second == content) << "changed: " << name;
+    if (it != before.end()) {
+      EXPECT_TRUE(it->second == content) << "changed: " << name;
+    }
   }
   EXPECT_EQ(after.size(), before.size()) << "an input was removed";
 }
