@@ -158,6 +158,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
                          options.max_memory, !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output);  // before the work, not after it
+  io::check_checkpoint_path(config);                // written after the first evaluation
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/version.hpp"
@@ -96,6 +99,16 @@ void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g
   out << "\n";
 }
 
+/// -o or output.file (as run checks them), and --plot: the picture is drawn from the HDF5
+/// output, so it needs one.
+void check_outputs(const Config& config, const SweepOptions& options) {
+  io::check_output_path(config, options.output);
+  if (options.plot.empty()) return;
+  if (options.output.empty() && config.output.file.empty())
+    throw InputError({}, "--plot", "the picture is drawn from the HDF5 output", "-o OUT.h5 (or output.file) as well");
+  io::check_flag_output("--plot", options.plot, config.source_file);
+}
+
 }  // namespace
 
 int sweep(const SweepOptions& options, Streams io) {
@@ -103,11 +116,12 @@ int sweep(const SweepOptions& options, Streams io) {
   comm::Communicator& comm = comm::world();
   const io::ParsedConfig parsed(read_command_config(options.config_path, comm), io::source_name(options.config_path));
   const int threads = solver::resolve_threads(options.threads);
-  const SweepPlan plan = plan_sweep(parsed, parse_sets(options.sets), options.vary, comm, threads);
+  SweepChecks checks;
+  checks.max_memory = options.max_memory;
+  checks.outputs = [&](const Config& config) { check_outputs(config, options); };
+  const SweepPlan plan = plan_sweep(parsed, parse_sets(options.sets), options.vary, comm, threads, checks);
   const double t_validate = since(t_start);
   const std::string output = options.output.empty() ? plan.base.output.file : options.output;
-  if (!options.plot.empty() && output.empty())  // before the work, not after it
-    throw InputError({}, "--plot", "the picture is drawn from the HDF5 output", "-o OUT.h5 (or output.file) as well");
 
   const auto t_eval = Clock::now();
   SweepStats stats;

@@ -1,26 +1,54 @@
 #include "sweep_grid.hpp"
 
+#include <cmath>
+#include <optional>
+
 #include "config_input.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/version.hpp"
 
 namespace qevolve::commands {
 
 SweepPlan plan_sweep(const io::ParsedConfig& parsed, const std::vector<io::Override>& sets,
-                     const std::vector<std::string>& vary, comm::Communicator& comm, int threads) {
+                     const std::vector<std::string>& vary, comm::Communicator& comm, int threads,
+                     const SweepChecks& checks) {
   // One thread per point: BLAS must not start its own, and the modes diagonalised while the
   // points are validated must be computed as `run --threads 1` computes them (bitwise).
   linalg::set_blas_threads(1);
   SweepPlan plan;
-  for (const std::string& v : vary) plan.grid.axes.push_back(io::parse_vary(v));
-  plan.grid.points = io::sweep_points(plan.grid.axes);
+  SweepGrid& grid = plan.grid;
+  for (const std::string& v : vary) grid.axes.push_back(io::parse_vary(v));
+  grid.points = io::sweep_points(grid.axes);
+  // The same size on every rank (the largest share), so that all refuse alike.
+  const io::SweepSize size{static_cast<double>(grid.points),
+                           std::ceil(static_cast<double>(grid.points) / static_cast<double>(comm.size())),
+                           static_cast<double>(threads)};
+  // Before any work: the grid's memory at its first point, and the output paths. An invalid
+  // first point is reported by build_points, as any other.
+  std::optional<SweepPoint> head;
+  try {
+    head = build_point(grid, parsed, sets, 0);
+  } catch (const InputError&) {
+  }
+  if (head) {
+    (void)io::check_sweep_memory(head->config, head->resolved, size, checks.max_memory);
+    if (checks.outputs) checks.outputs(head->config);
+  }
   // Every point validated before any evolution; this rank builds its contiguous share.
-  plan.points = build_points(plan.grid, parsed, sets, comm, threads);
-  // The first point gives the computational labels, the output file and the dims; the
-  // `config` attribute is the text with the --set overrides.
-  const SweepPoint first = build_point(plan.grid, parsed, sets, 0);
+  plan.points = build_points(grid, parsed, sets, comm, threads);
+  // An axis may make a later point larger (levels, solver): the largest, before any evaluation.
+  if (const std::int64_t largest = largest_point(plan.points, grid, comm); largest != 0) {
+    const SweepPoint p = build_point(grid, parsed, sets, largest);  // with its locations
+    io::SweepSize at = size;
+    at.point = p.label;
+    (void)io::check_sweep_memory(p.config, p.resolved, at, checks.max_memory);
+  }
+  // The first point gives the computational labels (d is the same at every point), the output
+  // file and the dims; the `config` attribute is the text with the --set overrides.
+  const SweepPoint first = head ? std::move(*head) : build_point(grid, parsed, sets, 0);
   const device::Device built = device::build_device(first.resolved);  // memoised
   for (Index i : built.computational_indices()) plan.labels.push_back(built.label(i));
   plan.first = first.resolved;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,20 @@ struct SweepPlan {
   std::vector<std::string> labels;  ///< computational basis labels
 };
 
-/// Parses the --vary arguments, validates every point (the first bad one thrown, located, on
-/// every rank; sweep_points.hpp build_points) and builds the first point's device for the labels.
-/// Sets the BLAS threads to 1 (one thread per point).
+/// What plan_sweep checks before any point is built beyond the first (docs/cli.md "Memory").
+struct SweepChecks {
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes
+  /// The output paths, given the first point's config (the CLI's -o, output.file, --plot).
+  std::function<void(const Config&)> outputs;
+};
+
+/// Parses the --vary arguments, checks the grid's memory at its first point and the outputs,
+/// validates every point (the first bad one thrown, located, on every rank; sweep_points.hpp
+/// build_points), checks the memory of the largest point and builds the first point's device
+/// for the labels. Sets the BLAS threads to 1 (one thread per point).
 [[nodiscard]] SweepPlan plan_sweep(const io::ParsedConfig& parsed, const std::vector<io::Override>& sets,
-                                   const std::vector<std::string>& vary, comm::Communicator& comm, int threads);
+                                   const std::vector<std::string>& vary, comm::Communicator& comm, int threads,
+                                   const SweepChecks& checks = {});
 
 /// The whole grid on rank 0 (records of kSweepFigures + d^2 doubles, point order).
 struct GridResult {

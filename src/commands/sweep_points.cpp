@@ -11,6 +11,7 @@
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "run_output.hpp"
@@ -100,6 +101,22 @@ std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConf
     throw Error("sweep: point " + std::to_string(static_cast<std::int64_t>(first)) + " failed validation once only");
   }
   return points;
+}
+
+std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGrid& grid, comm::Communicator& comm) {
+  const Index first = comm.shard(grid.points).first;
+  double most = -1.0;
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const double bytes = io::estimate_memory(points[i].config, points[i].resolved, io::Purpose::evolve, false).bytes;
+    if (bytes > most) {
+      most = bytes;
+      at = first + static_cast<std::int64_t>(i);
+    }
+  }
+  const double top = comm.allreduce_max(most);
+  return static_cast<std::int64_t>(-comm.allreduce_max(most == top ? -static_cast<double>(at)
+                                                                    : -static_cast<double>(grid.points)));
 }
 
 namespace {

@@ -51,6 +51,11 @@ struct SweepGrid {
                                                    const std::vector<io::Override>& sets,
                                                    comm::Communicator& comm, int threads);
 
+/// The index of the grid's point with the largest memory estimate (io::estimate_memory; the
+/// first of equals), over every rank's share (collective): an axis may change a point's size.
+[[nodiscard]] std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGrid& grid,
+                                         comm::Communicator& comm);
+
 /// One point's figures; NaN fidelities without a target.
 struct PointResult {
   double fidelity = 0.0, fidelity_uncompensated = 0.0, leakage = 0.0;
