@@ -29,6 +29,13 @@ constexpr const char* kFluxonium =
 const StageCase kCases[] = {
     {"PhiDriveOnATransmon", "pulses:\n  - {qubit: t0, operator: phi, shape: cos, amplitude: 0.01, duration: 20}\n",
      "pulses[0].operator: mode `t0` has no drive operator `phi` (expected n)"},
+    {"FluxPulseOnAFixedFrequencyTransmon",
+     "pulses:\n  - {qubit: t0, operator: flux, shape: cos, amplitude: 0.1, duration: 20}\n",
+     "pulses[0].operator: mode `t0` is a fixed-frequency transmon (no `asymmetry`): it takes no flux pulse"
+     " (expected n)"},
+    {"NumberPulseOnATransmon",
+     "pulses:\n  - {qubit: t0, operator: number, shape: cos, amplitude: 0.1, duration: 20}\n",
+     "pulses[0].operator: mode `t0` is a transmon: `operator: number` drives a resonator or duffing mode"},
     {"PulseOnAnUnknownMode", "pulses:\n  - {qubit: q9, shape: cos, amplitude: 0.01, duration: 20}\n",
      "pulses[0].qubit: unknown mode `q9`"},
     {"DurationShorterThanThePulse",
