@@ -14,6 +14,7 @@
 
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/error.hpp"
 #include "qevolve/flux_drive.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
@@ -249,6 +250,38 @@ evolution: {solver: expm, steps: 400}
     previous = change;
   }
   EXPECT_LT(previous, 1e-8);
+}
+
+TEST(FluxPulses, MisuseIsALocatedInputError) {
+  // The resolution stage (and so `qevolve check`) refuses what a flux or number pulse cannot
+  // be, at the offending key (tests/cli/test_cli_check.cpp covers the operator itself).
+  const std::string device = R"(
+device:
+  qubits:
+    - {name: t0, type: transmon, ec: 0.2, ej: 15.0, asymmetry: 0.2, levels: 3}
+    - {name: t1, type: transmon, ec: 0.2, ej: 15.0, levels: 3}
+    - {name: r, type: resonator, frequency: 7.0, levels: 3}
+pulses:
+)";
+  const std::pair<const char*, const char*> cases[] = {
+      {"  - {qubit: t0, operator: flux, shape: cos, amplitude: auto, angle: 3.14, duration: 20}\n",
+       "bad.yaml:8:45: pulses[0].amplitude: `amplitude: auto` is for drives of a rotation angle, not `operator: flux`"},
+      {"  - {qubit: t0, operator: flux, shape: cos, amplitude: 0.1, frequency: auto, duration: 20}\n",
+       "bad.yaml:8:61: pulses[0].frequency: `frequency: auto` is for qubit drives, not `operator: flux`"},
+      {"  - {qubit: t0, operator: flux, shape: cos, amplitude: 0.1, duration: 20, crosstalk: {t1: 0.1}}\n",
+       "pulses[0].crosstalk.t1: mode `t1` has no operator `flux` for crosstalk (expected a fluxonium or a transmon with `asymmetry`)"},
+      {"  - {qubit: r, operator: flux, shape: cos, amplitude: 0.1, duration: 20}\n",
+       "pulses[0].operator: mode `r` is a resonator: it has no flux to pulse (expected x | y | number)"},
+  };
+  for (const auto& [pulse, message] : cases) {
+    try {
+      const Config c = io::parse_config(device + pulse, "bad.yaml");
+      (void)io::resolve(c, io::Purpose::evolve);
+      ADD_FAILURE() << "accepted: " << pulse;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
