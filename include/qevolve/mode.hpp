@@ -74,7 +74,7 @@ struct Mode {
 [[nodiscard]] bool has_operator(ModeType type, std::string_view name);
 
 /// Whether a pulse with `operator: op` ("phi", "n", "x", "y", "flux", "number") may drive this
-/// mode (docs/pulses.md "Operators"): flux on a fluxonium or a transmon with `asymmetry`,
+/// mode (docs/device.md "Drive operators"): flux on a fluxonium or a transmon with `asymmetry`,
 /// number on a resonator or duffing oscillator, the others as has_operator.
 [[nodiscard]] bool accepts_pulse_operator(const ModeParams& mode, std::string_view op);
 /// The pulse operators a mode accepts, for messages ("phi | n | flux").

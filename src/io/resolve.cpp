@@ -54,7 +54,7 @@ void located(const Config& config, F&& f) {
   }
 }
 
-/// Why `op` cannot drive `mode` (docs/pulses.md "Operators").
+/// Why `op` cannot drive `mode` (docs/device.md "Drive operators").
 std::string operator_problem(const device::ModeParams& mode, const std::string& op) {
   const std::string head = "mode `" + mode.name + "`";
   if (op == "flux" && mode.type == ModeType::transmon)

@@ -1,4 +1,4 @@
-// Flux pulses (docs/models.md "Flux pulses", docs/pulses.md "Operators"): qevolve's propagators
+// Flux pulses (docs/models.md "Flux pulses", docs/device.md "Drive operators"): qevolve's propagators
 // against the independent numpy/scipy rebuild of scripts/gen_flux_reference.py
 // (data/flux_reference.csv), the split solvers against expm, the coefficient laws against
 // their closed forms and finite differences, `operator: number` against its exact phase, the
