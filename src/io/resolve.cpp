@@ -93,9 +93,11 @@ double check_pulses(const Config& config, const Modes& modes) {
       const int q2 = modes.find(other);
       if (q2 < 0) config.fail(key, "unknown mode `" + other + "`", "a mode name of the device");
       const device::ModeParams& target = modes.at(q2);
-      if (op == "flux" ? !device::accepts_pulse_operator(target, op) : !device::has_operator(target.type, op))
+      if (!device::accepts_pulse_operator(target, op))
         config.fail(key, "mode `" + other + "` has no operator `" + op + "` for crosstalk",
-                    op == "flux" ? "a fluxonium or a transmon with `asymmetry`" : "");
+                    op == "flux"     ? "a fluxonium or a transmon with `asymmetry`"
+                    : op == "number" ? "a resonator or duffing mode"
+                                     : "");
     }
     located(config, [&] {
       const pulse::Pulse p(spec, 0.0, 1.0);  // shape keys, ranges; auto values come later

@@ -270,6 +270,8 @@ pulses:
        "bad.yaml:8:61: pulses[0].frequency: `frequency: auto` is for qubit drives, not `operator: flux`"},
       {"  - {qubit: t0, operator: flux, shape: cos, amplitude: 0.1, duration: 20, crosstalk: {t1: 0.1}}\n",
        "pulses[0].crosstalk.t1: mode `t1` has no operator `flux` for crosstalk (expected a fluxonium or a transmon with `asymmetry`)"},
+      {"  - {qubit: r, operator: number, shape: cos, amplitude: 0.1, duration: 20, crosstalk: {t1: 0.1}}\n",
+       "pulses[0].crosstalk.t1: mode `t1` has no operator `number` for crosstalk (expected a resonator or duffing mode)"},
       {"  - {qubit: r, operator: flux, shape: cos, amplitude: 0.1, duration: 20}\n",
        "pulses[0].operator: mode `r` is a resonator: it has no flux to pulse (expected x | y | number)"},
   };
