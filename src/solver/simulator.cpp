@@ -168,7 +168,7 @@ void Simulator::add_channels(int pulse, int q, double factor, const std::string&
   if (op != "flux") {
     if (mode.op(op) == nullptr)
       unvalidated(path, "mode `" + mode.name() + "` has no operator `" + op + "` for crosstalk");
-    channels.push_back({pulse, q, factor, op, device::DriveLaw::linear});
+    channels.push_back({pulse, q, factor, op, device::DriveLaw::linear, {}});
     return;
   }
   // A flux pulse (docs/models.md "Flux pulses"): the law of its mode, one set of channels per
@@ -182,14 +182,14 @@ void Simulator::add_channels(int pulse, int q, double factor, const std::string&
       merged = true;
     }
   if (merged) return;
-  const auto flux_channel = [&](const char* name, device::DriveLaw law) {
-    channels.push_back({pulse, q, factor, name, law, {{pulse, factor}}});
+  const auto flux_channel = [&](device::DriveLaw law) {
+    channels.push_back({pulse, q, factor, std::string(device::law_operator(law, op)), law, {{pulse, factor}}});
   };
   if (mode.params.type == ModeType::fluxonium) {
-    flux_channel("phi", device::DriveLaw::inductive);
+    flux_channel(device::DriveLaw::inductive);
   } else {
-    flux_channel("cos_phi", device::DriveLaw::squid_cos);
-    flux_channel("sin_phi", device::DriveLaw::squid_sin);
+    flux_channel(device::DriveLaw::squid_cos);
+    flux_channel(device::DriveLaw::squid_sin);
   }
 }
 
