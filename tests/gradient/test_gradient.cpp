@@ -216,6 +216,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2_vz"},
                       Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4_vz"},
                       Case{"trotter, splitting: terms", 2, "open", "lab", "none", false, "open_trotter2"}),
+    [](const auto& tp) { return std::string(tp.param.name); });
 
 // Flux pulses (docs/gradients.md "Flux pulses"): a fluxonium and a tunable transmon, each with
 // flux pulses (baseband and modulated; a piecewise-constant one with crosstalk onto the other
