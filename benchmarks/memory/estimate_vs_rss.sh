@@ -27,6 +27,7 @@ chain trotter10 10 3 "{steps: 2}"
 chain opengrad3 3 3 "{steps: 16, noise: {q0: {t1: 1000}}}" ", optimize: [amplitude]" "target: {gates: [{gate: X, qubits: [q0]}]}"
 chain big9 9 4 "{steps: 1}"
 chain out12 12 2 "{steps: 2}" "" "output: {file: $DIR/out12.h5}"
+chain target12 12 2 "{steps: 2}" "" "target: {gates: [{gate: X, qubits: [q0]}]}"
 chain gradient9 9 3 "{steps: 4}" ", optimize: [amplitude]" "target: {gates: [{gate: X, qubits: [q0]}]}"
 SPECTRUM=spectrum12
 cat >"$DIR/$SPECTRUM.yaml" <<YAML
@@ -43,7 +44,7 @@ print(int(float(v) * {'bytes': 1, 'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB
 
 echo "| config | command | estimate | measured peak RSS | estimate / measured |"
 echo "| --- | --- | --- | --- | --- |"
-for name in tiny trotter8 expm7 lindblad4 opengrad3 gradient9 trotter10 big9 out12 $SPECTRUM; do
+for name in tiny trotter8 expm7 lindblad4 opengrad3 gradient9 trotter10 big9 out12 target12 $SPECTRUM; do
   cfg="$DIR/$name.yaml"
   line=$("$QEVOLVE" check "$cfg" | grep '^memory:')
   est=$(to_bytes $(echo "$line" | awk '{print $2, $3}'))

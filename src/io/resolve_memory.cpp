@@ -34,6 +34,11 @@ constexpr double kDressedMatrices = 4.0;
 /// resolved device (measured: 20000 points of a two-fluxonium config in 73 MB, docs/cli.md
 /// "sweep"; rounded up).
 constexpr double kSweepPointBytes = 4096.0;
+/// d x d complex matrices the closed-system fidelity holds beside the states: the computational
+/// block, the target, the compensated block and the formula's products. Measured: 12 two-level
+/// fluxonia with an X target (D = d = 4096, every state evolved) peak at 1.52 GiB, the states
+/// and these five (docs/performance.md "Memory estimate").
+constexpr double kFidelityMatrices = 5.0;
 
 /// 6561, 3.6e19 (two digits, no '+' in the exponent) from 1e9 on.
 std::string short_number(double x) {
@@ -170,6 +175,10 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
   // The output: the result (one copy of the states) and /energies up to D = 4096.
   Phase output;
   output.add(state, "the states need", state_key);
+  if (!open && config.target && !config.target->gates.empty()) {
+    const double d = computational_dim(dev);
+    output.add(kFidelityMatrices * d * d * kComplex, "the fidelity's d x d matrices need", "target");
+  }
   if (writes_output && D <= sizes::kMaxDenseEnergies) output.add(dressing, "the dressed basis needs", "device");
   const Phase* peak = &evolution;
   for (const Phase* p : {&build, &output})
