@@ -90,7 +90,7 @@ struct Cli {
   CLI::App* accuracy = nullptr;
   qevolve::commands::PlotOptions plot_opts;
   CLI::App* plot = nullptr;
-  std::string max_memory;  ///< --max-memory SIZE of check, spectrum, run, optimize
+  std::string max_memory;  ///< --max-memory SIZE of check, spectrum, run, optimize, sweep, bench accuracy
 };
 
 constexpr const char* kConfigHelp = "YAML config file (- reads standard input)";
@@ -232,6 +232,20 @@ std::string command_error(const CLI::App& app, int argc, char** argv) {
          " (expected one of: " + names + ")";
 }
 
+/// A refusal of CLI11 (a flag's value, a missing argument, an unknown flag) as one error line
+/// that says where the flags are listed: "--threads: Value 0 not in range 1 to 4096 (see
+/// `qevolve run --help`)".
+std::string flag_error(const CLI::App& app, const CLI::ParseError& e) {
+  std::string command = "qevolve";
+  for (const CLI::App* level = &app;;) {
+    const auto parsed = level->get_subcommands();
+    if (parsed.empty()) break;
+    level = parsed.front();
+    command += " " + level->get_name();
+  }
+  return std::string(e.what()) + " (see `" + command + " --help`)";
+}
+
 /// --threads beyond the processors this process may use is capped to them, with a warning
 /// (docs/cli.md "Flags"): more threads than cores only add contention, and thousands of them
 /// stall in the BLAS and OpenMP allocators. Not under mpirun, where the launcher's binding
@@ -256,7 +270,10 @@ int dispatch(Cli& c, qevolve::commands::Streams io) {
     c.check_opts.max_memory = max_memory(c);
     return qevolve::commands::check(c.check_opts, io);
   }
-  if (c.sweep->parsed()) return qevolve::commands::sweep(c.sweep_opts, io);
+  if (c.sweep->parsed()) {
+    c.sweep_opts.max_memory = max_memory(c);
+    return qevolve::commands::sweep(c.sweep_opts, io);
+  }
   if (c.spectrum->parsed()) {
     c.spec.max_memory = max_memory(c);
     c.spec.levels = c.spec_levels;
@@ -283,6 +300,7 @@ int dispatch(Cli& c, qevolve::commands::Streams io) {
   if (c.plot->parsed()) return qevolve::commands::plot(c.plot_opts, io);
   if (c.accuracy->parsed()) {
     if (!c.acc_steps.empty()) c.acc_opts.steps = parse_list(c.acc_steps, "--steps");
+    c.acc_opts.max_memory = max_memory(c);
     return qevolve::commands::bench_accuracy(c.acc_opts, io);
   }
   return 1;
@@ -298,7 +316,7 @@ int main(int argc, char** argv) {
   add_simulation_commands(c);
   add_sweep_command(c);
   add_bench_commands(c);
-  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize}) add_max_memory(sub, c.max_memory);
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.accuracy}) add_max_memory(sub, c.max_memory);
   for (auto* sub : {c.spectrum, c.run, c.optimize, c.sweep}) sub->get_option("--output")->check(non_empty_file_name());
   for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.plot, c.scaling, c.accuracy})
     sub->add_flag("--quiet", c.quiet, "No progress; run, optimize and sweep print errors and warnings only");
@@ -310,11 +328,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::RequiredError& e) {
     if (std::string(e.what()).find("subcommand is required") != std::string::npos)
       return report(command_error(c.app, argc, argv), 2);
-    c.app.exit(e);
-    return 2;
+    return report(flag_error(c.app, e), 2);
   } catch (const CLI::ParseError& e) {
-    c.app.exit(e);
-    return 2;
+    return report(flag_error(c.app, e), 2);
   }
 
   qevolve::io::install_interrupt_handlers();  // SIGINT / SIGTERM: temporaries removed, exit 130 / 143

@@ -73,10 +73,13 @@ struct SweepOptions {
   int threads = 0;                ///< points evaluated in parallel (0: all cores)
   double progress_interval = 2.0;  ///< seconds between progress lines (hidden flag; tests use 0)
   std::string plot;               ///< --plot FILE.png: `qevolve plot` of the output (needs an output file)
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve sweep`: the grid of every --vary axis (the first slowest), each point evaluated as
 /// `qevolve run --set` would, from cached simulators, over threads and (mpirun) ranks; writes
 /// /sweep/* (docs/output.md) and prints the grid, the best point and the wall time. Returns 0.
+/// The memory of the grid and the output paths (-o, output.file, --plot) are checked before
+/// any point is evaluated.
 /// The HDF5 file is complete when it returns, so a plot of it can follow.
 int sweep(const SweepOptions& options, Streams io);
 
@@ -108,6 +111,7 @@ struct BenchAccuracyOptions {
   int repeat = 3;               ///< a run under 1 s is timed this many times, the best kept
   int threads = 0;
   std::string csv, plot;
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
 };
 /// `qevolve bench accuracy CONFIG`: each solver variant over a ladder of step counts against a
 /// converged reference; prints the error (max |U - U_ref| on the computational block and

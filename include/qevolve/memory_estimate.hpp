@@ -70,6 +70,24 @@ struct MemoryLimit {
 MemoryEstimate check_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
                             std::optional<double> max_memory, bool writes_output = true);
 
+/// The size of a sweep as one process sees it (docs/cli.md "Memory").
+struct SweepSize {
+  double points = 0.0;        ///< the whole grid: rank 0 gathers and writes every point's results
+  double local_points = 0.0;  ///< the points this process validates and keeps
+  double threads = 1.0;       ///< points this process evaluates at once
+  std::string point;          ///< the estimated point's axis values, for the message ("" = point 0)
+};
+
+/// `qevolve sweep`: `point`'s evolution (no output file of its own) on each of the threads at
+/// once, the validated points kept and the gathered results of the grid (3 + d^2 numbers per
+/// point). The largest part names its key: the point's (located) or `--vary`.
+[[nodiscard]] MemoryEstimate estimate_sweep_memory(const Config& point, const device::ResolvedDevice& dev,
+                                                   const SweepSize& size);
+
+/// estimate_sweep_memory(), refused (exit 2) when it exceeds available_memory().
+MemoryEstimate check_sweep_memory(const Config& point, const device::ResolvedDevice& dev, const SweepSize& size,
+                                  std::optional<double> max_memory);
+
 /// "8G", "500M", "2GiB", "1.5T", "1000000" -> bytes (K, M, G, T and KiB ... TiB are powers of
 /// 1024; KB, MB, GB, TB powers of 1000). InputError naming `flag` otherwise.
 [[nodiscard]] double parse_memory_size(const std::string& text, const std::string& flag);

@@ -15,4 +15,11 @@ namespace qevolve::io {
 /// empty (the command line refuses `-o ''` itself).
 void check_output_path(const Config& config, const std::string& cli_output);
 
+/// `optimize.checkpoint`, when the config names one (Config::fail at that key).
+void check_checkpoint_path(const Config& config);
+
+/// The same checks for a file named by a flag (`sweep --plot FILE.png`): an InputError naming
+/// `flag`. `config_file` (may be empty) is the config, which the file must not be.
+void check_flag_output(const std::string& flag, const std::string& path, const std::string& config_file);
+
 }  // namespace qevolve::io

@@ -23,6 +23,8 @@
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/simulator.hpp"
@@ -133,6 +135,70 @@ struct Row {
   double seconds = 0.0, max_du = 0.0, dinf = 0.0;
 };
 
+/// Time to accuracy: per variant and tolerance, the first ladder point from which every finer
+/// point is within the tolerance, and its time.
+void print_time_to_accuracy(std::ostream& out, const std::vector<Variant>& variants, const std::vector<Row>& rows) {
+  char line[512];
+  const double tols[3] = {1e-4, 1e-6, 1e-8};
+  for (int measure = 0; measure < 2; ++measure) {
+    out << (measure == 0 ? "time to |d(1-F)| <= tol:\n" : "time to max|dU| <= tol:\n");
+    std::snprintf(line, sizeof line, "%-16s %20s %20s %20s\n", "solver", "1e-4", "1e-6", "1e-8");
+    out << line;
+    for (const auto& v : variants) {
+      std::string cells;
+      for (double tol : tols) {
+        const Row* hit = nullptr;
+        for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+          if (it->variant != v.name) continue;
+          const double e = measure == 0 ? it->dinf : it->max_du;
+          if (!(e <= tol)) break;
+          hit = &*it;
+        }
+        char cell[64];
+        if (hit != nullptr)
+          std::snprintf(cell, sizeof cell, " %9.4f s (%6d)", hit->seconds, hit->steps);
+        else
+          std::snprintf(cell, sizeof cell, " %20s", "not reached");
+        cells += cell;
+      }
+      std::snprintf(line, sizeof line, "%-16s%s\n", v.name.c_str(), cells.c_str());
+      out << line;
+    }
+  }
+}
+
+/// The variants of the ladder: --solvers, or a default set chosen from D.
+std::vector<Variant> ladder_variants(const BenchAccuracyOptions& options, double D) {
+  std::vector<Variant> variants;
+  if (options.solvers.empty()) {
+    if (D <= 256) variants.push_back(parse_variant("expm", "--solvers"));
+    for (const char* n : {"trotter2:terms", "trotter2:bonds", "trotter4:bonds", "magnus4:terms", "magnus4:bonds"})
+      variants.push_back(parse_variant(n, "--solvers"));
+  } else {
+    for (const auto& n : options.solvers) variants.push_back(parse_variant(n, "--solvers"));
+  }
+  return variants;
+}
+
+/// Every variant's run checked against the memory the process may use, before any of them: an
+/// expm or dense variant needs dense D x D matrices (docs/cli.md "Memory"); such a refusal
+/// names the variant and `flag`, the others are located in the config as `run` locates them.
+void check_ladder_memory(const Config& base, const device::ResolvedDevice& dev, const std::vector<Variant>& variants,
+                         const char* flag, std::optional<double> max_memory) {
+  for (const Variant& v : variants) {
+    Config c = base;
+    c.evolution.solver = v.solver;
+    c.evolution.splitting = v.splitting;
+    try {
+      (void)io::check_memory(c, dev, io::Purpose::evolve, max_memory, false);
+    } catch (const InputError& e) {
+      if (e.key_path() != "evolution.solver") throw;
+      throw InputError({}, flag, "variant `" + v.name + "`: " + e.problem(),
+                       "a variant without dense D x D matrices (trotter or magnus4 with terms or bonds)");
+    }
+  }
+}
+
 }  // namespace
 
 int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
@@ -143,30 +209,32 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
   if (config.evolution.solver == Solver::adaptive || config.evolution.is_open())
     throw InputError({}, "bench accuracy", "the ladder compares the step-based closed-system solvers",
                      "a closed-system config (no `noise`)");
+  // The resolution stage (the computational columns the ladder evolves), then the memory of
+  // every variant, before any work.
+  Config computational = config;
+  computational.evolution.initial_states = InitialStates{};
+  const device::ResolvedDevice resolved = io::resolve(computational, io::Purpose::evolve);
+  double D = 1.0;
+  for (const auto& m : resolved.modes) D *= m.levels;
+  const std::vector<Variant> variants = ladder_variants(options, D);
+  const Variant ref_variant =
+      parse_variant(options.reference.empty() ? (D <= 128 ? "magnus4:dense" : "magnus4:bonds") : options.reference,
+                    "--reference");
+  check_ladder_memory(computational, resolved, variants, "--solvers", options.max_memory);
+  check_ladder_memory(computational, resolved, {ref_variant}, "--reference", options.max_memory);
+  if (!options.csv.empty()) io::check_flag_output("--csv", options.csv, config.source_file);  // before the work
+  if (!options.plot.empty()) io::check_flag_output("--plot", options.plot, config.source_file);
   Runner runner(config, options.threads);
-  const Index D = runner.dim();
 
   std::vector<int> ladder = options.steps;
   if (ladder.empty())
     for (int s = 50; s <= 12800; s *= 2) ladder.push_back(s);
-  std::vector<Variant> variants;
-  if (options.solvers.empty()) {
-    std::vector<std::string> names = {"trotter2:terms", "trotter2:bonds", "trotter4:bonds",
-                                      "magnus4:terms", "magnus4:bonds"};
-    if (D <= 256) names.insert(names.begin(), "expm");
-    for (const auto& n : names) variants.push_back(parse_variant(n, "--solvers"));
-  } else {
-    for (const auto& n : options.solvers) variants.push_back(parse_variant(n, "--solvers"));
-  }
-  const Variant ref_variant =
-      parse_variant(options.reference.empty() ? (D <= 128 ? "magnus4:dense" : "magnus4:bonds") : options.reference,
-                    "--reference");
   int finest = 0;
   for (int s : ladder) finest = std::max(finest, s);
   const int ref_steps = options.reference_factor * finest;
 
   char line[512];
-  io.out << "bench accuracy: " << options.config_path << " (D = " << D << ")\n";
+  io.out << "bench accuracy: " << options.config_path << " (D = " << runner.dim() << ")\n";
   const Outcome ref = runner.run(ref_variant, ref_steps);
   const Outcome ref_half = runner.run(ref_variant, ref_steps / 2);
   std::snprintf(line, sizeof line,
@@ -197,33 +265,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
     }
   }
 
-  // Time to accuracy: the first ladder point from which every finer point is within tol.
-  const double tols[3] = {1e-4, 1e-6, 1e-8};
-  for (int measure = 0; measure < 2; ++measure) {
-    io.out << (measure == 0 ? "time to |d(1-F)| <= tol:\n" : "time to max|dU| <= tol:\n");
-    std::snprintf(line, sizeof line, "%-16s %20s %20s %20s\n", "solver", "1e-4", "1e-6", "1e-8");
-    io.out << line;
-    for (const auto& v : variants) {
-      std::string cells;
-      for (double tol : tols) {
-        const Row* hit = nullptr;
-        for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
-          if (it->variant != v.name) continue;
-          const double e = measure == 0 ? it->dinf : it->max_du;
-          if (!(e <= tol)) break;
-          hit = &*it;
-        }
-        char cell[64];
-        if (hit != nullptr)
-          std::snprintf(cell, sizeof cell, " %9.4f s (%6d)", hit->seconds, hit->steps);
-        else
-          std::snprintf(cell, sizeof cell, " %20s", "not reached");
-        cells += cell;
-      }
-      std::snprintf(line, sizeof line, "%-16s%s\n", v.name.c_str(), cells.c_str());
-      io.out << line;
-    }
-  }
+  print_time_to_accuracy(io.out, variants, rows);
 
   if (!options.csv.empty()) {
     const std::string tmp = options.csv + ".tmp";

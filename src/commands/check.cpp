@@ -8,6 +8,7 @@
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::commands {
@@ -36,6 +37,8 @@ int check(const CheckOptions& options, Streams io) {
   // The memory estimate of the command the config is for (refused as `run` would refuse it).
   const io::MemoryEstimate memory =
       io::check_memory(config, dev, purpose, options.max_memory, !config.output.file.empty());
+  io::check_output_path(config, "");  // output.file, as run, optimize and spectrum check it
+  io::check_checkpoint_path(config);  // optimize.checkpoint, as optimize checks it
   io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes: "
          << device::describe_roles(dev.modes) << ", " << memory.dim_text << ", d = " << computational_dim(dev) << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <ostream>
 #include <string>
@@ -25,6 +26,7 @@
 #include "qevolve/output_path.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
+#include "optimize_problem.hpp"
 #include "run_output.hpp"
 
 namespace qevolve::commands {
@@ -102,6 +104,51 @@ std::string yaml_path(const std::string& output, const std::string& config_path)
 
 }  // namespace
 
+OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const OptimizeSpec& spec,
+                                 const std::string& resume, bool root,
+                                 const std::function<void(const std::string&)>& line) {
+  optimize::Settings settings;
+  settings.method = spec.method;
+  settings.max_iterations = spec.max_iterations;
+  settings.target_infidelity = spec.target_infidelity;
+  settings.learning_rate = spec.learning_rate;
+  problem.set_leakage_weight(spec.leakage_weight);
+  settings.objective_name = "1 - F";
+  if (spec.leakage_weight > 0.0) {
+    char name[80];
+    std::snprintf(name, sizeof name, "(1 - F) + %g leakage", spec.leakage_weight);
+    settings.objective_name = name;
+  }
+  // A relative checkpoint path is taken relative to the working directory, like output.file.
+  settings.checkpoint = root ? spec.checkpoint : std::string();
+  settings.resume = resume;
+
+  ProblemObjective objective(problem);
+  // One line per iteration on stderr, terminal or pipe (docs/optimize.md "Progress").
+  auto on_iteration = [&](const optimize::IterationRecord& r) {
+    if (!line) return;
+    const auto [infidelity, leakage] = objective.metrics(r);
+    char text[240];
+    int n = std::snprintf(text, sizeof text, "iter %4d  1-F %.6e  leakage %.3e", r.iteration, infidelity, leakage);
+    if (spec.leakage_weight > 0.0)
+      n += std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  objective %.6e", r.objective);
+    std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  |grad| %.3e  step %.3e  %8.2f s\n",
+                  r.gradient_norm, r.step, r.wall_time_s);
+    line(text);
+  };
+  const auto t_opt = Clock::now();
+  OptimizeOutcome out;
+  out.x0 = problem.values();
+  optimize::Result result = optimize::minimize(objective, objective.to_u(out.x0), settings, on_iteration);
+  out.x = objective.to_theta(result.x);
+  out.seconds = since(t_opt);
+  out.history = history_rows(result.history, objective);
+  out.stop_reason = result.stop_reason;
+  out.evaluations = result.evaluations;
+  out.leakage_weight = spec.leakage_weight;
+  return out;
+}
+
 int optimize(const OptimizeOptions& options, Streams io) {
   const auto t_start = Clock::now();
   Config config = load_command_config(options.config_path, options.sets, comm::world());
@@ -111,6 +158,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
                          options.max_memory, !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output);  // before the work, not after it
+  io::check_checkpoint_path(config);                // written after the first evaluation
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the
@@ -126,43 +174,14 @@ int optimize(const OptimizeOptions& options, Streams io) {
   report.t_build = since(t_start);
   if (comm.is_root()) print_warnings(io.err, problem.simulator());  // even with --quiet
 
-  optimize::Settings settings;
-  settings.method = spec.method;
-  settings.max_iterations = spec.max_iterations;
-  settings.target_infidelity = spec.target_infidelity;
-  settings.learning_rate = spec.learning_rate;
-  problem.set_leakage_weight(spec.leakage_weight);
-  settings.objective_name = "1 - F";
-  if (spec.leakage_weight > 0.0) {
-    char name[80];
-    std::snprintf(name, sizeof name, "(1 - F) + %g leakage", spec.leakage_weight);
-    settings.objective_name = name;
-  }
-  settings.checkpoint = comm.is_root() ? spec.checkpoint : std::string();
-  settings.resume = options.resume;
-  // A relative checkpoint path is taken relative to the working directory, like output.file.
-
-  ProblemObjective objective(problem);
-  // One line per iteration on stderr, terminal or pipe (docs/optimize.md "Progress").
-  auto on_iteration = [&](const optimize::IterationRecord& r) {
-    if (io.quiet) return;
-    const auto [infidelity, leakage] = objective.metrics(r);
-    char line[240];
-    int n = std::snprintf(line, sizeof line, "iter %4d  1-F %.6e  leakage %.3e", r.iteration, infidelity, leakage);
-    if (spec.leakage_weight > 0.0)
-      n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "  objective %.6e", r.objective);
-    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "  |grad| %.3e  step %.3e  %8.2f s\n",
-                  r.gradient_norm, r.step, r.wall_time_s);
-    io.err << line << std::flush;
-  };
-  const auto t_opt = Clock::now();
-  const RVector x0 = problem.values();
-  optimize::Result result = optimize::minimize(objective, objective.to_u(x0), settings, on_iteration);
-  result.x = objective.to_theta(result.x);
-  report.t_optimize = since(t_opt);
-  report.history = history_rows(result.history, objective);
-  report.leakage_weight = spec.leakage_weight;
+  std::function<void(const std::string&)> progress;
+  if (!io.quiet) progress = [&io](const std::string& text) { io.err << text << std::flush; };
+  const OptimizeOutcome result = optimize_problem(problem, spec, options.resume, comm.is_root(), progress);
+  report.t_optimize = result.seconds;
+  report.history = result.history;
+  report.leakage_weight = result.leakage_weight;
   report.stop_reason = result.stop_reason;
+  const RVector& x0 = result.x0;
 
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);

@@ -63,8 +63,8 @@ void write_trace(io::Hdf5Writer& w, const solver::Trace& t, const device::Device
 }
 
 /// /pulses/* (docs/output.md "Pulse samples"): every pulse as the solver sampled it.
-void write_pulses(io::Hdf5Writer& w, const solver::Simulator& sim) {
-  const solver::PulseSamples ps = sim.pulse_samples();
+void write_pulses(io::Hdf5Writer& w, const RunReport& r) {
+  const solver::PulseSamples ps = r.pulses ? *r.pulses : r.sim->pulse_samples();
   w.write("/pulses/time", ps.time);
   if (ps.values.empty()) return;
   std::vector<double> flat;
@@ -77,7 +77,7 @@ void write_pulses(io::Hdf5Writer& w, const solver::Simulator& sim) {
 
 /// /resolved/keys and /resolved/values (docs/output.md "Resolved values").
 void write_resolved(io::Hdf5Writer& w, const RunReport& r) {
-  const std::vector<ResolvedValue> values = resolved_values(*r.config, *r.sim);
+  const std::vector<ResolvedValue> values = r.resolved ? *r.resolved : resolved_values(*r.config, *r.sim);
   if (values.empty()) return;
   std::vector<std::string> keys;
   std::vector<double> numbers;
@@ -150,7 +150,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
     if (!r.stop_reason.empty()) w.attribute("stop_reason", r.stop_reason);
   }
   if (r.trace) write_trace(w, *r.trace, dev);
-  write_pulses(w, sim);
+  write_pulses(w, r);
   write_resolved(w, r);
   const auto& o = sim.options();
   write_mode_attributes(w, device::mode_params(dev));

@@ -18,6 +18,7 @@
 #include "qevolve/optimizer.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/trace.hpp"
+#include "summary_notes.hpp"
 
 namespace qevolve::commands {
 
@@ -50,6 +51,10 @@ struct RunReport {
   double leakage_weight = 0.0;       ///< optimize: w of the objective (attribute with /history)
   std::string stop_reason;           ///< optimize: why it stopped (attribute; empty: none)
   std::optional<solver::Trace> trace;  ///< output.trace (/trace/*)
+  /// Captured at evaluation time by a result that outlives it (the Python Session: its cached
+  /// simulator's pulses move on); empty: taken from `sim` when the file is written.
+  std::optional<solver::PulseSamples> pulses;
+  std::optional<std::vector<ResolvedValue>> resolved;
   int ranks = 1;                       ///< ranks of a distributed run
   std::uint64_t bytes_communicated = 0;  ///< payload rank 0 put into collectives
   double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,17 +18,16 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/version.hpp"
 #include "run_output.hpp"
-#include "sweep_points.hpp"
+#include "sweep_grid.hpp"
 
 namespace qevolve::commands {
 namespace {
-
-/// Per point on the wire and in memory: F, F uncompensated, leakage, then d x d populations.
-constexpr std::size_t kFigures = 3;
 
 /// Progress on stderr: plain lines (a pipe or a notebook shows them too), at most one every
 /// `interval` seconds (2 by default) and only once the sweep has run that long.
@@ -65,71 +65,6 @@ std::string number(double v, int digits = 6) {
   return buf;
 }
 
-/// The whole grid on rank 0 (records of kFigures + d^2 doubles, point order).
-struct GridResult {
-  std::int64_t d = 0;
-  std::vector<double> records;
-  [[nodiscard]] std::size_t width() const { return kFigures + static_cast<std::size_t>(d * d); }
-  [[nodiscard]] double at(std::int64_t p, std::size_t k) const {
-    return records[static_cast<std::size_t>(p) * width() + k];
-  }
-};
-
-GridResult gather(const std::vector<PointResult>& local, std::int64_t d, comm::Communicator& comm) {
-  GridResult g;
-  g.d = d;
-  std::vector<double> mine;
-  mine.reserve(local.size() * g.width());
-  for (const PointResult& r : local) {
-    if (r.populations.size() != static_cast<std::size_t>(d * d))
-      throw Error("sweep: the computational dimension changes across the grid (a swept key changes the qubits)");
-    mine.insert(mine.end(), {r.fidelity, r.fidelity_uncompensated, r.leakage});
-    mine.insert(mine.end(), r.populations.begin(), r.populations.end());
-  }
-  g.records = comm.size() == 1 ? std::move(mine) : comm.gather(mine, 0);
-  return g;
-}
-
-void write_output(const std::string& path, const SweepGrid& grid, const GridResult& g, const Config& base,
-                  const std::vector<std::string>& labels, const device::ResolvedDevice& dev, double wall) {
-  io::Hdf5Writer w(path);
-  std::vector<long long> shape;
-  for (const auto& a : grid.axes) shape.push_back(static_cast<long long>(a.texts.size()));
-  const char* names[kFigures] = {"/sweep/fidelity", "/sweep/fidelity_uncompensated", "/sweep/leakage"};
-  for (std::size_t k = 0; k < kFigures; ++k) {
-    std::vector<double> v(static_cast<std::size_t>(grid.points));
-    for (std::int64_t p = 0; p < grid.points; ++p) v[static_cast<std::size_t>(p)] = g.at(p, k);
-    w.write(names[k], v, shape);
-  }
-  std::vector<double> pops;
-  pops.reserve(static_cast<std::size_t>(grid.points * g.d * g.d));
-  for (std::int64_t p = 0; p < grid.points; ++p)
-    for (std::int64_t k = 0; k < g.d * g.d; ++k) pops.push_back(g.at(p, kFigures + static_cast<std::size_t>(k)));
-  std::vector<long long> pshape = shape;
-  pshape.push_back(g.d);
-  pshape.push_back(g.d);
-  w.write("/sweep/populations", pops, pshape);
-  w.write("/sweep/labels", labels);
-  std::vector<std::string> varies;
-  for (std::size_t k = 0; k < grid.axes.size(); ++k) {
-    const io::SweepAxis& a = grid.axes[k];
-    const std::string ds = "/sweep/axes/" + std::to_string(k);
-    if (a.values.empty())
-      w.write(ds, a.texts);
-    else
-      w.write(ds, a.values);
-    w.attribute("key", a.key, ds);
-    varies.push_back("--vary " + a.argument);
-  }
-  w.attribute("vary", varies, "/sweep");
-  write_mode_attributes(w, dev.modes);
-  w.attribute("points", static_cast<long long>(grid.points));
-  w.attribute("wall_time_s", wall);
-  w.attribute("qevolve_version", std::string(kVersion));
-  write_config_attributes(w, base);
-  w.commit();
-}
-
 /// The grid line, the best point and the cache counters.
 void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g, const SweepStats& stats,
                    int threads, int ranks) {
@@ -164,54 +99,44 @@ void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g
   out << "\n";
 }
 
+/// -o or output.file (as run checks them), and --plot: the picture is drawn from the HDF5
+/// output, so it needs one.
+void check_outputs(const Config& config, const SweepOptions& options) {
+  io::check_output_path(config, options.output);
+  if (options.plot.empty()) return;
+  if (options.output.empty() && config.output.file.empty())
+    throw InputError({}, "--plot", "the picture is drawn from the HDF5 output", "-o OUT.h5 (or output.file) as well");
+  io::check_flag_output("--plot", options.plot, config.source_file);
+}
+
 }  // namespace
 
 int sweep(const SweepOptions& options, Streams io) {
   const auto t_start = Clock::now();
   comm::Communicator& comm = comm::world();
-  // One thread per point: BLAS must not start its own, and the modes diagonalised while the
-  // points are validated must be computed as `run --threads 1` computes them (bitwise).
-  linalg::set_blas_threads(1);
-  SweepGrid grid;
-  for (const std::string& v : options.vary) grid.axes.push_back(io::parse_vary(v));
-  grid.points = io::sweep_points(grid.axes);
-  const std::vector<io::Override> sets = parse_sets(options.sets);
-  const std::string text = read_command_config(options.config_path, comm);
-  const std::string name = io::source_name(options.config_path);
-  const io::ParsedConfig parsed(text, name);
-  // Every point validated before any evolution; this rank builds its contiguous share.
+  const io::ParsedConfig parsed(read_command_config(options.config_path, comm), io::source_name(options.config_path));
   const int threads = solver::resolve_threads(options.threads);
-  const std::vector<SweepPoint> points = build_points(grid, parsed, sets, comm, threads);
-  // The first point gives the computational labels (d is the same at every point), the output
-  // file and the dims; the `config` attribute is the text with the --set overrides.
-  const SweepPoint first = build_point(grid, parsed, sets, 0);
-  const device::Device first_built = device::build_device(first.resolved);  // memoised
-  const std::vector<Index> computational = first_built.computational_indices();
+  SweepChecks checks;
+  checks.max_memory = options.max_memory;
+  checks.outputs = [&](const Config& config) { check_outputs(config, options); };
+  const SweepPlan plan = plan_sweep(parsed, parse_sets(options.sets), options.vary, comm, threads, checks);
   const double t_validate = since(t_start);
-  const std::string output = options.output.empty() ? first.config.output.file : options.output;
-  if (!options.plot.empty() && output.empty())  // before the work, not after it
-    throw InputError({}, "--plot", "the picture is drawn from the HDF5 output", "-o OUT.h5 (or output.file) as well");
+  const std::string output = options.output.empty() ? plan.base.output.file : options.output;
 
   const auto t_eval = Clock::now();
   SweepStats stats;
-  SweepProgress progress(io.err, comm.is_root() && !io.quiet, static_cast<std::int64_t>(points.size()), comm.size(),
-                         options.progress_interval);
-  const std::vector<PointResult> local = evaluate_points(points, threads, stats, std::ref(progress));
-  const GridResult g = gather(local, static_cast<std::int64_t>(computational.size()), comm);
+  SweepProgress progress(io.err, comm.is_root() && !io.quiet, static_cast<std::int64_t>(plan.points.size()),
+                         comm.size(), options.progress_interval);
+  const GridResult g = evaluate_sweep(plan, threads, comm, stats, std::ref(progress));
   const double t_evaluate = since(t_eval);
   if (!comm.is_root()) return 0;
 
   const auto t_out = Clock::now();
-  std::vector<std::string> labels;
-  for (Index i : computational) labels.push_back(first_built.label(i));
-  Config base = first.config;  // the attributes: the text with the --set overrides only
-  base.yaml_text = parsed.text_with(sets);
-  base.overrides.resize(sets.size());
-  if (!output.empty()) write_output(output, grid, g, base, labels, first.resolved, since(t_start));
+  if (!output.empty()) write_sweep(output, plan, g, since(t_start));
   if (!options.plot.empty()) draw_plot(output, options.plot);
   if (io.quiet) return 0;  // errors and warnings only, as run
-  io.out << "qevolve sweep: " << name << "\n";
-  print_summary(io.out, grid, g, stats, threads, comm.size());
+  io.out << "qevolve sweep: " << parsed.name() << "\n";
+  print_summary(io.out, plan.grid, g, stats, threads, comm.size());
   io.out << "wall time: " << number(since(t_start), 3) << " s (validate " << number(t_validate, 3) << " s, evaluate "
          << number(t_evaluate, 3) << " s, output " << number(since(t_out), 3) << " s)\n";
   if (!output.empty())

@@ -11,6 +11,7 @@
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/memory_estimate.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "run_output.hpp"
@@ -102,6 +103,22 @@ std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConf
   return points;
 }
 
+std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGrid& grid, comm::Communicator& comm) {
+  const Index first = comm.shard(grid.points).first;
+  double most = -1.0;
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const double bytes = io::estimate_memory(points[i].config, points[i].resolved, io::Purpose::evolve, false).bytes;
+    if (bytes > most) {
+      most = bytes;
+      at = first + static_cast<std::int64_t>(i);
+    }
+  }
+  const double top = comm.allreduce_max(most);
+  return static_cast<std::int64_t>(-comm.allreduce_max(most == top ? -static_cast<double>(at)
+                                                                    : -static_cast<double>(grid.points)));
+}
+
 namespace {
 
 /// |x|^2 of a d x d block, row-major.
@@ -143,49 +160,45 @@ PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim
   return r;
 }
 
-std::mutex& target_mutex() {
+
+}  // namespace
+
+std::mutex& hdf5_mutex() {
   static std::mutex m;
   return m;
 }
 
-/// One thread's cached device and simulator: a point rebuilds the device only when a `device`
-/// axis moved, the simulator only when a `device` or `evolution` axis moved or its pulses no
-/// longer fit it (Simulator::set_pulses); otherwise only the pulses are replaced.
-class Worker {
- public:
-  PointResult evaluate(const SweepPoint& p, SweepStats& stats) {
-    const bool new_device = !device_ || p.device_key != device_key_;
-    if (new_device) {
-      device_ = device::build_device(p.resolved);  // modes memoised: unchanged ones are reused
-      device_key_ = p.device_key;
-      ++stats.device_builds;
-    }
-    if (!new_device && sim_ && p.simulator_key == sim_key_ && sim_->set_pulses(p.config)) {
-      ++stats.pulse_updates;
-    } else {
-      sim_ = std::make_unique<solver::Simulator>(p.config, *device_, 1);
-      sim_key_ = p.simulator_key;
-      ++stats.simulator_builds;
-    }
-    comm::SerialCommunicator serial;
-    gradient::PipelineHooks hooks;
-    hooks.check_columns = [this, &serial](const CMatrix& local) { check_norms(local, sim_->options(), serial); };
-    std::optional<fidelity::ObjectiveSpec> objective;
-    {
-      // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
-      const std::lock_guard<std::mutex> lock(target_mutex());
-      objective = gradient::objective_spec(p.config, *sim_);
-    }
-    return figures(gradient::evaluate(*sim_, objective, serial, serial, hooks), *sim_);
+const solver::Simulator& CachedSimulator::prepare(const SweepPoint& p, SweepStats& stats, int threads) {
+  const bool new_device = !device_ || p.device_key != device_key_;
+  if (new_device) {
+    device_ = device::build_device(p.resolved);  // modes memoised: unchanged ones are reused
+    device_key_ = p.device_key;
+    ++stats.device_builds;
   }
+  if (!new_device && sim_ && p.simulator_key == sim_key_ && sim_->set_pulses(p.config)) {
+    ++stats.pulse_updates;
+  } else {
+    sim_ = std::make_shared<solver::Simulator>(p.config, *device_, threads);
+    sim_key_ = p.simulator_key;
+    ++stats.simulator_builds;
+  }
+  return *sim_;
+}
 
- private:
-  std::optional<device::Device> device_;
-  std::vector<std::string> device_key_, sim_key_;
-  std::unique_ptr<solver::Simulator> sim_;
-};
-
-}  // namespace
+gradient::Evaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& stats, int threads, bool trace) {
+  const solver::Simulator& sim = prepare(p, stats, threads);
+  comm::SerialCommunicator serial;
+  gradient::PipelineHooks hooks;
+  hooks.check_columns = [&sim, &serial](const CMatrix& local) { check_norms(local, sim.options(), serial); };
+  hooks.trace = trace;
+  std::optional<fidelity::ObjectiveSpec> objective;
+  {
+    // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
+    const std::lock_guard<std::mutex> lock(hdf5_mutex());
+    objective = gradient::objective_spec(p.config, sim);
+  }
+  return gradient::evaluate(sim, objective, serial, serial, hooks);
+}
 
 std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, int threads, SweepStats& stats,
                                          const std::function<void(std::int64_t)>& done) {
@@ -198,13 +211,14 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
   // Contiguous shares (for_static): neighbouring points differ in the fastest axis only, so a
   // thread's cached simulator is rebuilt as rarely as the grid allows.
   backend::run_team(team, team > 1, [&](backend::Team& t) {
-    Worker worker;
+    CachedSimulator worker;
     SweepStats mine;
     t.for_static(0, n, [&](Index i) {
       if (failed.load()) return;
       const SweepPoint& point = points[static_cast<std::size_t>(i)];
       try {
-        results[static_cast<std::size_t>(i)] = worker.evaluate(point, mine);
+        const gradient::Evaluation ev = worker.evaluate(point, mine);
+        results[static_cast<std::size_t>(i)] = figures(ev, *worker.simulator());
       } catch (const NumericalError& e) {  // e.g. lost unitarity: name the point
         t.critical([&] {
           if (!failed.exchange(true))

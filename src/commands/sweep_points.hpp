@@ -5,12 +5,17 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/gradient.hpp"
+#include "qevolve/simulator.hpp"
 #include "qevolve/sweep_axis.hpp"
 
 namespace qevolve::commands {
@@ -46,6 +51,11 @@ struct SweepGrid {
                                                    const std::vector<io::Override>& sets,
                                                    comm::Communicator& comm, int threads);
 
+/// The index of the grid's point with the largest memory estimate (io::estimate_memory; the
+/// first of equals), over every rank's share (collective): an axis may change a point's size.
+[[nodiscard]] std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGrid& grid,
+                                         comm::Communicator& comm);
+
 /// One point's figures; NaN fidelities without a target.
 struct PointResult {
   double fidelity = 0.0, fidelity_uncompensated = 0.0, leakage = 0.0;
@@ -56,6 +66,32 @@ struct PointResult {
 /// What the evaluation built, for the summary and the tests of the cache.
 struct SweepStats {
   long device_builds = 0, simulator_builds = 0, pulse_updates = 0;
+};
+
+/// HDF5 (libhdf5 built without thread safety) is entered by one thread of the process at a time:
+/// a sweep's threads reading a matrix_file target, Python sessions on several threads reading
+/// or writing files. Held around each such read or write.
+[[nodiscard]] std::mutex& hdf5_mutex();
+
+/// One cached device and simulator (a sweep thread's, or a Python Session's): a point rebuilds
+/// the device only when its `device_key` moved, the simulator only when its `simulator_key`
+/// moved or its pulses no longer fit (Simulator::set_pulses); otherwise only the pulses are
+/// replaced. The result equals a fresh build's bitwise.
+class CachedSimulator {
+ public:
+  /// The simulator for point `p`, built with `threads` threads when it has to be built.
+  const solver::Simulator& prepare(const SweepPoint& p, SweepStats& stats, int threads = 1);
+  /// prepare(), then the pipeline of `qevolve run` on a serial communicator (norm check,
+  /// objective of the point's target); `trace` records output.trace.
+  [[nodiscard]] gradient::Evaluation evaluate(const SweepPoint& p, SweepStats& stats, int threads = 1,
+                                              bool trace = false);
+  /// The simulator of the last prepare() (shared: a result keeps it alive after a rebuild).
+  [[nodiscard]] const std::shared_ptr<solver::Simulator>& simulator() const { return sim_; }
+
+ private:
+  std::optional<device::Device> device_;
+  std::vector<std::string> device_key_, sim_key_;
+  std::shared_ptr<solver::Simulator> sim_;
 };
 
 /// Evaluates `points` on `threads` threads (a backend::Team; each thread one cached simulator

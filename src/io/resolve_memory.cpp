@@ -30,6 +30,10 @@ constexpr double kBaseBytes = 20.0 * 1024 * 1024;
 /// A dense diagonalisation of H0 (dressed basis, spectrum): H0, the eigenvectors, the assigned
 /// transform and the eigensolver's workspace, in D x D complex matrices (measured: 4.0 at D = 4096).
 constexpr double kDressedMatrices = 4.0;
+/// One validated sweep point kept until it is evaluated: its config (locations dropped) and
+/// resolved device (measured: 20000 points of a two-fluxonium config in 73 MB, docs/cli.md
+/// "sweep"; rounded up).
+constexpr double kSweepPointBytes = 4096.0;
 
 /// 6561, 3.6e19 (two digits, no '+' in the exponent) from 1e9 on.
 std::string short_number(double x) {
@@ -41,6 +45,7 @@ std::string short_number(double x) {
   std::snprintf(buf, sizeof buf, "%.2g", x);
   std::string s = buf;
   if (const auto plus = s.find("e+"); plus != std::string::npos) s.erase(plus + 1, 1);
+  if (const auto zero = s.find("e0"); zero != std::string::npos) s.erase(zero + 1, 1);  // 1.1e9, not 1.1e09
   return s;
 }
 
@@ -58,15 +63,20 @@ std::string dim_text(const device::ResolvedDevice& dev, double D) {
   return s + " = " + short_number(D);
 }
 
+/// The computational dimension d: 2 levels on every qubit (couplers and resonators stay in 0).
+double computational_dim(const device::ResolvedDevice& dev) {
+  double n = 1.0;
+  for (const auto& m : dev.modes)
+    if (device::is_qubit(m)) n *= 2.0;
+  return n;
+}
+
 /// Evolved columns: initial states (closed) or their n^2 density matrices (open).
 double initial_count(const Config& config, const device::ResolvedDevice& dev, double D) {
   const InitialStates& is = config.evolution.initial_states;
   if (is.kind == InitialStates::Kind::all) return D;
   if (is.kind == InitialStates::Kind::list) return static_cast<double>(is.labels.size());
-  double n = 1.0;  // computational: 2 levels on every qubit (couplers, resonators stay in 0)
-  for (const auto& m : dev.modes)
-    if (device::is_qubit(m)) n *= 2.0;
-  return n;
+  return computational_dim(dev);
 }
 
 /// Adds a term; the largest one names the message's part and key.
@@ -222,17 +232,63 @@ MemoryLimit available_memory(std::optional<double> max_memory) {
   return limit;
 }
 
+namespace {
+
+/// The refusal of an estimate over the limit: "D = ... states[, N columns][, CONTEXT]: PART
+/// BYTES (TOTAL in all); LIMIT available (SOURCE)" at the key of the largest part (a config
+/// key: located; a flag such as --vary: named).
+void refuse_over_limit(const Config& config, const MemoryEstimate& e, const MemoryLimit& limit, bool columns,
+                       const std::string& context) {
+  std::string problem = e.dim_text + " states";
+  if (columns) problem += ", " + short_number(e.columns) + " columns";
+  problem += context + ": " + e.part + " " + format_bytes(e.part_bytes);
+  if (e.bytes > 1.01 * e.part_bytes) problem += " (" + format_bytes(e.bytes) + " in all)";
+  problem += "; " + format_bytes(limit.bytes) + " available (" + limit.source + ")";
+  constexpr const char* kExpected = "fewer modes, levels or columns, or a machine with more memory";
+  if (!e.key.empty() && e.key[0] == '-') throw InputError({}, e.key, problem, "fewer points, or a machine with more memory");
+  config.fail(e.key, problem, kExpected);
+}
+
+}  // namespace
+
 MemoryEstimate check_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
                             std::optional<double> max_memory, bool writes_output) {
   const MemoryEstimate e = estimate_memory(config, dev, purpose, writes_output);
   const MemoryLimit limit = available_memory(max_memory);
+  if (e.bytes > limit.bytes) refuse_over_limit(config, e, limit, purpose != Purpose::inspect, "");
+  return e;
+}
+
+MemoryEstimate estimate_sweep_memory(const Config& point, const device::ResolvedDevice& dev, const SweepSize& size) {
+  const MemoryEstimate one = estimate_memory(point, dev, Purpose::evolve, false);
+  MemoryEstimate e = one;
+  e.bytes = 0.0;
+  e.part_bytes = 0.0;
+  Terms t{e};
+  t.add(kBaseBytes, "qevolve itself needs", "device");
+  // Each thread evaluates one point at a time with its own cached simulator.
+  const double at_once = std::max(1.0, std::min(size.threads, size.local_points));
+  t.add(at_once * (one.bytes - kBaseBytes), "the points evaluated at once need", one.key);
+  // The validated points this rank keeps (their configs and resolved devices) ...
+  t.add(size.local_points * kSweepPointBytes, "the validated points need", "--vary");
+  // ... and rank 0's results of the whole grid: F, F uncompensated, leakage and the d x d
+  // populations per point, in three copies at the peak (this rank's results, the gathered
+  // records, the populations written).
+  const double d = computational_dim(dev);
+  t.add(3.0 * size.points * (3.0 + d * d) * kReal, "the grid's results need", "--vary");
+  e.scheme = one.scheme + ", " + short_number(size.points) + " points";
+  return e;
+}
+
+MemoryEstimate check_sweep_memory(const Config& point, const device::ResolvedDevice& dev, const SweepSize& size,
+                                  std::optional<double> max_memory) {
+  const MemoryEstimate e = estimate_sweep_memory(point, dev, size);
+  const MemoryLimit limit = available_memory(max_memory);
   if (e.bytes > limit.bytes) {
-    std::string problem = e.dim_text + " states";
-    if (purpose != Purpose::inspect) problem += ", " + short_number(e.columns) + " columns";
-    problem += ": " + e.part + " " + format_bytes(e.part_bytes);
-    if (e.bytes > 1.01 * e.part_bytes) problem += " (" + format_bytes(e.bytes) + " in all)";
-    problem += "; " + format_bytes(limit.bytes) + " available (" + limit.source + ")";
-    config.fail(e.key, problem, "fewer modes, levels or columns, or a machine with more memory");
+    const double at_once = std::max(1.0, std::min(size.threads, size.local_points));
+    refuse_over_limit(point, e, limit, true,
+                      " per point" + (size.point.empty() ? std::string() : " (the largest: " + size.point + ")") +
+                          ", " + short_number(size.points) + " points, " + short_number(at_once) + " at once");
   }
   return e;
 }

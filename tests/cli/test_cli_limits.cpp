@@ -1,6 +1,9 @@
 // Resource limits and hostile input (docs/cli.md "Memory", "Signals"; docs/output.md "Output
 // paths"): sizes that overflow or cannot fit are input errors before any allocation, output paths
-// are checked before the work, and SIGINT / SIGTERM leave no temporary file.
+// are checked before the work, and SIGINT / SIGTERM leave no temporary file. The refusals
+// themselves (2^64 states, 70 resonators, basis_size 100000, a matrix_file declaring 2^20 x 2^20,
+// every bad output path) are rows of the bad-input corpus (corpus_cases.hpp, classes `size`
+// and `output`); here, what a row cannot say.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -50,33 +53,6 @@ constexpr const char* kChain64 =
     "pulses:\n"
     "  - {qubit: q0, shape: cos, amplitude: 0.01, duration: 20}\n";
 
-TEST(Limits, OverflowingDimensionIsAnInputErrorForEveryCommand) {
-  TempDir dir;
-  const auto cfg = dir.write("chain.yaml", kChain64);
-  for (const char* cmd : {"check", "run", "spectrum"}) {
-    const auto r = run_qevolve(std::string(cmd) + " " + quoted(cfg), dir);
-    EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
-    EXPECT_TRUE(has(r.err, "chain.yaml:1:1: device: D = 2^64 = 1.8e19 states")) << cmd << ": " << r.err;
-    EXPECT_TRUE(has(r.err, " available (")) << r.err;
-    EXPECT_FALSE(has(r.out, "D = 0")) << r.out;
-  }
-}
-
-TEST(Limits, SeventyTwoLevelResonators) {
-  TempDir dir;
-  // One duffing qubit (a device needs one) and 69 resonators.
-  std::string yaml = "device:\n  qubits:\n    - {name: q, type: duffing, frequency: 5.0, anharmonicity: -0.2, levels: 2}\n";
-  for (int k = 0; k < 69; ++k)
-    yaml += "    - {name: r" + std::to_string(k) + ", type: resonator, frequency: 6.0, levels: 2}\n";
-  yaml += "evolution: {duration: 10}\n";
-  const auto cfg = dir.write("res.yaml", yaml);
-  for (const char* cmd : {"check", "run"}) {
-    const auto r = run_qevolve(std::string(cmd) + " " + quoted(cfg), dir);
-    EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
-    EXPECT_TRUE(has(r.err, "D = 2^70 = 1.2e21 states")) << r.err;
-  }
-}
-
 TEST(Limits, CheckPrintsTheEstimateAndMaxMemoryRefuses) {
   TempDir dir;
   const auto cfg = dir.write("small.yaml", kSmall);
@@ -96,20 +72,6 @@ TEST(Limits, CheckPrintsTheEstimateAndMaxMemoryRefuses) {
                      "(expected a positive size such as 8G, 500M or 2GiB)\n");
 }
 
-TEST(Limits, HugeModeBasisIsRefusedAtItsKey) {
-  TempDir dir;
-  const auto cfg = dir.write("basis.yaml",
-                             "device:\n"
-                             "  qubits:\n"
-                             "    - {name: q0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, levels: 3,\n"
-                             "       basis_size: 100000}\n"
-                             "evolution: {duration: 10}\n");
-  const auto r = run_qevolve("check " + quoted(cfg), dir);
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(has(r.err, "device.qubits[0].basis_size: D = 3 states, 2 columns: the basis of one mode needs 298 GiB"))
-      << r.err;
-}
-
 TEST(Limits, RlimitIsTheAvailableMemory) {
   TempDir dir;
   const auto cfg = dir.write("chain.yaml", kChain64);
@@ -119,49 +81,7 @@ TEST(Limits, RlimitIsTheAvailableMemory) {
   EXPECT_TRUE(has(r.err, "2 GiB available (RLIMIT_AS)") || has(r.err, "(cgroup")) << r.err;
 }
 
-TEST(Limits, OversizedMatrixFileIsNotRead) {
-  if (!python_has_h5py()) GTEST_SKIP() << "needs h5py";
-  TempDir dir;
-  // A dataset declaring 2^20 x 2^20 complex entries (16 TiB), never written: reading it would
-  // allocate all of it.
-  const auto py = run_python("import h5py, numpy\n"
-                             "with h5py.File('" + (dir / "huge.h5").string() + "', 'w') as f:\n"
-                             "    f.create_dataset('unitary', shape=(2**20, 2**20), dtype=numpy.complex128)\n",
-                             dir);
-  ASSERT_EQ(py.exit_code, 0) << py.err;
-  const auto cfg = dir.write("gate.yaml",
-                             std::string(kSmall) + "target: {gates: [{matrix_file: huge.h5, qubits: [t0]}]}\n");
-  const auto r = run_qevolve("check " + quoted(cfg), dir);
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(has(r.err, "target.gates[0].matrix_file: cannot read the gate matrix"));
-  EXPECT_TRUE(has(r.err, "is 1048576 x 1048576 (not read: larger than 2 x 2)")) << r.err;
-}
-
 // ---- Output paths -------------------------------------------------------------------------
-
-TEST(Limits, BadOutputPathsAreInputErrorsBeforeTheWork) {
-  TempDir dir;
-  const auto cfg = dir.write("small.yaml", kSmall);
-  struct Case {
-    std::string args, message;
-  };
-  const Case cases[] = {
-      {"-o " + quoted(dir / "absent" / "out.h5"), "-o: the folder `" + (dir / "absent").string() + "` does not exist"},
-      {"-o ''", "--output: the file name is empty"},
-      {"-o " + quoted(cfg), "-o: `" + cfg.string() + "` is the config file itself"},
-      {"-o " + quoted(dir / ".nan"), "-o: `.nan` is a YAML special float, not a file name"},
-      {"-o " + quoted(dir.path()), "is a folder"},
-      {"-o " + quoted(dir / "small.yaml" / "x.h5"), "-o: `" + cfg.string() + "` is not a folder"},
-  };
-  for (const auto& c : cases) {
-    const auto r = run_qevolve("run " + quoted(cfg) + " " + c.args, dir);
-    EXPECT_EQ(r.exit_code, 2) << c.args << ": " << r.err;
-    EXPECT_TRUE(has(r.err, c.message)) << c.args << ": " << r.err;
-    EXPECT_FALSE(has(r.out, "fidelity")) << r.out;  // nothing was evolved
-  }
-  EXPECT_EQ(read_file(cfg), kSmall);  // the config is untouched
-  EXPECT_FALSE(std::filesystem::exists(dir / ".nan"));
-}
 
 TEST(Limits, OutputFileKeyIsLocated) {
   TempDir dir;
@@ -182,10 +102,20 @@ TEST(Limits, OutputFileKeyIsLocated) {
 
 TEST(Limits, UnwritableOutputFolder) {
   TempDir dir;
+  // A folder that refuses every new file whoever asks, root included (access() says yes to
+  // root there; the check creates and removes a probe file): found before the work.
+  const auto cfg = dir.write("proc.yaml", std::string(kSmall) + "output: {file: /proc/x.h5}\n");
+  for (const char* cmd : {"check", "run"}) {
+    const auto r = run_qevolve(std::string(cmd) + " " + quoted(cfg), dir);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(has(r.err, "proc.yaml:7:10: output.file: the folder `/proc` is not writable")) << r.err;
+    EXPECT_EQ(r.out, "") << cmd;  // nothing was evolved
+  }
+  // A folder without write permission (not as root: permissions do not stop root).
   const auto ro = dir / "ro";
   std::filesystem::create_directory(ro);
   std::filesystem::permissions(ro, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-  if (::access(ro.c_str(), W_OK) == 0) GTEST_SKIP() << "running as root: permissions are not enforced";
+  if (::access(ro.c_str(), W_OK) == 0) return;  // root
   const auto cfg2 = dir.write("ro.yaml", std::string(kSmall) + "output: {file: '" + (ro / "x.h5").string() + "'}\n");
   const auto r2 = run_qevolve("run " + quoted(cfg2), dir);
   EXPECT_EQ(r2.exit_code, 2) << r2.err;

@@ -1,0 +1,146 @@
+// The library face of the commands for programs that keep the engine loaded (the Python module
+// `qevolve`, docs/python.md): a config parsed once, then many runs, gradients, sweeps and
+// optimisations with overrides, each as the CLI command with `--set` would compute it, from a
+// cached device and simulator (pulse and target overrides rebuild nothing; device and
+// evolution overrides rebuild the device or the simulator only).
+//
+// Overrides are "KEY=VALUE" strings exactly as `--set` takes them (docs/cli.md "--set"); their
+// problems are InputErrors located as the CLI locates them. A Session is not shared between
+// threads without a lock of its own (the Python module serialises calls on one Session).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qevolve/gradient.hpp"
+#include "qevolve/trace.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::commands {
+
+/// One evaluation: what `qevolve run` (or the final evaluation of `qevolve optimize`) reports.
+class RunResult {
+ public:
+  struct Impl;
+  explicit RunResult(std::shared_ptr<const Impl> impl);
+
+  /// False without a target, or when the initial states are not the computational ones.
+  [[nodiscard]] bool has_fidelity() const;
+  [[nodiscard]] double fidelity() const;                ///< after compensation (NaN: none)
+  [[nodiscard]] double fidelity_uncompensated() const;  ///< NaN: none
+  [[nodiscard]] double leakage() const;                 ///< NaN: none
+  [[nodiscard]] bool is_open() const;                   ///< Lindblad run
+  [[nodiscard]] const RVector& angles() const;          ///< /compensation/angles (empty: none)
+  [[nodiscard]] const CMatrix& unitary() const;         ///< /unitary (closed, with a fidelity)
+  [[nodiscard]] const CMatrix& unitary_compensated() const;  ///< /unitary_compensated
+  [[nodiscard]] const CMatrix& propagator() const;      ///< /propagator (closed systems)
+  [[nodiscard]] const CMatrix& superoperator() const;   ///< /superoperator (open systems)
+  [[nodiscard]] const std::vector<std::string>& gradient_names() const;  ///< empty: no gradient
+  [[nodiscard]] const RVector& gradient() const;        ///< d(1 - F)/d(theta), /gradient order
+  [[nodiscard]] const std::optional<solver::Trace>& trace() const;  ///< output.trace
+  [[nodiscard]] std::vector<std::pair<std::string, double>> resolved() const;  ///< /resolved/*
+  [[nodiscard]] std::vector<std::string> initial_labels() const;  ///< /initial_states
+  [[nodiscard]] std::vector<int> dims() const;          ///< levels per mode
+  [[nodiscard]] double evolve_seconds() const;          ///< engine time by phase
+  [[nodiscard]] double fidelity_seconds() const;
+  [[nodiscard]] double gradient_seconds() const;
+  /// Writes the HDF5 file `qevolve run -o PATH` (or `optimize -o PATH`) writes (docs/output.md).
+  void save(const std::string& path) const;
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+/// A sweep grid's figures (the arrays of /sweep/*, row-major over the axes, first slowest).
+class SweepData {
+ public:
+  struct Impl;
+  explicit SweepData(std::shared_ptr<const Impl> impl);
+  [[nodiscard]] std::vector<std::int64_t> shape() const;
+  [[nodiscard]] std::vector<std::string> keys() const;  ///< axis keys, in order
+  /// Axis k's values as numbers (empty when a value is not a number) and as YAML texts.
+  [[nodiscard]] const std::vector<double>& axis_values(std::size_t k) const;
+  [[nodiscard]] const std::vector<std::string>& axis_texts(std::size_t k) const;
+  [[nodiscard]] std::vector<double> fidelity() const;
+  [[nodiscard]] std::vector<double> fidelity_uncompensated() const;
+  [[nodiscard]] std::vector<double> leakage() const;
+  [[nodiscard]] std::vector<double> populations() const;  ///< shape + [d, d]
+  [[nodiscard]] const std::vector<std::string>& labels() const;  ///< computational labels (d)
+  /// Devices, simulators built and pulse-only updates (the cache's work).
+  [[nodiscard]] std::vector<long> builds() const;
+  void save(const std::string& path) const;  ///< the file of `qevolve sweep -o PATH`
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+/// `qevolve spectrum`'s figures.
+struct SpectrumData {
+  RVector energies;                 ///< dressed energies, ascending (GHz)
+  std::vector<std::string> labels;  ///< bare label of each dressed state
+  std::vector<std::string> modes, types;
+  std::vector<double> f01_bare, f12_bare, f01_dressed, phi01, n01;  ///< per mode
+  std::vector<std::pair<std::string, std::string>> zz_pairs;
+  std::vector<double> zz_khz;
+};
+
+/// `qevolve optimize`'s outcome: the final evaluation (with /history) and the optimised config.
+struct OptimizeData {
+  std::optional<RunResult> result;  ///< always set; optional only for default construction
+  std::vector<std::string> names;
+  RVector x0, x;
+  std::vector<double> infidelity, leakage, objective, gradient_norm, step, wall_time_s;  ///< /history
+  std::string stop_reason;
+  int evaluations = 0;
+  std::string optimized_yaml;  ///< the text `qevolve optimize` writes to OUT.optimized.yaml
+};
+
+class Session {
+ public:
+  /// Parses `text` (FILE `name` in messages) with the `sets` ("KEY=VALUE") applied to every
+  /// call; validates the config (io::resolve). `threads` as --threads (0: all cores).
+  Session(std::string text, std::string name, std::vector<std::string> sets = {}, int threads = 0);
+  /// The same from a file (its path in messages).
+  [[nodiscard]] static Session from_file(const std::string& path, std::vector<std::string> sets = {},
+                                         int threads = 0);
+  ~Session();
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+
+  /// `qevolve run --set ...`: evolve, fidelity with compensation and, when something is
+  /// trainable, the gradient.
+  [[nodiscard]] RunResult run(const std::vector<std::string>& overrides = {});
+  /// d(1 - F)/d(theta) of every trainable parameter, as `run` writes /gradient (InputError when
+  /// nothing is trainable).
+  [[nodiscard]] std::pair<std::vector<std::string>, RVector> gradient(const std::vector<std::string>& overrides = {});
+  /// The trainable parameters of the config (stable order: /gradient_names) and their values.
+  [[nodiscard]] const std::vector<gradient::ParameterInfo>& parameters();
+  [[nodiscard]] RVector x0();
+  /// The objective of `qevolve optimize` ((1 - F) + w leakage, w = optimize.leakage_weight)
+  /// and its gradient at parameter values x (units of the parameters). `scaled`: x and the
+  /// gradient are in the optimiser's variables u = theta / ParameterInfo::scale, as `qevolve
+  /// optimize` minimises (docs/optimize.md): its first steps are then sensible whatever the units.
+  [[nodiscard]] std::pair<double, RVector> value_and_grad(const RVector& x, bool scaled = false);
+  /// `qevolve sweep --vary V ... --set ...` with `threads` points in parallel.
+  [[nodiscard]] SweepData sweep(const std::vector<std::string>& vary, const std::vector<std::string>& overrides = {});
+  /// `qevolve spectrum --set ...`.
+  [[nodiscard]] SpectrumData spectrum(const std::vector<std::string>& overrides = {});
+  /// `qevolve optimize --set ...` (checkpoint as optimize.checkpoint, `resume` as --resume);
+  /// `line` receives the progress lines (empty: none).
+  [[nodiscard]] OptimizeData optimize(const std::vector<std::string>& overrides = {}, const std::string& resume = {},
+                                      const std::function<void(const std::string&)>& line = {});
+
+  [[nodiscard]] int threads() const;
+  [[nodiscard]] const std::string& text() const;
+  [[nodiscard]] const std::string& name() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace qevolve::commands

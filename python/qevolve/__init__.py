@@ -1,0 +1,325 @@
+"""qevolve from Python: the engine of the `qevolve` CLI, loaded once, with NumPy arrays.
+
+    import qevolve
+    sim = qevolve.load("examples/fluxonium_x.yaml")
+    r = sim.run({"pulses[0].amplitude": 0.08})
+    print(r.fidelity, r.unitary)
+
+Every number comes from the C++ library (qevolve._core): a `run` equals `qevolve run --set ...`,
+a `sweep` equals `qevolve sweep --vary ...`, and so on (docs/python.md). Overrides are a dict of
+key paths (as `--set` takes them: ``"pulses[0].amplitude"``, ``"device.qubits[q0].el"``) to
+values (numbers, strings, lists, dicts: written as YAML). Pulse and target overrides reuse the
+cached simulator; device and evolution overrides rebuild only what they change. The engine
+runs with the GIL released.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Mapping, Optional
+
+import numpy as np
+
+from . import _core
+from ._core import ConfigError, NumericalError
+
+__version__: str = _core.__version__
+
+__all__ = [
+    "ConfigError",
+    "NumericalError",
+    "OptimizeResult",
+    "Result",
+    "Simulation",
+    "Spectrum",
+    "SweepResult",
+    "__version__",
+    "load",
+    "loads",
+]
+
+Overrides = Optional[Mapping[str, Any]]
+
+
+def _yaml(value: Any) -> str:
+    """A Python value as the YAML text `--set` takes."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if math.isnan(v):
+            return ".nan"
+        if math.isinf(v):
+            return ".inf" if v > 0 else "-.inf"
+        return repr(v)  # the shortest text that reads back as the same double
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+    raise TypeError(f"qevolve: cannot write {type(value).__name__} {value!r} as a config value")
+
+
+def _sets(overrides: Overrides) -> list[str]:
+    """{key: value} -> ["key=value", ...] in order, as `--set` arguments."""
+    if not overrides:
+        return []
+    return [f"{k}={_yaml(v)}" for k, v in overrides.items()]
+
+
+class Result:
+    """One evaluation, as `qevolve run` computes it (docs/output.md names the same arrays).
+
+    Arrays are read-only NumPy views of the engine's storage (no copy): ``unitary``,
+    ``unitary_compensated``, ``propagator``, ``superoperator``, ``angles`` and the ``trace``
+    arrays. They stay valid as long as any of them or the Result is alive.
+    """
+
+    __slots__ = ("_r",)
+
+    def __init__(self, core: _core.RunResult) -> None:
+        self._r = core
+
+    @property
+    def fidelity(self) -> float:
+        """F after compensation (NaN without a target)."""
+        return self._r.fidelity
+
+    @property
+    def uncompensated_fidelity(self) -> float:
+        """F before compensation (NaN without a target)."""
+        return self._r.fidelity_uncompensated
+
+    @property
+    def leakage(self) -> float:
+        """Leakage out of the computational subspace (NaN without a target)."""
+        return self._r.leakage
+
+    @property
+    def unitary(self) -> np.ndarray:
+        """/unitary: the computational block (d x d, complex) before compensation."""
+        return self._r.unitary
+
+    @property
+    def unitary_compensated(self) -> np.ndarray:
+        """/unitary_compensated: the block after the compensation layers."""
+        return self._r.unitary_compensated
+
+    @property
+    def propagator(self) -> np.ndarray:
+        """/propagator: every evolved initial state (D x n, complex; closed systems)."""
+        return self._r.propagator
+
+    @property
+    def superoperator(self) -> np.ndarray:
+        """/superoperator: the channel on the initial states (open systems)."""
+        return self._r.superoperator
+
+    @property
+    def angles(self) -> np.ndarray:
+        """/compensation/angles (empty without compensation)."""
+        return self._r.angles
+
+    @property
+    def gradient(self) -> Optional[dict[str, float]]:
+        """d(1 - F)/d(theta) by /gradient_names, when the config marks parameters `optimize:`."""
+        names = self._r.gradient_names
+        if not names:
+            return None
+        return dict(zip(names, self._r.gradient_values.tolist()))
+
+    @property
+    def trace(self) -> Optional[dict[str, np.ndarray]]:
+        """/trace/* (time, populations, mode_populations, trace) when output.trace asks for it."""
+        return self._r.trace_arrays() if self._r.has_trace else None
+
+    @property
+    def resolved(self) -> dict[str, float]:
+        """/resolved: the numbers `auto` and derived shape keys resolved to."""
+        return dict(self._r.resolved)
+
+    @property
+    def initial_states(self) -> list[str]:
+        """/initial_states: the labels of the propagator's columns."""
+        return self._r.initial_labels
+
+    @property
+    def dims(self) -> list[int]:
+        """Levels of each mode."""
+        return self._r.dims
+
+    @property
+    def engine_seconds(self) -> float:
+        """The engine's own time: evolution + fidelity + gradient."""
+        r = self._r
+        return r.evolve_seconds + r.fidelity_seconds + r.gradient_seconds
+
+    def save(self, path: str) -> None:
+        """Writes the HDF5 file `qevolve run -o PATH` writes (atomically)."""
+        self._r.save(str(path))
+
+    def __repr__(self) -> str:
+        return f"<qevolve.Result F={self.fidelity:.12g} leakage={self.leakage:.3g}>"
+
+
+class SweepResult:
+    """A sweep grid, as `qevolve sweep` computes it (/sweep/* of docs/output.md).
+
+    ``fidelity``, ``uncompensated_fidelity`` and ``leakage`` have the grid's shape (one axis per
+    swept key, in order); ``populations`` adds [d, d]. They are copied out of the engine's
+    per-point records once, on construction.
+    """
+
+    def __init__(self, core: _core.SweepData) -> None:
+        self._s = core
+        self.keys: list[str] = core.keys
+        self.shape: tuple[int, ...] = tuple(core.shape)
+        self.axes: list[np.ndarray] = [core.axis_values(k) for k in range(len(self.keys))]
+        self.labels: list[str] = core.labels
+        self.fidelity: np.ndarray = core.figure("fidelity")
+        self.uncompensated_fidelity: np.ndarray = core.figure("fidelity_uncompensated")
+        self.leakage: np.ndarray = core.figure("leakage")
+        self.populations: np.ndarray = core.figure("populations")
+
+    @property
+    def builds(self) -> dict[str, int]:
+        """What the cache built: devices, simulators, pulse-only updates."""
+        d, s, p = self._s.builds
+        return {"devices": d, "simulators": s, "pulse_updates": p}
+
+    def save(self, path: str) -> None:
+        """Writes the HDF5 file `qevolve sweep -o PATH` writes."""
+        self._s.save(str(path))
+
+
+class Spectrum:
+    """`qevolve spectrum`'s figures: dressed energies and labels, per-mode figures, static ZZ."""
+
+    def __init__(self, core: _core.SpectrumData) -> None:
+        self.energies: np.ndarray = np.array(core.energies)
+        self.labels: list[str] = core.labels
+        self.modes: dict[str, dict[str, Any]] = {
+            name: {
+                "type": core.types[i],
+                "f01_bare": core.f01_bare[i],
+                "f12_bare": core.f12_bare[i],
+                "f01_dressed": core.f01_dressed[i],
+                "phi01": core.phi01[i],
+                "n01": core.n01[i],
+            }
+            for i, name in enumerate(core.modes)
+        }
+        self.zz_khz: dict[tuple[str, str], float] = {tuple(p): z for p, z in zip(core.zz_pairs, core.zz_khz)}
+
+
+class OptimizeResult:
+    """`qevolve optimize`'s outcome: the final evaluation, the parameters, /history."""
+
+    def __init__(self, core: _core.OptimizeData) -> None:
+        self.result: Result = Result(core.result)
+        self.names: list[str] = core.names
+        self.x0: np.ndarray = np.array(core.x0)
+        self.x: np.ndarray = np.array(core.x)
+        self.history: dict[str, np.ndarray] = {
+            k: np.array(getattr(core, k))
+            for k in ("infidelity", "leakage", "objective", "gradient_norm", "step", "wall_time_s")
+        }
+        self.stop_reason: str = core.stop_reason
+        self.evaluations: int = core.evaluations
+        self.optimized_yaml: str = core.optimized_yaml
+
+    @property
+    def parameters(self) -> dict[str, float]:
+        """The optimised values by name."""
+        return dict(zip(self.names, self.x.tolist()))
+
+    def save(self, path: str) -> None:
+        """Writes the HDF5 file `qevolve optimize -o PATH` writes (with /history)."""
+        self.result.save(path)
+
+
+class Simulation:
+    """A config loaded once, with its cached device and simulator. Build with load()/loads()."""
+
+    def __init__(self, session: _core.Session) -> None:
+        self._s = session
+
+    @property
+    def threads(self) -> int:
+        """Threads of every evaluation (0: all cores, the CLI's default)."""
+        return self._s.threads
+
+    def run(self, overrides: Overrides = None) -> Result:
+        """`qevolve run --set KEY=VALUE ...`: evolve, fidelity with compensation and, when
+        parameters are marked `optimize:`, the gradient."""
+        return Result(self._s.run(_sets(overrides)))
+
+    def gradient(self, overrides: Overrides = None) -> dict[str, float]:
+        """d(1 - F)/d(theta) keyed by /gradient_names (ConfigError when nothing is trainable)."""
+        return self._s.gradient(_sets(overrides))
+
+    @property
+    def parameters(self) -> list[str]:
+        """The trainable parameters (`optimize:` lists), in /gradient_names order."""
+        return self._s.parameter_names
+
+    @property
+    def x0(self) -> np.ndarray:
+        """The trainable parameters' values in the config."""
+        return self._s.x0
+
+    @property
+    def bounds(self) -> list[tuple[float, float]]:
+        """Each parameter's domain (e.g. sigma > 0), for scipy.optimize.minimize(bounds=...)."""
+        return self._s.bounds
+
+    @property
+    def scales(self) -> np.ndarray:
+        """Each parameter's typical meaningful change (1 MHz of amplitude or frequency, 0.01 rad
+        of phase, ...): `qevolve optimize` minimises over x / scales (docs/optimize.md)."""
+        return self._s.scales
+
+    def value_and_grad(self, x: Any, scaled: bool = False) -> tuple[float, np.ndarray]:
+        """`qevolve optimize`'s objective (1 - F) + w leakage (w: optimize.leakage_weight, 0 by
+        default) and its gradient at parameter values x, for
+        ``scipy.optimize.minimize(sim.value_and_grad, sim.x0, jac=True, method="L-BFGS-B")``.
+
+        ``scaled=True``: x and the gradient are in the variables u = x / scales that
+        `qevolve optimize` uses; a quasi-Newton method's first steps are then one typical change
+        of each parameter, whatever the units, and it follows the CLI's path:
+        ``minimize(sim.value_and_grad, sim.x0 / sim.scales, args=(True,), jac=True, method="L-BFGS-B")``.
+        """
+        return self._s.value_and_grad(np.ascontiguousarray(x, dtype=np.float64), bool(scaled))
+
+    def sweep(self, axes: Mapping[str, Iterable[Any]], overrides: Overrides = None) -> SweepResult:
+        """`qevolve sweep --vary KEY=v1,v2,... --set ...`: the grid of every axis (the first
+        slowest), points evaluated over `threads` threads from cached simulators."""
+        vary = [f"{k}=" + ",".join(_yaml(v) for v in values) for k, values in axes.items()]
+        return SweepResult(self._s.sweep(vary, _sets(overrides)))
+
+    def spectrum(self, overrides: Overrides = None) -> Spectrum:
+        """`qevolve spectrum --set ...`."""
+        return Spectrum(self._s.spectrum(_sets(overrides)))
+
+    def optimize(self, overrides: Overrides = None, resume: Optional[str] = None, verbose: bool = False) -> OptimizeResult:
+        """`qevolve optimize --set ...` (the config's `optimize:` section; `resume` as --resume;
+        `verbose` prints the iteration lines on stderr)."""
+        return OptimizeResult(self._s.optimize(_sets(overrides), str(resume or ""), verbose))
+
+    def __repr__(self) -> str:
+        return f"<qevolve.Simulation {self._s.name}>"
+
+
+def load(path: str, overrides: Overrides = None, threads: int = 0) -> Simulation:
+    """Loads and validates the config file at `path` (`overrides` apply to every call)."""
+    return Simulation(_core.Session.from_file(str(path), _sets(overrides), threads))
+
+
+def loads(yaml_text: str, overrides: Overrides = None, threads: int = 0, name: str = "<string>") -> Simulation:
+    """The same from YAML text (`name` is FILE in messages)."""
+    return Simulation(_core.Session(yaml_text, name, _sets(overrides), threads))

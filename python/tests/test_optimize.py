@@ -1,0 +1,102 @@
+"""Optimisation: Simulation.optimize is `qevolve optimize`; scipy's L-BFGS-B on value_and_grad
+reproduces it on examples/fluxonium_x_optimize.yaml."""
+import re
+
+import numpy as np
+import pytest
+import scipy.optimize
+
+import qevolve
+from conftest import EXAMPLES, cli, h5
+from test_cli_equal import assert_files_equal
+
+CONFIG = EXAMPLES / "fluxonium_x_optimize.yaml"
+
+
+@pytest.fixture(scope="module")
+def cli_optimum(tmp_path_factory):
+    out = tmp_path_factory.mktemp("opt") / "o.h5"
+    p = cli("optimize", CONFIG, "--threads", "1", "-o", out)
+    values = {}
+    for m in re.finditer(r"^\s+(\S+)\s+(\S+) -> (\S+)$", p.stdout, re.M):
+        values[m.group(1)] = float(m.group(3))
+    return out, values
+
+
+def test_optimize_equals_the_cli(cli_optimum, tmp_path):
+    out, values = cli_optimum
+    o = qevolve.load(CONFIG, threads=1).optimize()
+    assert o.names == list(values)
+    np.testing.assert_allclose(o.x, list(values.values()), rtol=1e-12, atol=0)
+    ref = h5(out)
+    np.testing.assert_allclose(o.history["infidelity"], ref["/history/infidelity"], rtol=0, atol=1e-12)
+    ours = tmp_path / "py.h5"
+    o.save(ours)
+    mine = h5(ours)
+    del mine["/history/wall_time_s"], ref["/history/wall_time_s"]
+    assert_files_equal(mine, ref)
+    assert o.optimized_yaml == (out.parent / "o.optimized.yaml").read_text()
+
+
+def test_scipy_lbfgsb_reproduces_qevolve_optimize(cli_optimum):
+    out, values = cli_optimum
+    f_cli = float(h5(out)["@fidelity"])
+    sim = qevolve.load(CONFIG, threads=1)
+    assert sim.parameters == list(values)
+    np.testing.assert_allclose(sim.x0, [0.09060527915137346, 0.5843664862818624, 0.64509906], rtol=0, atol=0)
+    scales = sim.scales
+    np.testing.assert_allclose(scales, [1e-3, 1e-3, 1e-2])  # 1 MHz, 1 MHz, 0.01 rad
+    # In the CLI's variables u = theta / scale (scaled=True), scipy's L-BFGS-B with its defaults
+    # follows the CLI's path: the same optimum to the optimisers' tolerance. Both stop near
+    # 1 - F ~ 1e-7 (the CLI at its target 1e-6, scipy at its default pgtol); there |d u| ~ 1e-3
+    # changes 1 - F by ~1e-9, so the optimum is determined to about that.
+    res = scipy.optimize.minimize(sim.value_and_grad, sim.x0 / scales, args=(True,), jac=True, method="L-BFGS-B")
+    assert res.success, res.message
+    assert 1 - f_cli <= 1e-6 and res.fun <= 1e-6, (1 - f_cli, res.fun)
+    np.testing.assert_allclose(res.x, np.array(list(values.values())) / scales, rtol=0, atol=2e-3)
+    theta = res.x * scales
+    assert sim.run(dict(zip(sim.parameters, theta))).fidelity == pytest.approx(1 - res.fun, abs=1e-12)
+
+
+def test_scipy_in_parameter_units_converges_too():
+    # The contract call in the parameters' own units works as well; its first step is one unit of
+    # every parameter (a GHz of amplitude), so it may find another minimum than the CLI's.
+    sim = qevolve.load(CONFIG, threads=1)
+    res = scipy.optimize.minimize(sim.value_and_grad, sim.x0, jac=True, method="L-BFGS-B",
+                                  options={"ftol": 1e-12, "gtol": 1e-10})
+    assert res.success, res.message
+    assert res.fun < 1e-8
+    f, g = sim.value_and_grad(res.x)
+    assert f == res.fun
+
+
+def test_value_and_grad_is_the_gradient_of_run():
+    sim = qevolve.load(CONFIG, threads=1)
+    x = sim.x0 * np.array([0.99, 1.0, 1.01])
+    f, g = sim.value_and_grad(x)
+    r = sim.run(dict(zip(sim.parameters, x)))
+    assert f == pytest.approx(1 - r.fidelity, abs=1e-12)
+    np.testing.assert_allclose(g, list(r.gradient.values()), rtol=1e-9, atol=1e-12)
+    # and the finite difference of the value
+    h = 1e-6
+    e = np.zeros(3)
+    e[0] = h
+    fd = (sim.value_and_grad(x + e)[0] - sim.value_and_grad(x - e)[0]) / (2 * h)
+    assert fd == pytest.approx(g[0], rel=1e-5)
+
+
+def test_value_and_grad_rejects_a_wrong_length():
+    sim = qevolve.load(CONFIG)
+    with pytest.raises(qevolve.ConfigError, match="3 parameters"):
+        sim.value_and_grad(np.zeros(2))
+
+
+def test_numerical_failures_raise_numerical_error():
+    sim = qevolve.load(CONFIG, threads=1)
+    x = sim.x0.copy()
+    x[0] = np.nan
+    with pytest.raises(qevolve.NumericalError, match="not finite"):
+        sim.value_and_grad(x)
+    assert issubclass(qevolve.NumericalError, ArithmeticError)
+    f, _ = sim.value_and_grad(sim.x0)  # the session is still usable
+    assert 0 < f < 1

@@ -1,0 +1,362 @@
+// Session (include/qevolve/session.hpp): a config parsed once; each call applies its overrides
+// as `--set` does, validates, and evaluates through the commands' own pieces -- the sweep's
+// cached simulator (sweep_points.hpp) for plain runs, GradientProblem when something is
+// trainable, plan_sweep / evaluate_sweep, optimize_problem -- so its numbers are the CLI's.
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <optional>
+
+#include "config_input.hpp"
+#include "optimize_problem.hpp"
+#include "qevolve/config_writer.hpp"
+#include "qevolve/device.hpp"
+#include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/resolve.hpp"
+#include "qevolve/simulator.hpp"
+#include "qevolve/spectrum.hpp"
+#include "qevolve/sweep_axis.hpp"
+#include "session_impl.hpp"
+
+namespace qevolve::commands {
+
+struct Session::Impl {
+  Impl(std::string text, std::string name, std::vector<io::Override> s, int t)
+      : parsed(std::move(text), std::move(name)), sets(std::move(s)), threads(t) {}
+  io::ParsedConfig parsed;
+  std::vector<io::Override> sets;  ///< the session's own, before each call's
+  int threads = 0;
+  std::mutex lock;                 ///< one call at a time (the caches below)
+  comm::SerialCommunicator serial;  ///< GradientProblem keeps a reference: lives as long as the session
+  CachedSimulator cache;            ///< plain runs
+  SweepStats stats;
+  /// Trainable configs: the problem of the overrides `problem_key`, its values at build.
+  std::shared_ptr<gradient::GradientProblem> problem;
+  std::vector<std::string> problem_key;
+  RVector problem_x0;
+  /// value_and_grad's own problem (the session's overrides): it may move device parameters,
+  /// which replaces its simulator, so no Result refers to it.
+  std::unique_ptr<gradient::GradientProblem> optimizer;
+
+  [[nodiscard]] std::vector<io::Override> overrides(const std::vector<std::string>& more) const;
+  /// The config or the overrides name a matrix_file (an HDF5 read).
+  [[nodiscard]] bool reads_files(const std::vector<io::Override>& all) const;
+  /// hdf5_mutex(), locked when reads_files(all) or `also` (HDF5 is entered by one thread at a time).
+  [[nodiscard]] std::unique_lock<std::mutex> file_lock(const std::vector<io::Override>& all, bool also = false) const;
+  [[nodiscard]] Config read(const std::vector<io::Override>& all, io::Purpose purpose, bool keep_text,
+                            device::ResolvedDevice* resolved = nullptr) const;
+  gradient::GradientProblem& problem_for(const std::vector<io::Override>& all, const Config& config);
+  /// InputError (the resolution stage's words) when nothing is trainable: gradients need it.
+  void require_trainable(const Config& config) const;
+  [[nodiscard]] std::optional<RVector> trained_values(const std::vector<io::Override>& all,
+                                                      const Config& config) const;
+};
+
+bool Session::Impl::reads_files(const std::vector<io::Override>& all) const {
+  const auto mentions = [](const std::string& t) { return t.find("matrix_file") != std::string::npos; };
+  return mentions(parsed.text()) ||
+         std::any_of(all.begin(), all.end(),
+                     [&](const io::Override& o) { return mentions(o.key) || mentions(o.value); });
+}
+
+std::unique_lock<std::mutex> Session::Impl::file_lock(const std::vector<io::Override>& all, bool also) const {
+  std::unique_lock<std::mutex> files(hdf5_mutex(), std::defer_lock);
+  if (also || reads_files(all)) files.lock();
+  return files;
+}
+
+std::vector<io::Override> Session::Impl::overrides(const std::vector<std::string>& more) const {
+  std::vector<io::Override> all = sets;
+  for (const std::string& s : more) all.push_back(io::parse_override(s, "--set"));
+  return all;
+}
+
+/// The config with `all` applied, validated for `purpose`. A problem is reported as the CLI
+/// reports it: read again from the text with parse_config, which keeps the file's locations.
+Config Session::Impl::read(const std::vector<io::Override>& all, io::Purpose purpose, bool keep_text,
+                           device::ResolvedDevice* resolved) const {
+  const auto files = file_lock(all);  // a matrix_file target: validation reads it
+  try {
+    Config config = parsed.read(all, keep_text);
+    const device::ResolvedDevice dev =
+        purpose == io::Purpose::inspect ? io::resolve_device(config) : io::resolve(config, purpose);
+    (void)io::check_memory(config, dev, purpose, std::nullopt, false);
+    if (resolved) *resolved = dev;
+    return config;
+  } catch (const InputError&) {
+    if (all.empty()) throw;
+    const Config located = io::parse_config(parsed.text(), parsed.name(), all);
+    (void)(purpose == io::Purpose::inspect ? io::resolve_device(located) : io::resolve(located, purpose));
+    throw;
+  }
+}
+
+namespace {
+std::vector<std::string> key_of(const std::vector<io::Override>& all) {
+  std::vector<std::string> key;
+  for (const io::Override& o : all) key.push_back(o.key + "=" + o.value);
+  return key;
+}
+
+/// What an override changes, as a sweep axis's scope: the device for `device.*`, the
+/// simulator for anything but pulses and target (evolution, output: the trace grid).
+SweepPoint point_of(Config config, device::ResolvedDevice resolved, const std::vector<io::Override>& all) {
+  SweepPoint p;
+  for (const io::Override& o : all) {
+    const std::string top = o.key.substr(0, o.key.find_first_of(".["));
+    const std::string entry = o.key + "=" + o.value;
+    if (top == "device") p.device_key.push_back(entry);
+    if (top != "pulses" && top != "target") p.simulator_key.push_back(entry);
+  }
+  p.config = std::move(config);
+  p.resolved = std::move(resolved);
+  return p;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+/// When the session's own problem is built and the overrides beyond the session's are numbers
+/// for pulse parameters it trains, with no pulse `auto` to re-resolve: the problem's values with
+/// those numbers (no rebuild). Empty otherwise.
+std::optional<RVector> Session::Impl::trained_values(const std::vector<io::Override>& all,
+                                                     const Config& config) const {
+  if (!problem || problem_key != key_of(sets)) return std::nullopt;
+  for (const PulseSpec& p : config.pulses)
+    if (p.amplitude_auto || p.frequency_mode != FrequencyMode::value) return std::nullopt;
+  const std::vector<std::string> names = problem->names();
+  RVector x = problem_x0;
+  for (std::size_t k = sets.size(); k < all.size(); ++k) {
+    const io::Override& o = all[k];
+    const auto it = std::find(names.begin(), names.end(), o.key);
+    if (it == names.end() || o.key.rfind("pulses[", 0) != 0) return std::nullopt;
+    std::size_t used = 0;
+    try {
+      x(it - names.begin()) = std::stod(o.value, &used);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (used != o.value.size()) return std::nullopt;
+  }
+  return x;
+}
+
+void Session::Impl::require_trainable(const Config& config) const {
+  if (!gradient::has_trainable(config))
+    throw InputError({parsed.name(), 0, 0}, "pulses", "nothing is trainable: no `optimize:` list names a parameter",
+                     "an `optimize: [...]` list on a pulse, qubit or coupling");
+}
+
+/// The GradientProblem of the overrides `all`: the session's own with new values for overrides
+/// of trained pulse parameters, else rebuilt when the overrides change; at its build values
+/// otherwise; no warm start (as a fresh `qevolve run` computes it).
+gradient::GradientProblem& Session::Impl::problem_for(const std::vector<io::Override>& all, const Config& config) {
+  require_trainable(config);
+  const std::vector<std::string> key = key_of(all);
+  const std::optional<RVector> x = key == problem_key ? std::optional<RVector>() : trained_values(all, config);
+  if (!problem || (key != problem_key && !x)) {
+    problem.reset();
+    problem = std::make_shared<gradient::GradientProblem>(config, threads, serial);
+    problem_key = key;
+    problem_x0 = problem->values();
+  }
+  problem->set_values(x ? *x : problem_x0);
+  problem->set_warm_angles(RVector());
+  problem->set_leakage_weight(0.0);
+  return *problem;
+}
+
+Session::Session(std::string text, std::string name, std::vector<std::string> sets, int threads) {
+  std::vector<io::Override> parsed_sets;
+  for (const std::string& s : sets) parsed_sets.push_back(io::parse_override(s, "--set"));
+  impl_ = std::make_unique<Impl>(std::move(text), std::move(name), std::move(parsed_sets), threads);
+  // A config that does not load (bad YAML, unknown keys, a bad device) fails here; the checks
+  // of a run, a sweep or an optimisation are made by each call.
+  (void)impl_->read(impl_->sets, io::Purpose::inspect, false);
+}
+
+Session Session::from_file(const std::string& path, std::vector<std::string> sets, int threads) {
+  return Session(io::read_config_source(path), io::source_name(path), std::move(sets), threads);
+}
+
+Session::~Session() = default;
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+int Session::threads() const { return impl_->threads; }
+const std::string& Session::text() const { return impl_->parsed.text(); }
+const std::string& Session::name() const { return impl_->parsed.name(); }
+
+RunResult Session::run(const std::vector<std::string>& overrides) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  std::vector<io::Override> all = m.overrides(overrides);
+  device::ResolvedDevice resolved;
+  Config config = m.read(all, io::Purpose::evolve, false, &resolved);
+  linalg::set_blas_threads(m.threads);  // as --threads: BLAS too
+  const bool trace = config.output.trace.requested();
+  RunReport report;
+  std::shared_ptr<const solver::Simulator> sim;
+  if (gradient::has_trainable(config)) {
+    const auto files = m.file_lock(all);  // a matrix_file target: the problem reads it
+    gradient::GradientProblem& problem = m.problem_for(all, config);
+    sim = std::shared_ptr<const solver::Simulator>(m.problem, &problem.simulator());
+    gradient::PipelineHooks hooks;
+    hooks.check_columns = [&sim, &m](const CMatrix& local) { check_norms(local, sim->options(), m.serial); };
+    hooks.trace = trace;
+    take_evaluation(report, problem.evaluate(true, hooks), problem.names());
+  } else {
+    SweepPoint point = point_of(std::move(config), std::move(resolved), all);
+    take_evaluation(report, m.cache.evaluate(point, m.stats, m.threads, trace), {});
+    sim = m.cache.simulator();
+    config = std::move(point.config);
+  }
+  return RunResult(make_run_result(std::move(sim), std::move(config), m.parsed, std::move(all), std::move(report),
+                                   seconds_since(t0)));
+}
+
+std::pair<std::vector<std::string>, RVector> Session::gradient(const std::vector<std::string>& overrides) {
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  const std::vector<io::Override> all = m.overrides(overrides);
+  const Config config = m.read(all, io::Purpose::evolve, false);
+  linalg::set_blas_threads(m.threads);
+  const auto files = m.file_lock(all);  // a matrix_file target: the problem reads it
+  gradient::GradientProblem& problem = m.problem_for(all, config);
+  gradient::Evaluation ev = problem.evaluate(true);
+  return {problem.names(), std::move(ev.gradient)};
+}
+
+const std::vector<gradient::ParameterInfo>& Session::parameters() {
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  const Config config = m.read(m.sets, io::Purpose::evolve, false);
+  const auto files = m.file_lock(m.sets);  // a matrix_file target: the problem reads it
+  return m.problem_for(m.sets, config).parameters();
+}
+
+RVector Session::x0() {
+  (void)parameters();
+  return impl_->problem_x0;
+}
+
+std::pair<double, RVector> Session::value_and_grad(const RVector& x, bool scaled) {
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  const Config config = m.read(m.sets, io::Purpose::evolve, false);
+  m.require_trainable(config);
+  const auto files = m.file_lock(m.sets);  // a matrix_file target: the problem reads it
+  if (!m.optimizer) m.optimizer = std::make_unique<gradient::GradientProblem>(config, m.threads, m.serial);
+  gradient::GradientProblem& problem = *m.optimizer;
+  if (x.size() != static_cast<Index>(problem.parameters().size()))
+    throw InputError("value_and_grad: x has " + std::to_string(x.size()) + " values for " +
+                     std::to_string(problem.parameters().size()) + " parameters");
+  linalg::set_blas_threads(m.threads);
+  // As `qevolve optimize` evaluates: its objective, the angles warm-started from the last call.
+  problem.set_leakage_weight(config.optimize.value_or(OptimizeSpec{}).leakage_weight);
+  RVector scale(x.size());
+  for (Index i = 0; i < x.size(); ++i)
+    scale(i) = scaled ? problem.parameters()[static_cast<std::size_t>(i)].scale : 1.0;
+  problem.set_values(x.cwiseProduct(scale));
+  gradient::Evaluation ev = problem.evaluate(true);
+  return {ev.objective, ev.gradient.cwiseProduct(scale)};
+}
+
+SweepData Session::sweep(const std::vector<std::string>& vary, const std::vector<std::string>& overrides) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  auto data = std::make_shared<SweepData::Impl>();
+  const int threads = solver::resolve_threads(m.threads);
+  const std::vector<io::Override> all = m.overrides(overrides);
+  {
+    // The points' validation reads a matrix_file target with HDF5 (on one thread: build_points).
+    const bool gates = std::any_of(vary.begin(), vary.end(), [](const std::string& v) {
+      return v.find("matrix_file") != std::string::npos || v.rfind("target.gates", 0) == 0;
+    });
+    const auto files = m.file_lock(all, gates);
+    data->plan = plan_sweep(m.parsed, all, vary, m.serial, threads);
+  }
+  data->grid = evaluate_sweep(data->plan, threads, m.serial, data->stats, {});
+  data->wall_time = seconds_since(t0);
+  return SweepData(std::move(data));
+}
+
+SpectrumData Session::spectrum(const std::vector<std::string>& overrides) {
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  device::ResolvedDevice resolved;
+  (void)m.read(m.overrides(overrides), io::Purpose::inspect, false, &resolved);
+  const device::Device dev = device::build_device(resolved);
+  const device::DressedBasis dressed = device::dress(dev);
+  const device::SpectrumReport report = device::analyse_spectrum(dev, dressed);
+  SpectrumData s;
+  s.energies = dressed.energies;
+  for (Index l : dressed.labels) s.labels.push_back(dev.label(l));
+  for (const auto& f : report.modes) {
+    s.modes.push_back(f.name);
+    s.types.push_back(f.type);
+    s.f01_bare.push_back(f.f01_bare);
+    s.f12_bare.push_back(f.f12_bare);
+    s.f01_dressed.push_back(f.f01_dressed);
+    s.phi01.push_back(f.phi01);
+    s.n01.push_back(f.n01);
+  }
+  for (const auto& p : report.zz) {
+    s.zz_pairs.emplace_back(p.a, p.b);
+    s.zz_khz.push_back(p.zz_khz);
+  }
+  return s;
+}
+
+OptimizeData Session::optimize(const std::vector<std::string>& overrides, const std::string& resume,
+                               const std::function<void(const std::string&)>& line) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  std::vector<io::Override> all = m.overrides(overrides);
+  Config config = m.read(all, io::Purpose::optimize, true);  // the text: the optimised YAML keeps it
+  linalg::set_blas_threads(m.threads);
+  // A checkpoint is written (and a resume read) with HDF5 at every iteration; a matrix_file
+  // target is read by the problem.
+  const auto files = m.file_lock(all, !resume.empty() || (config.optimize && !config.optimize->checkpoint.empty()));
+  auto problem = std::make_shared<gradient::GradientProblem>(config, m.threads, m.serial);
+  const OptimizeOutcome outcome =
+      optimize_problem(*problem, config.optimize.value_or(OptimizeSpec{}), resume, true, line);
+  RunReport report;
+  report.t_optimize = outcome.seconds;
+  report.history = outcome.history;
+  report.leakage_weight = outcome.leakage_weight;
+  report.stop_reason = outcome.stop_reason;
+  problem->set_values(outcome.x);  // the final evaluation, at the best point
+  gradient::PipelineHooks hooks;
+  hooks.trace = config.output.trace.requested();
+  take_evaluation(report, problem->evaluate(true, hooks), problem->names());
+
+  OptimizeData out;
+  out.names = problem->names();
+  out.x0 = outcome.x0;
+  out.x = outcome.x;
+  for (const HistoryRow& h : outcome.history) {
+    out.infidelity.push_back(h.infidelity);
+    out.leakage.push_back(h.leakage);
+    out.objective.push_back(h.objective);
+    out.gradient_norm.push_back(h.gradient_norm);
+    out.step.push_back(h.step);
+    out.wall_time_s.push_back(h.wall_time_s);
+  }
+  out.stop_reason = outcome.stop_reason;
+  out.evaluations = outcome.evaluations;
+  out.optimized_yaml = write_back_yaml(config, problem->config(), out.names, outcome.x);
+  std::shared_ptr<const solver::Simulator> sim(problem, &problem->simulator());
+  config.yaml_text.clear();
+  out.result = RunResult(make_run_result(std::move(sim), std::move(config), m.parsed, std::move(all),
+                                         std::move(report), seconds_since(t0)));
+  return out;
+}
+
+}  // namespace qevolve::commands

@@ -1,0 +1,40 @@
+// The insides of include/qevolve/session.hpp's results, shared by session.cpp (which fills
+// them) and session_result.cpp (which reads them).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "qevolve/config.hpp"
+#include "qevolve/config_loader.hpp"
+#include "qevolve/session.hpp"
+#include "run_output.hpp"
+#include "sweep_grid.hpp"
+
+namespace qevolve::commands {
+
+struct RunResult::Impl {
+  explicit Impl(io::ParsedConfig p) : parsed(std::move(p)) {}
+  std::shared_ptr<const solver::Simulator> sim;  ///< kept alive: the file needs its device and grid
+  Config config;                     ///< the run's config (no text: emitted by save())
+  io::ParsedConfig parsed;           ///< the session's text ...
+  std::vector<io::Override> overrides;  ///< ... and the overrides of this run
+  RunReport report;                  ///< config and sim point at the members above
+  double wall_time = 0.0;
+};
+
+/// A RunResult of `report` (an evaluation of `sim` with `config`): captures the pulse samples
+/// and resolved values the file needs, since `sim`'s pulses may be replaced by the next run.
+[[nodiscard]] std::shared_ptr<const RunResult::Impl> make_run_result(
+    std::shared_ptr<const solver::Simulator> sim, Config config, const io::ParsedConfig& parsed,
+    std::vector<io::Override> overrides, RunReport report, double wall_time);
+
+struct SweepData::Impl {
+  SweepPlan plan;
+  GridResult grid;
+  SweepStats stats;
+  double wall_time = 0.0;
+};
+
+}  // namespace qevolve::commands
