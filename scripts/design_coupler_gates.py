@@ -152,24 +152,33 @@ def fidelity_vz(u, target):
     return -best.fun, 1 - tr_uu / d, best.x
 
 
-# ---- device (the example's parameters) ----
-def make_device(levels_q=4, levels_c=4, ncut=30):
-    qa = Transmon(ec=0.210, ej=EJA, levels=levels_q, ncut=ncut)
+# ---- the examples' devices (examples/cz_transmon_coupler.yaml, examples/iswap_parametric.yaml) ----
+# Qubit A (EC 0.21, EJ 11.65 for CZ / 12.74 for iSWAP), coupler (EC 0.12, EJ 45, asymmetry 0.2,
+# static flux 0.2: f01 5.82 GHz), qubit B (EC 0.20, EJ 11.0); J_C qubit-coupler 0.075 GHz, direct
+# J_C chosen where the static ZZ is near zero (the coupler's "off" point).
+JQC = 0.075
+EJA = 11.65
+JQQ = 0.01075
+CEC, CEJ, CASYM, CFLUX = 0.120, 45.0, 0.2, 0.2
+DEVICES = {"cz": dict(eja=11.65, jqq=0.01075), "iswap": dict(eja=12.74, jqq=0.0115)}
+
+
+def make_device(levels_q=4, levels_c=8, ncut=30, eja=None, jqq=None):
+    eja = EJA if eja is None else eja
+    jqq = JQQ if jqq is None else jqq
+    qa = Transmon(ec=0.210, ej=eja, levels=levels_q, ncut=ncut)
     c = Transmon(ec=CEC, ej=CEJ, levels=levels_c, asym=CASYM, flux=CFLUX, ncut=ncut)
     qb = Transmon(ec=0.200, ej=11.00, levels=levels_q, ncut=ncut)
-    return Device([qa, c, qb], [(0, 2, JQQ), (0, 1, JQC), (1, 2, JQC)])
+    return Device([qa, c, qb], [(0, 2, jqq), (0, 1, JQC), (1, 2, JQC)])
 
 
-JQQ = 0.0065
-EJA = 11.60
-CEC, CEJ, CASYM, CFLUX = 0.120, 45.0, 0.2, 0.2
-JQC = 0.060
-
-
-def rampcos(amplitude, duration, ramp):
+def rampcos(amplitude, duration, ramp, frequency=0.0, phase=0.0):
     plateau = duration - 2 * ramp
 
     def f(t):
+        return env(t) * np.cos(TWO_PI * frequency * t + phase)
+
+    def env(t):
         if t < ramp:
             return amplitude * (1 - np.cos(np.pi * t / ramp)) / 2
         if t > ramp + plateau:
@@ -198,38 +207,21 @@ def report_device(dev):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("gate", choices=["cz", "iswap", "info"])
-    ap.add_argument("--steps", type=int, default=1000)
-    ap.add_argument("--params", type=float, nargs="*")
-    ap.add_argument("--optimize", action="store_true")
+    ap.add_argument("gate", choices=["cz", "iswap"])
+    ap.add_argument("--steps", type=int, default=1600)
+    ap.add_argument("--levels", type=int, nargs=2, default=[4, 8], help="qubit levels, coupler levels")
+    ap.add_argument("--params", type=float, nargs="+", required=True,
+                    help="cz: amplitude ramp duration; iswap: amplitude ramp duration frequency phase")
     args = ap.parse_args()
-    dev = make_device()
+    dev = make_device(*args.levels, **DEVICES[args.gate])
     report_device(dev)
-    if args.gate == "info":
-        for f in np.linspace(0, 0.35, 15):
-            c = Transmon(ec=0.120, ej=39.0, levels=3, asym=0.2, flux=f)
-            print(f"flux {f:.3f}: coupler f01 = {c.energies[1]-c.energies[0]:.4f}")
-        return
-    T = 50.0
-    if args.gate == "cz":
-        p = args.params or [0.25, 10.0]
-
-        def run(p, steps=args.steps):
-            u, _ = dev.propagate(rampcos(p[0], T, p[1]), T, steps)
-            return fidelity_vz(u, CZ), u
-
-        def obj(p):
-            (F, L, _), u = run(p)
-            print(f"  p={p} 1-F={1-F:.3e} L={L:.2e}", flush=True)
-            return 1 - F + L
-
-        if args.optimize:
-            r = so.minimize(obj, p, method="Nelder-Mead", options={"xatol": 1e-6, "fatol": 1e-9})
-            p = r.x
-        t0 = time.time()
-        (F, L, th), u = run(p)
-        print(f"CZ p={list(p)} steps={args.steps}: 1-F={1-F:.3e} leak={L:.3e} ({time.time()-t0:.1f}s)")
-        print(np.round(np.angle(np.diag(u)), 4), np.round(np.abs(u), 4))
+    p = args.params
+    pulse = rampcos(p[0], p[2], p[1], *(p[3:5] if args.gate == "iswap" else ()))
+    t0 = time.time()
+    u, _ = dev.propagate(pulse, p[2], args.steps)
+    F, L, _ = fidelity_vz(u, CZ if args.gate == "cz" else ISWAP)
+    print(f"{args.gate} {p} levels {args.levels} steps {args.steps}: 1 - F = {1 - F:.6e}, "
+          f"leakage = {L:.6e} ({time.time() - t0:.1f} s)")
 
 
 if __name__ == "__main__":
