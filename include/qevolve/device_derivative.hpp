@@ -46,6 +46,7 @@ void set_param(ResolvedDevice& resolved, const DeviceParam& p, double value);
 struct ModeDerivative {
   RVector energies;  ///< dE_k/dtheta, k < levels
   CMatrix charge, flux, lowering, number;
+  CMatrix cos_phi, sin_phi;  ///< tunable transmon (flux pulses); empty otherwise
 };
 
 /// Derivative of `mode` with respect to its parameter `key` (ec ej el flux ng asymmetry
@@ -66,7 +67,7 @@ struct DeviceDerivative {
 };
 [[nodiscard]] DeviceDerivative device_derivative(const Device& device, const DeviceParam& p);
 
-/// The operator called `op` ("phi", "n", "x", "y", "number", "lowering") of a ModeDerivative,
+/// The operator called `op` ("phi", "n", "x", "y", "number", "lowering", "cos_phi", "sin_phi") of a ModeDerivative,
 /// or nullptr where the mode has none (mirrors Mode::op).
 [[nodiscard]] const CMatrix* op_derivative(const Mode& mode, const ModeDerivative& d,
                                            std::string_view op);

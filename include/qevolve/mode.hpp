@@ -56,6 +56,9 @@ struct Mode {
   CMatrix flux;       ///< `phi` = phi + phi_ext (fluxonium) or `x` = a + a^dag; empty: transmon
   CMatrix lowering;   ///< sum_k sqrt(k)|k-1><k| in the kept basis (a for oscillators)
   CMatrix number;     ///< sum_k k|k><k|
+  /// Tunable transmon (asymmetry given): cos(phi) and sin(phi) in the kept eigenbasis, the
+  /// operators a flux pulse multiplies (docs/models.md "Flux pulses"); empty otherwise.
+  CMatrix cos_phi, sin_phi;
   int internal_dim = 0;  ///< size of the internal basis actually used
   InternalBasis basis;   ///< the internal basis itself (fluxonium, transmon)
 
@@ -69,8 +72,9 @@ struct Mode {
   [[nodiscard]] bool has_flux_operator() const { return params.type != ModeType::transmon; }
   /// Name of the default drive operator: "phi" (fluxonium, transmon has none -> "n") or "x".
   [[nodiscard]] std::string_view default_operator() const;
-  /// The operator called `name` ("phi", "n", "x", "y", "number", "lowering"), or nullptr if this
-  /// mode has no such operator (e.g. "phi" on a transmon, "x" on a fluxonium).
+  /// The operator called `name` ("phi", "n", "x", "y", "number", "lowering"; and the flux
+  /// pulses' "cos_phi", "sin_phi" of a tunable transmon), or nullptr if this mode has no such
+  /// operator (e.g. "phi" on a transmon, "x" on a fluxonium).
   [[nodiscard]] const CMatrix* op(std::string_view name) const;
 };
 
@@ -80,6 +84,13 @@ struct Mode {
 /// Whether a mode of this type has the operator called `name` ("phi", "n", "x", "y", "number",
 /// "lowering"): Mode::op() returns it exactly then.
 [[nodiscard]] bool has_operator(ModeType type, std::string_view name);
+
+/// Whether a pulse with `operator: op` ("phi", "n", "x", "y", "flux", "number") may drive this
+/// mode (docs/device.md "Drive operators"): flux on a fluxonium or a transmon with `asymmetry`,
+/// number on a resonator or duffing oscillator, the others as has_operator.
+[[nodiscard]] bool accepts_pulse_operator(const ModeParams& mode, std::string_view op);
+/// The pulse operators a mode accepts, for messages ("phi | n | flux").
+[[nodiscard]] std::string pulse_operators(const ModeParams& mode);
 
 /// Diagonalises one mode (dispatch on params.type). Throws NumericalError if the internal basis
 /// cannot be converged.

@@ -9,23 +9,32 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/flux_drive.hpp"
 #include "qevolve/pulse.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::solver {
 
-/// One drive channel: f_p(t) * factor * O on `mode` (a pulse's own mode has factor 1; each
-/// crosstalk entry adds a channel with its factor on the other mode).
+/// One drive channel: c_j(t) * O on `mode` with c_j(t) = factor * f_p(t) (a pulse's own mode
+/// has factor 1; each crosstalk entry adds a channel with its factor on the other mode).
+/// A flux pulse's channels follow the law of their mode (include/qevolve/flux_drive.hpp): one
+/// channel on a fluxonium's `phi`, two on a tunable transmon's cos(phi) and sin(phi), whose
+/// coefficient is law(x(t)) of the mode's total flux offset x(t) = sum of factor_s f_s(t) over
+/// `sources`, every flux pulse and flux crosstalk on that mode (flux adds before the law).
 struct DriveChannel {
-  int pulse = 0;
+  int pulse = 0;        ///< the (first) pulse
   int mode = 0;
-  double factor = 1.0;
-  std::string op;  ///< operator name on `mode` ("phi", "n", "x", "y")
+  double factor = 1.0;  ///< linear channels: c = factor f_pulse
+  std::string op;  ///< operator name on `mode` (Mode::op: "phi", "n", "x", "y", "number", "cos_phi", "sin_phi")
+  device::DriveLaw law = device::DriveLaw::linear;
+  std::vector<std::pair<int, double>> sources;  ///< flux laws: (pulse, factor) of each flux source
 };
 
 struct Options {
@@ -269,8 +278,14 @@ class Simulator {
   [[nodiscard]] CMatrix dense_hamiltonian(double t) const;
   /// H0 + sum_j c_j O_j as a dense D x D matrix.
   [[nodiscard]] CMatrix dense_hamiltonian_for(const std::vector<double>& c) const;
-  /// Drive coefficients c_j(t) = f_p(t) * factor of every channel.
+  /// Drive coefficients c_j(t) = law_j(f_p(t) * factor) of every channel.
   void drive_coefficients(double t, std::vector<double>& out) const;
+  /// per_pulse[p] += weight * dc_j/df_p(t) for every pulse p channel j reads (the factor for a
+  /// linear channel; the law's slope times each source's factor for a flux channel).
+  void add_channel_slopes(std::size_t j, double t, double weight, std::vector<double>& per_pulse) const;
+  /// dc_j/d(key) at time t and fixed pulse values for a parameter `key` of the channel's mode
+  /// (zero for linear channels; the flux laws read el, ej, flux, asymmetry).
+  [[nodiscard]] double channel_partial(std::size_t j, double t, std::string_view key) const;
 
   [[nodiscard]] CacheStats stats() const;
 
@@ -292,6 +307,13 @@ class Simulator {
   /// The pulses of config.pulses and their drive channels (a pulse's own mode, then crosstalk).
   void make_pulses(const Config& config, std::vector<pulse::Pulse>& pulses,
                    std::vector<DriveChannel>& channels) const;
+  /// The channels of pulse `pulse` on mode `q` with crosstalk `factor` (one, or a flux pulse's
+  /// per its mode's law, merged into the mode's existing flux channels); `path` locates a mode
+  /// without the operator.
+  void add_channels(int pulse, int q, double factor, const std::string& op, const std::string& path,
+                    std::vector<DriveChannel>& channels) const;
+  /// The total flux offset x(t) of a flux channel (sum over its sources).
+  [[nodiscard]] double flux_offset(const DriveChannel& ch, double t) const;
   /// evolution.duration, or the latest pulse end.
   [[nodiscard]] double total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const;
   device::Device device_;

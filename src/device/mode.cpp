@@ -43,7 +43,25 @@ bool has_operator(ModeType type, std::string_view name) {
 
 std::string_view Mode::default_operator() const { return device::default_operator(params.type); }
 
+bool accepts_pulse_operator(const ModeParams& mode, std::string_view op) {
+  const bool oscillator = mode.type == ModeType::resonator || mode.type == ModeType::duffing;
+  if (op == "flux") return mode.type == ModeType::fluxonium || (mode.type == ModeType::transmon && mode.has_asymmetry);
+  if (op == "number") return oscillator;
+  return op != "lowering" && has_operator(mode.type, op);
+}
+
+std::string pulse_operators(const ModeParams& mode) {
+  std::string out;
+  for (const std::string_view op : {"phi", "n", "x", "y", "flux", "number"})
+    if (accepts_pulse_operator(mode, op)) out += (out.empty() ? "" : " | ") + std::string(op);
+  return out;
+}
+
 const CMatrix* Mode::op(std::string_view name) const {
+  if (name == "cos_phi" || name == "sin_phi") {
+    const CMatrix& m = name == "cos_phi" ? cos_phi : sin_phi;
+    return m.size() > 0 ? &m : nullptr;
+  }
   if (!has_operator(params.type, name)) return nullptr;
   if (name == "number") return &number;
   if (name == "lowering") return &lowering;

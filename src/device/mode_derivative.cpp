@@ -26,6 +26,7 @@ struct Internal {
   RMatrix H, dH;
   CMatrix charge, dcharge;  ///< n in the internal basis and its explicit parameter derivative
   CMatrix flux, dflux;      ///< phi + phi_ext (fluxonium) and its explicit derivative
+  CMatrix cos_phi, sin_phi;  ///< tunable transmon: the flux-pulse operators (no explicit derivative)
 };
 
 [[noreturn]] void bad_key(const Mode& m, std::string_view key) {
@@ -95,6 +96,11 @@ Internal transmon_internal(const Mode& m, std::string_view key) {
   }
   in.charge = q.cast<cplx>().asDiagonal();
   in.dcharge = key == "ng" ? CMatrix(-CMatrix::Identity(dim, dim)) : CMatrix::Zero(dim, dim);
+  if (m.cos_phi.size() > 0) {
+    detail::JosephsonOperators j = detail::josephson_operators(dim);
+    in.cos_phi = std::move(j.cos_phi);
+    in.sin_phi = std::move(j.sin_phi);
+  }
   return in;
 }
 
@@ -174,6 +180,11 @@ ModeDerivative mode_derivative(const Mode& mode, std::string_view key) {
   };
   out.charge = kept(in.charge, in.dcharge);
   if (type == ModeType::fluxonium) out.flux = kept(in.flux, in.dflux);
+  if (in.cos_phi.size() > 0) {
+    const CMatrix zero = CMatrix::Zero(n, n);
+    out.cos_phi = kept(in.cos_phi, zero);
+    out.sin_phi = kept(in.sin_phi, zero);
+  }
   out.lowering = CMatrix::Zero(L, L);
   out.number = CMatrix::Zero(L, L);
   return out;
@@ -189,6 +200,8 @@ const CMatrix* op_derivative(const Mode& mode, const ModeDerivative& d, std::str
   }
   if (op == "n") return &d.charge;
   if (op == "phi" && mode.has_flux_operator()) return &d.flux;
+  if (op == "cos_phi" && d.cos_phi.size() > 0) return &d.cos_phi;
+  if (op == "sin_phi" && d.sin_phi.size() > 0) return &d.sin_phi;
   return nullptr;
 }
 

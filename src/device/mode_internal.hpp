@@ -44,6 +44,15 @@ void validate_transmon(const ModeParams& params);
 /// by exactly one when ng is (so results are invariant under ng -> ng + 1).
 [[nodiscard]] double charge_centre(double ng);
 
+/// cos(phi) and sin(phi) in a transmon charge basis of `dim` states (exp(i phi)|m> = |m + 1>).
+struct JosephsonOperators {
+  CMatrix cos_phi, sin_phi;
+};
+[[nodiscard]] JosephsonOperators josephson_operators(int dim);
+/// The same in the columns of `vectors` (charge-basis vectors): V^dag cos(phi) V, V^dag sin(phi) V,
+/// Hermitian by construction, without the dense charge-basis matrices.
+[[nodiscard]] JosephsonOperators kept_josephson_operators(const CMatrix& vectors);
+
 /// Effective Josephson energy of a transmon: EJ * sqrt(cos^2(phi_ext/2) + a^2 sin^2(phi_ext/2))
 /// when params.has_asymmetry, else EJ (docs/models.md "Transmon").
 [[nodiscard]] double transmon_ej_eff(const ModeParams& params);

@@ -27,6 +27,31 @@ void validate_transmon(const ModeParams& p) {
 
 double charge_centre(double ng) { return std::floor(ng + 0.5); }
 
+JosephsonOperators josephson_operators(int dim) {
+  // exp(i phi)|m> = |m + 1>: cos(phi) hops with 1/2, sin(phi) has <m+1|sin|m> = -i/2.
+  JosephsonOperators j;
+  j.cos_phi = CMatrix::Zero(dim, dim);
+  j.sin_phi = CMatrix::Zero(dim, dim);
+  for (int m = 0; m + 1 < dim; ++m) {
+    j.cos_phi(m + 1, m) = j.cos_phi(m, m + 1) = 0.5;
+    j.sin_phi(m + 1, m) = cplx(0.0, -0.5);
+    j.sin_phi(m, m + 1) = cplx(0.0, 0.5);
+  }
+  return j;
+}
+
+JosephsonOperators kept_josephson_operators(const CMatrix& vectors) {
+  // Rows of exp(i phi) V are those of V shifted down by one charge state.
+  const Index dim = vectors.rows(), L = vectors.cols();
+  CMatrix up = CMatrix::Zero(dim, L);  // exp(i phi) V
+  up.bottomRows(dim - 1) = vectors.topRows(dim - 1);
+  const CMatrix e = vectors.adjoint() * up;  // V^dag exp(i phi) V
+  JosephsonOperators j;
+  j.cos_phi = 0.5 * (e + e.adjoint());
+  j.sin_phi = cplx(0.0, -0.5) * (e - e.adjoint());
+  return j;
+}
+
 double transmon_ej_eff(const ModeParams& p) {
   if (!p.has_asymmetry) return p.ej;
   const double half = 0.5 * kTwoPi * p.flux;
@@ -111,6 +136,11 @@ Mode diagonalise_transmon_on(const ModeParams& p, double centre, int ncut) {
   CMatrix complex_vectors = vectors.cast<cplx>();
   fix_phases(complex_vectors, mode.charge);
   mode.flux.resize(0, 0);
+  if (p.has_asymmetry) {  // the operators of a flux pulse (docs/models.md "Flux pulses")
+    const JosephsonOperators j = kept_josephson_operators(complex_vectors);
+    mode.cos_phi = j.cos_phi;
+    mode.sin_phi = j.sin_phi;
+  }
   detail::fill_ladder_operators(mode);
   return mode;
 }

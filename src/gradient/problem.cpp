@@ -130,17 +130,40 @@ struct GradientProblem::Impl {
   /// The adjoint's per-step drive cotangents d(1 - F)/dc_j(t), turned into the pulse
   /// parameters' gradient entries (chain rule through each pulse's parameter derivatives).
   solver::StepCotangent pulse_accumulator(RVector& gradient) {
-    return [this, &gradient, df = std::vector<double>()](int, double t, const std::vector<double>& dc) mutable {
-      const auto& channels = sim->channels();
+    return [this, &gradient, g = std::vector<double>(), df = std::vector<double>()](
+               int, double t, const std::vector<double>& dc) mutable {
+      g.assign(pulse_refs.size(), 0.0);  // d(1 - F)/d f_p(t)
+      for (std::size_t j = 0; j < dc.size(); ++j)
+        if (dc[j] != 0.0) sim->add_channel_slopes(j, t, dc[j], g);
       for (std::size_t p = 0; p < pulse_refs.size(); ++p) {
-        if (pulse_refs[p].empty()) continue;
-        double g = 0.0;  // d(1 - F)/d f_p(t)
-        for (std::size_t j = 0; j < channels.size(); ++j)
-          if (channels[j].pulse == static_cast<int>(p)) g += dc[j] * channels[j].factor;
-        if (g == 0.0) continue;
+        if (pulse_refs[p].empty() || g[p] == 0.0) continue;
         df.resize(pulse_refs[p].size());
         sim->pulses()[p].derivatives(t, pulse_refs[p], df);
-        for (std::size_t r = 0; r < pulse_refs[p].size(); ++r) gradient(pulse_slots[p][r]) += g * df[r];
+        for (std::size_t r = 0; r < pulse_refs[p].size(); ++r) gradient(pulse_slots[p][r]) += g[p] * df[r];
+      }
+    };
+  }
+
+  /// Device parameters that a flux pulse's law reads (docs/gradients.md "Flux pulses"): the
+  /// coefficient c_j of a nonlinear or EL-scaled channel depends on them at fixed f_p(t), so
+  /// d(1 - F)/dtheta gets sum over samples of dc_j * dc_j/dtheta, added to `gradient` at the
+  /// parameter's slot. Chained after `inner`; `inner` itself when no channel has such a law.
+  solver::StepCotangent law_accumulator(RVector& gradient, solver::StepCotangent inner) {
+    std::vector<std::pair<Index, std::size_t>> pairs;  // (slot, channel)
+    for_each(Kind::device, [&](Index i, const Param& q) {
+      const device::DeviceParam& dp = device_params[static_cast<std::size_t>(q.device)];
+      if (dp.kind != device::DeviceParam::Kind::mode) return;
+      for (std::size_t j = 0; j < sim->channels().size(); ++j)
+        if (sim->channels()[j].mode == dp.index && sim->channels()[j].law != device::DriveLaw::linear)
+          pairs.emplace_back(i, j);
+    });
+    if (pairs.empty()) return inner;
+    return [this, &gradient, pairs = std::move(pairs), inner = std::move(inner)](int s, double t, const std::vector<double>& dc) {
+      inner(s, t, dc);
+      for (const auto& [slot, j] : pairs) {
+        if (dc[j] == 0.0) continue;
+        const auto& dp = device_params[static_cast<std::size_t>(params[static_cast<std::size_t>(slot)].device)];
+        gradient(slot) += dc[j] * sim->channel_partial(j, t, dp.key);
       }
     };
   }
@@ -401,7 +424,8 @@ RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelit
   const bool open = sim->is_open();
   const CMatrix lambdaN = open ? sim->channel_adjoint(obj.cotangent) : sim->output_adjoint(obj.cotangent);
   RVector local = RVector::Zero(values.size());
-  const solver::StepCotangent on_step = pulse_accumulator(local);
+  RVector law = RVector::Zero(values.size());  // device parameters through flux-pulse laws
+  const solver::StepCotangent on_step = law_accumulator(law, pulse_accumulator(local));
   update_device_terms();
   if (open) {
     std::vector<solver::DissipatorTangent> noise;
@@ -421,6 +445,7 @@ RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelit
                  basis_and_frame_term(*sim, device_terms[k], fw.product, adj.lambda0, obj.cotangent, fw.shard.first);
     });
   }
+  local += law;
   comm->allreduce_sum(local);
   for_each(Kind::angle, [&](Index i, const Param& q) { local(i) = obj.angle_gradient(q.angle); });  // closed only
   return local;

@@ -17,7 +17,7 @@ constexpr std::string_view kPulseKeys[] = {
     "ramp",  "plateau",  "sigma", "c",         "lambda", "base",      "values", "crosstalk",
     "optimize"};
 
-constexpr std::string_view kOperators[] = {"phi", "n", "x", "y"};
+constexpr std::string_view kOperators[] = {"phi", "n", "x", "y", "flux", "number"};
 /// The shape keys a pulse may train, in the order messages list them (Pulse::parameters()).
 constexpr std::string_view kTrainableShapeKeys[] = {"duration", "ramp", "plateau", "sigma", "c"};
 

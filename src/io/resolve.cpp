@@ -54,6 +54,29 @@ void located(const Config& config, F&& f) {
   }
 }
 
+/// Why `op` cannot drive `mode` (docs/device.md "Drive operators").
+std::string operator_problem(const device::ModeParams& mode, const std::string& op) {
+  const std::string head = "mode `" + mode.name + "`";
+  if (op == "flux" && mode.type == ModeType::transmon)
+    return head + " is a fixed-frequency transmon (no `asymmetry`): it takes no flux pulse";
+  if (op == "flux") return head + " is a " + enum_name(mode.type) + ": it has no flux to pulse";
+  if (op == "number")
+    return head + " is a " + enum_name(mode.type) + ": `operator: number` drives a resonator or duffing mode";
+  return head + " has no drive operator `" + op + "`";
+}
+
+/// Flux and number pulses set the value itself: no `amplitude: auto` (a rotation angle) and no
+/// `frequency: auto` (a qubit frequency) for them.
+void check_parametric_pulse(const Config& config, const PulseSpec& spec, const std::string& op) {
+  if (op != "flux" && op != "number") return;
+  if (spec.amplitude_auto)
+    config.fail(spec.path + ".amplitude", "`amplitude: auto` is for drives of a rotation angle, not `operator: " + op + "`",
+                op == "flux" ? "a number (flux quanta)" : "a number (GHz)");
+  if (spec.frequency_mode != FrequencyMode::value)
+    config.fail(spec.path + ".frequency", std::string("`frequency: ") + enum_name(spec.frequency_mode) + "` is for qubit drives, not `operator: " + op + "`",
+                "a number (GHz; 0 for a baseband pulse, the default)");
+}
+
 /// Pulses against their modes and operators; returns the latest pulse end (ns).
 double check_pulses(const Config& config, const Modes& modes) {
   double latest = 0.0;
@@ -62,17 +85,19 @@ double check_pulses(const Config& config, const Modes& modes) {
     if (q < 0) config.fail(spec.path + ".qubit", "unknown mode `" + spec.qubit + "`", "a mode name of the device");
     const device::ModeParams& mode = modes.at(q);
     const std::string op = spec.op.empty() ? std::string(device::default_operator(mode.type)) : spec.op;
-    if (!device::has_operator(mode.type, op) || op == "number" || op == "lowering") {
-      const bool oscillator = mode.type == ModeType::resonator || mode.type == ModeType::duffing;
-      config.fail(spec.path + ".operator", "mode `" + mode.name + "` has no drive operator `" + op + "`",
-                  mode.type != ModeType::transmon ? (oscillator ? "x | y" : "phi | n") : "n");
-    }
+    if (!device::accepts_pulse_operator(mode, op))
+      config.fail(spec.path + ".operator", operator_problem(mode, op), device::pulse_operators(mode));
+    check_parametric_pulse(config, spec, op);
     for (const auto& [other, factor] : spec.crosstalk) {
       const std::string key = spec.path + ".crosstalk." + other;
       const int q2 = modes.find(other);
       if (q2 < 0) config.fail(key, "unknown mode `" + other + "`", "a mode name of the device");
-      if (!device::has_operator(modes.at(q2).type, op))
-        config.fail(key, "mode `" + other + "` has no operator `" + op + "` for crosstalk");
+      const device::ModeParams& target = modes.at(q2);
+      if (!device::accepts_pulse_operator(target, op))
+        config.fail(key, "mode `" + other + "` has no operator `" + op + "` for crosstalk",
+                    op == "flux"     ? "a fluxonium or a transmon with `asymmetry`"
+                    : op == "number" ? "a resonator or duffing mode"
+                                     : "");
     }
     located(config, [&] {
       const pulse::Pulse p(spec, 0.0, 1.0);  // shape keys, ranges; auto values come later

@@ -143,11 +143,9 @@ void Simulator::make_pulses(const Config& config, std::vector<pulse::Pulse>& pul
     const int q = mode_of(spec.qubit, spec.path + ".qubit");
     const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
     const std::string op = spec.op.empty() ? std::string(mode.default_operator()) : spec.op;
-    const CMatrix* O = mode.op(op);
-    if (O == nullptr || op == "number" || op == "lowering")
-      unvalidated(spec.path + ".operator",
-                  "mode `" + mode.name() + "` has no drive operator `" + op + "`",
-                  mode.has_flux_operator() ? (mode.is_oscillator() ? "x | y" : "phi | n") : "n");
+    if (!device::accepts_pulse_operator(mode.params, op))
+      unvalidated(spec.path + ".operator", "mode `" + mode.name() + "` has no drive operator `" + op + "`",
+                  device::pulse_operators(mode.params));
     double auto_freq = mode.energies(1) - mode.energies(0);
     if (spec.frequency_mode == FrequencyMode::auto_dressed) {
       std::vector<int> lv(static_cast<std::size_t>(device_.num_modes()), 0);
@@ -155,17 +153,44 @@ void Simulator::make_pulses(const Config& config, std::vector<pulse::Pulse>& pul
       lv[static_cast<std::size_t>(q)] = 1;
       auto_freq = dressed_->energy_of_bare(device_.flat_index(lv)) - e0;
     }
-    pulses.emplace_back(spec, auto_freq, std::abs((*O)(0, 1)));
-    channels.push_back({static_cast<int>(p), q, 1.0, op});
-    for (const auto& [other, factor] : spec.crosstalk) {
-      const int q2 = mode_of(other, spec.path + ".crosstalk." + other);
-      if (device_.modes()[static_cast<std::size_t>(q2)].op(op) == nullptr)
-        unvalidated(spec.path + ".crosstalk." + other,
-                    "mode `" + other + "` has no operator `" + op + "` for crosstalk");
-      channels.push_back({static_cast<int>(p), q2, factor, op});
-    }
+    const CMatrix* O = mode.op(op == "flux" ? "phi" : op);
+    pulses.emplace_back(spec, auto_freq, O != nullptr ? std::abs((*O)(0, 1)) : 1.0);
+    add_channels(static_cast<int>(p), q, 1.0, op, spec.path + ".operator", channels);
+    for (const auto& [other, factor] : spec.crosstalk)
+      add_channels(static_cast<int>(p), mode_of(other, spec.path + ".crosstalk." + other), factor, op,
+                   spec.path + ".crosstalk." + other, channels);
   }
+}
 
+void Simulator::add_channels(int pulse, int q, double factor, const std::string& op, const std::string& path,
+                             std::vector<DriveChannel>& channels) const {
+  const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
+  if (op != "flux") {
+    if (mode.op(op) == nullptr)
+      unvalidated(path, "mode `" + mode.name() + "` has no operator `" + op + "` for crosstalk");
+    channels.push_back({pulse, q, factor, op, device::DriveLaw::linear, {}});
+    return;
+  }
+  // A flux pulse (docs/models.md "Flux pulses"): the law of its mode, one set of channels per
+  // mode whatever the number of flux sources on it.
+  if (!device::accepts_pulse_operator(mode.params, op))
+    unvalidated(path, "mode `" + mode.name() + "` takes no flux pulse", "a fluxonium or a transmon with `asymmetry`");
+  bool merged = false;
+  for (DriveChannel& ch : channels)
+    if (ch.mode == q && ch.law != device::DriveLaw::linear) {
+      ch.sources.emplace_back(pulse, factor);
+      merged = true;
+    }
+  if (merged) return;
+  const auto flux_channel = [&](device::DriveLaw law) {
+    channels.push_back({pulse, q, factor, std::string(device::law_operator(law, op)), law, {{pulse, factor}}});
+  };
+  if (mode.params.type == ModeType::fluxonium) {
+    flux_channel(device::DriveLaw::inductive);
+  } else {
+    flux_channel(device::DriveLaw::squid_cos);
+    flux_channel(device::DriveLaw::squid_sin);
+  }
 }
 
 double Simulator::total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const {
@@ -192,7 +217,8 @@ bool Simulator::set_pulses(const Config& config) {
   std::vector<DriveChannel> channels;
   make_pulses(config, pulses, channels);
   const auto same = [](const DriveChannel& a, const DriveChannel& b) {
-    return a.pulse == b.pulse && a.mode == b.mode && a.factor == b.factor && a.op == b.op;
+    return a.pulse == b.pulse && a.mode == b.mode && a.factor == b.factor && a.op == b.op && a.law == b.law &&
+           a.sources == b.sources;
   };
   if (!std::equal(channels.begin(), channels.end(), channels_.begin(), channels_.end(), same)) return false;
   if (total_duration(config, pulses) != options_.duration) return false;
@@ -296,8 +322,36 @@ bool Simulator::initial_states_are_computational() const {
 
 void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
   out.resize(channels_.size());
-  for (std::size_t j = 0; j < channels_.size(); ++j)
-    out[j] = pulses_[static_cast<std::size_t>(channels_[j].pulse)].value(t) * channels_[j].factor;
+  for (std::size_t j = 0; j < channels_.size(); ++j) {
+    const DriveChannel& ch = channels_[j];
+    out[j] = ch.law == device::DriveLaw::linear
+                 ? pulses_[static_cast<std::size_t>(ch.pulse)].value(t) * ch.factor
+                 : device::law_value(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params,
+                                     flux_offset(ch, t));
+  }
+}
+
+double Simulator::flux_offset(const DriveChannel& ch, double t) const {
+  double x = 0.0;
+  for (const auto& [p, factor] : ch.sources) x += factor * pulses_[static_cast<std::size_t>(p)].value(t);
+  return x;
+}
+
+void Simulator::add_channel_slopes(std::size_t j, double t, double weight, std::vector<double>& per_pulse) const {
+  const DriveChannel& ch = channels_[j];
+  if (ch.law == device::DriveLaw::linear) {
+    per_pulse[static_cast<std::size_t>(ch.pulse)] += weight * ch.factor;
+    return;
+  }
+  const double slope =
+      device::law_slope(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_offset(ch, t));
+  for (const auto& [p, factor] : ch.sources) per_pulse[static_cast<std::size_t>(p)] += weight * slope * factor;
+}
+
+double Simulator::channel_partial(std::size_t j, double t, std::string_view key) const {
+  const DriveChannel& ch = channels_[j];
+  if (ch.law == device::DriveLaw::linear) return 0.0;
+  return device::law_partial(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_offset(ch, t), key);
 }
 
 CMatrix Simulator::dense_hamiltonian(double t) const {

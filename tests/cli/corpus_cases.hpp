@@ -744,6 +744,13 @@ inline std::vector<CorpusCase> stage_cases() {
       row("PhiDriveOnATransmon",
           "pulses:\n  - {qubit: t0, operator: phi, shape: cos, amplitude: 0.01, duration: 20}\n",
           "pulses[0].operator: mode `t0` has no drive operator `phi` (expected n)"),
+      row("FluxPulseOnAFixedFrequencyTransmon",
+          "pulses:\n  - {qubit: t0, operator: flux, shape: cos, amplitude: 0.1, duration: 20}\n",
+          "pulses[0].operator: mode `t0` is a fixed-frequency transmon (no `asymmetry`): it takes no flux pulse"
+          " (expected n)"),
+      row("NumberPulseOnATransmon",
+          "pulses:\n  - {qubit: t0, operator: number, shape: cos, amplitude: 0.1, duration: 20}\n",
+          "pulses[0].operator: mode `t0` is a transmon: `operator: number` drives a resonator or duffing mode"),
       row("PulseOnAnUnknownMode",
           "pulses:\n  - {qubit: q9, shape: cos, amplitude: 0.01, duration: 20}\n",
           "pulses[0].qubit: unknown mode `q9`"),

@@ -215,11 +215,11 @@ inline constexpr BadCase kSectionsCases[] = {
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
      "  - qubit: q0\n"
-     "    operator: flux\n"
+     "    operator: charge\n"
      "    shape: cos\n"
      "    amplitude: 0.1\n"
      "    duration: 50\n",
-     "bad.yaml:4:15: pulses[0].operator: unknown value `flux` (expected one of: phi, n, x, y)"},
+     "bad.yaml:4:15: pulses[0].operator: unknown value `charge` (expected one of: phi, n, x, y, flux, number)"},
     {"PulseFrequencyNegative",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"

@@ -22,6 +22,9 @@
 // from central differences with h and 2h, h = 1e-4 max(|v|, 0.05): truncation O(h^4), and the
 // noise of re-diagonalising (device parameters, ~1e-14) or re-optimising the compensation
 // angles is divided by h >= 5e-6 only, so both stay below ~1e-9.
+//
+// Flux pulses (issue 20): every flux-pulse parameter and the static flux of a fluxonium and a
+// tunable transmon, trotter 2, magnus4 and expm (kFluxDevice below).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -213,6 +216,57 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2_vz"},
                       Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4_vz"},
                       Case{"trotter, splitting: terms", 2, "open", "lab", "none", false, "open_trotter2"}),
+
+// Flux pulses (docs/gradients.md "Flux pulses"): a fluxonium and a tunable transmon, each with
+// flux pulses (baseband and modulated; a piecewise-constant one with crosstalk onto the other
+// mode, so the transmon's law sees the sum of two sources), and a duffing mode with an
+// `operator: number` spline. Every pulse parameter kind, and the static flux (plus EL, EJ and
+// the asymmetry, which the laws read) trainable; the chain rule runs through EJ_eff and p0.
+constexpr const char* kFluxDevice = R"(
+device:
+  qubits:
+    - {name: f0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, flux: 0.47, levels: 4, optimize: [flux, el]}
+    - {name: t1, type: transmon, ec: 0.25, ej: 12.0, asymmetry: 0.4, flux: 0.12, levels: 3,
+       optimize: [flux, ej, asymmetry]}
+    - {name: r2, type: duffing, frequency: 4.1, anharmonicity: -0.25, levels: 3}
+  couplings:
+    - {qubits: [f0, t1], capacitive: 0.03}
+    - {qubits: [t1, r2], capacitive: 0.02}
+pulses:
+  - {qubit: f0, operator: flux, shape: rampcos, amplitude: 0.04, duration: 16, ramp: 4, delay: 1,
+     optimize: [amplitude, delay, ramp, duration]}
+  - {qubit: t1, operator: flux, shape: cos, amplitude: 0.15, frequency: 0.3, phase: 0.4, duration: 18,
+     optimize: [amplitude, frequency, phase]}
+  - {qubit: f0, operator: flux, shape: piecewise_constant, values: [0.01, -0.02, 0.015], duration: 18,
+     crosstalk: {t1: 0.5}, optimize: [values]}
+  - {qubit: r2, operator: number, shape: spline, values: [0.0, 0.05, -0.03, 0.0], duration: 18,
+     optimize: [values]}
+  - {qubit: f0, shape: cos, amplitude: 0.03, frequency: 0.6, duration: 18}
+evolution: {solver: SOLVER, order: ORDER, steps: 90}
+target:
+  gates: [{gate: CZ, qubits: [f0, t1]}]
+  compensation: vz
+)";
+
+class FluxGradient : public ::testing::TestWithParam<Case> {};
+
+TEST_P(FluxGradient, AdjointMatchesCentralDifferences) {
+  std::string text = kFluxDevice;
+  auto put = [&text](const std::string& key, const std::string& value) {
+    text.replace(text.find(key), key.size(), value);
+  };
+  put("SOLVER", GetParam().solver);
+  put("ORDER", std::to_string(GetParam().order));
+  const Config config = io::parse_config(text, "flux_gradient.yaml");
+  gradient::GradientProblem problem(config, 1);
+  expect_adjoint_matches_fd(problem, std::string("flux ") + GetParam().name);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flux, FluxGradient,
+    ::testing::Values(Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2"},
+                      Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4"},
+                      Case{"expm", 2, "product", "lab", "vz", false, "expm"}),
     [](const auto& tp) { return std::string(tp.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(
