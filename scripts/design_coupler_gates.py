@@ -17,7 +17,14 @@ Model (the conventions of docs/models.md and docs/pulses.md "Flux pulses", writt
   block (qubits in {0,1}, coupler in 0), optimised over virtual-Z phases on the two qubits;
   leakage = 1 - Tr(U^dag U)/d.
 
-Usage: /usr/bin/python3 scripts/design_coupler_gates.py cz|iswap [--steps N] [--optimize]
+Usage (the examples' figures; each header quotes its command):
+  /usr/bin/python3 scripts/design_coupler_gates.py cz --levels 4 8 --steps 800 \
+      --params AMPLITUDE RAMP DURATION
+  /usr/bin/python3 scripts/design_coupler_gates.py iswap --levels 3 6 --steps 5000 \
+      --params AMPLITUDE RAMP DURATION FREQUENCY PHASE
+The design itself (the direct coupling where the static ZZ vanishes, the qubit detuning, the
+pulse's start point) was found with the functions below: report_device() prints the dressed
+frequencies, E20 - E11 and the static ZZ; propagate() and fidelity_vz() evaluate a pulse.
 """
 import argparse
 import sys
@@ -96,9 +103,6 @@ class Device:
         e, v = np.linalg.eigh(self.h0)
         self.dressed = np.zeros((self.D, self.D), complex)
         self.edressed = np.zeros(self.D)
-        used = set()
-        for idx in np.argsort(-np.max(np.abs(v) ** 2, axis=0)):
-            pass
         # assign each eigenvector to its largest bare component (greedy by overlap)
         ov = np.abs(v) ** 2
         order = np.dstack(np.unravel_index(np.argsort(-ov, axis=None), ov.shape))[0]
