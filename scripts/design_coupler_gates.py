@@ -3,7 +3,7 @@
 flux pulse on the coupler; used to design examples/cz_transmon_coupler.yaml and
 examples/iswap_parametric.yaml (parameters, pulse shapes, start points). No qevolve code.
 
-Model (the conventions of docs/models.md and docs/pulses.md "Flux pulses", written out again):
+Model (the conventions of docs/models.md "Transmon" and "Flux pulses", written out again):
   transmon: H = 4EC n^2 - EJ_eff(phi_e) cos phi in the charge basis |n>, n = -ncut..ncut,
             EJ_eff(x) = EJ sqrt(cos^2(x/2) + a^2 sin^2(x/2)), x = 2 pi flux;
   each mode is diagonalised at its static flux and truncated to its `levels` lowest states;
