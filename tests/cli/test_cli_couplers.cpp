@@ -2,9 +2,13 @@
 // transmon_coupler_1d pair the coupler is held in 0 in `run` (d = 4 columns, 4 vz angles,
 // traces of those columns), `check` and the summaries name the roles, the output files carry
 // `modes` and `roles`, `spectrum` lists the coupler under /couplers and the coupler-mediated ZZ,
-// `--set` and `sweep` reach the coupler by name, and `optimize` trains a pulse on it.
+// `--set` and `sweep` reach the coupler by name, and `optimize` trains a pulse on it. The two
+// tunable-coupler examples (a CZ by a flux pulse on the coupler, a parametric iSWAP) give the
+// figures their headers quote.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "cli_util.hpp"
@@ -20,6 +24,8 @@ const std::string kPair =
     "  - {qubit: c0, shape: cos, amplitude: 0.01, frequency: 6.0, duration: 20}\n"
     "evolution: {solver: trotter, steps: 200}\n"
     "target: {gates: [{gate: CPHASE, angle: 0.5, qubits: [q1, q0]}], compensation: vz}\n";
+
+const std::string kSource = QEVOLVE_SOURCE_DIR;
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -116,6 +122,47 @@ TEST(CliCouplers, SweepAndOptimizeReachTheCoupler) {
       "assert g['unitary'].shape == (4, 4) and g['gradient'].shape == (2,)\n",
       dir);
   EXPECT_EQ(py.exit_code, 0) << py.err;
+}
+
+// The number after `key` in a run's summary ("(1 - F = ", "leakage: ").
+double summary_value(const std::string& out, const std::string& key) {
+  const auto at = out.find(key);
+  EXPECT_NE(at, std::string::npos) << key << " not in: " << out;
+  return at == std::string::npos ? 1.0 : std::strtod(out.c_str() + at + key.size(), nullptr);
+}
+
+struct GateFigures {
+  double infidelity, leakage;
+};
+
+GateFigures run_example(const std::string& name, const std::string& flags, const TempDir& dir) {
+  const auto r = run_qevolve("run '" + kSource + "/examples/" + name + "' --threads 1 " + flags, dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return {summary_value(r.out, "(1 - F = "), summary_value(r.out, "leakage: ")};
+}
+
+TEST(CliCouplers, TransmonCouplerCzExample) {
+  // examples/cz_transmon_coupler.yaml: a CZ by a flux pulse on the coupler; the bar is
+  // 1 - F <= 1e-4 (vz) with leakage <= 1e-4, and doubling the steps moves 1 - F by < 5 %
+  // (quoted: 5.745e-5, leakage 1.30e-5, 1.3 %).
+  TempDir dir;
+  const GateFigures base = run_example("cz_transmon_coupler.yaml", "", dir);
+  const GateFigures fine = run_example("cz_transmon_coupler.yaml", "--steps 1600", dir);
+  EXPECT_LT(base.infidelity, 5.9e-5);
+  EXPECT_GT(base.infidelity, 5.6e-5);  // the quoted figure, not a better one by accident
+  EXPECT_LT(base.leakage, 1e-4);
+  EXPECT_LT(std::abs(fine.infidelity - base.infidelity), 0.05 * base.infidelity);
+}
+
+TEST(CliCouplers, ParametricIswapExample) {
+  // examples/iswap_parametric.yaml: an iSWAP by modulating the coupler's flux at the qubits'
+  // difference frequency; the bar is 1 - F <= 1e-3 after optimize (quoted: 1.307e-4,
+  // leakage 1.11e-4).
+  TempDir dir;
+  const GateFigures g = run_example("iswap_parametric.yaml", "", dir);
+  EXPECT_LT(g.infidelity, 1.4e-4);
+  EXPECT_GT(g.infidelity, 1.2e-4);
+  EXPECT_LT(g.leakage, 1.2e-4);
 }
 
 }  // namespace
