@@ -18,14 +18,17 @@ Subcommands (run with Debian's python, which has numpy, scipy, h5py, PyYAML; qut
   reference  the converged reference: qevolve magnus4 (splitting dense) at --steps and at
              2 x --steps (their difference bounds the error), written to --ref; --qutip-check also
              compares an independent tight-tolerance QuTiP solution with it
-  qevolve    qevolve at each --steps (--solver, --threads): max|U - U_ref| and the best of
-             --repeat "evolve" wall times (the summary's evolve phase) and process times
+  qevolve    qevolve at each --steps (--solver, --splitting, --threads): max|U - U_ref| and the
+             best of --repeat "evolve" wall times (the summary's evolve phase) and process
+             times; --find bisects --steps LO HI for the smallest count meeting --target
   qutip      QuTiP at each tolerance (--method, --rtol-list, atol = rtol x --atol-ratio, --nsteps):
              max|U - U_ref| and the best of --repeat wall times of the sesolve call
 
-  /usr/bin/python3 benchmarks/peers/qutip_cz.py reference --qevolve build/release/bin/qevolve
-  /usr/bin/python3 benchmarks/peers/qutip_cz.py qevolve --solver magnus4 --steps 200 300 400
-  /usr/bin/python3 benchmarks/peers/qutip_cz.py qutip --rtol-list 1e-7 1e-8 1e-9
+  /usr/bin/python3 benchmarks/peers/qutip_cz.py reference --qevolve build/release/bin/qevolve \
+      --steps 3000 --threads 2
+  /usr/bin/python3 benchmarks/peers/qutip_cz.py qevolve --solver magnus4 --splitting dense \
+      --find --steps 800 3200 --threads 1 2 --repeat 5
+  /usr/bin/python3 benchmarks/peers/qutip_cz.py qutip --rtol-list 1e-9 2e-10 1e-10
 The figures and the exact commands are in docs/performance.md "Against peers".
 """
 from __future__ import annotations
@@ -195,8 +198,28 @@ def cmd_reference(args):
               f"({tq:.1f} s): max|dU| to the reference = {max_du(q, b):.2e}")
 
 
+def find_steps(args, ref):
+    """Smallest step count in [--steps LO HI] with max|dU| <= --target, by bisection to
+    --resolution steps (the error of a fixed-step solver falls monotonically at these steps)."""
+    lo, hi = args.steps[0], args.steps[1]
+    err = {}
+    for s in (lo, hi):
+        err[s] = max_du(run_qevolve(args.qevolve, args.solver, s, 1, args.splitting)[0], ref)
+    print(f"find: steps {lo} max|dU| {err[lo]:.2e}, steps {hi} max|dU| {err[hi]:.2e}", flush=True)
+    if err[lo] <= args.target or err[hi] > args.target:
+        raise SystemExit("find: need LO failing and HI meeting the target")
+    while hi - lo > args.resolution:
+        mid = (lo + hi) // 2
+        e = max_du(run_qevolve(args.qevolve, args.solver, mid, 1, args.splitting)[0], ref)
+        print(f"find: steps {mid} max|dU| {e:.2e}", flush=True)
+        lo, hi = (lo, mid) if e <= args.target else (mid, hi)
+    return hi
+
+
 def cmd_qevolve(args):
     ref = np.load(args.ref)
+    if args.find:
+        args.steps = [find_steps(args, ref)]
     for steps in args.steps:
         for th in args.threads:
             best_ev, best_wall, err = math.inf, math.inf, None
@@ -237,6 +260,9 @@ def main(argv=None):
     p.add_argument("--solver", default="magnus4", help="qevolve evolution.solver")
     p.add_argument("--splitting", default=None, help="qevolve evolution.splitting (magnus4)")
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--find", action="store_true",
+                   help="qevolve: bisect --steps LO HI for the smallest step count meeting --target")
+    p.add_argument("--resolution", type=int, default=20, help="--find: bisection resolution")
     p.add_argument("--target", type=float, default=1e-6, help="max|dU| goal")
     p.add_argument("--method", default="vern9", help="QuTiP ODE method")
     p.add_argument("--rtol-list", type=float, nargs="+", default=[1e-8])
