@@ -215,12 +215,14 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
 
   // amplitude (GHz) or auto with angle (rad).
   if (!takes_values) {
-    const std::string want = message(Msg::ExpectAmplitude);
+    // A flux pulse's amplitude is a flux offset (flux quanta, the static `flux`'s range).
+    const bool flux = p.op == "flux";
+    const std::string want = message(flux ? Msg::ExpectFluxAmplitude : Msg::ExpectAmplitude);
     const Item& a = m.require("amplitude", want);
     if (a.node.IsScalar() && a.node.Scalar() == "auto")
       p.amplitude_auto = true;
     else
-      p.amplitude = get_number(doc, a, physical::kAmplitude, want);
+      p.amplitude = get_number(doc, a, flux ? physical::kFlux : physical::kAmplitude, want);
     p.angle = opt_number(doc, m, "angle", Range::any("rad"));
     if (p.amplitude_auto && !p.angle) doc.fail(m.mark(), m.path(), Msg::AutoNeedsAngle);
     if (!p.amplitude_auto && p.angle) {
@@ -255,7 +257,8 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
                {{"COUNT", std::to_string(values.size())},
                 {"MIN", std::to_string(kMinSplineValues)},
                 {"SHAPE", enum_name(p.shape)}});
-    for (const Item& x : values) p.values.push_back(get_number(doc, x, physical::kAmplitude));
+    const Range& range = p.op == "flux" ? physical::kFlux : physical::kAmplitude;  // flux quanta or GHz
+    for (const Item& x : values) p.values.push_back(get_number(doc, x, range));
   }
   if (row.family == ShapeFamily::edges)
     check_edge_keys(doc, m, p);

@@ -192,6 +192,7 @@ constexpr std::array kTable{
     Entry{Msg::ExpectInt, "an integer in [${MIN}, ${MAX}]", nullptr},
     Entry{Msg::ExpectNumberList, "a list of finite numbers${UNIT}", nullptr},
     Entry{Msg::ExpectAmplitude, "a number in [-100, 100] (GHz), or auto with angle", nullptr},
+    Entry{Msg::ExpectFluxAmplitude, "a number in [-1000, 1000] (flux quanta)", nullptr},
     Entry{Msg::ExpectPulseFrequency, "a number in [0, 1000] (GHz), auto or auto_dressed", nullptr},
     Entry{Msg::ExpectInitialStates, "computational, all, or a list of labels like \"0110\"",
           nullptr},

@@ -138,6 +138,7 @@ enum class Msg {
   ExpectInt,
   ExpectNumberList,
   ExpectAmplitude,
+  ExpectFluxAmplitude,
   ExpectPulseFrequency,
   ExpectInitialStates,
   ExpectDevice,

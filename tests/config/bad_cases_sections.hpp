@@ -220,6 +220,15 @@ inline constexpr BadCase kSectionsCases[] = {
      "    amplitude: 0.1\n"
      "    duration: 50\n",
      "bad.yaml:4:15: pulses[0].operator: unknown value `charge` (expected one of: phi, n, x, y, flux, number)"},
+    // A flux pulse's amplitude is in flux quanta, with the static flux's range.
+    {"FluxAmplitudeOutOfRange",
+     "device:\n"
+     "  qubits:\n"
+     "    - {name: f0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, flux: 0.5, levels: 4}\n"
+     "pulses:\n"
+     "  - {qubit: f0, operator: flux, shape: cos, amplitude: 2000, duration: 20}\n",
+     "bad.yaml:5:56: pulses[0].amplitude: `2000` is out of range"
+     " (expected a number in [-1000, 1000] (flux quanta))"},
     {"PulseFrequencyNegative",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
