@@ -174,14 +174,6 @@ void bind_data(nb::module_& m) {
   nb::class_<OptimizeData>(m, "OptimizeData")
       .def_prop_ro("result", [](const OptimizeData& o) { return *o.result; })
       .def_ro("names", &OptimizeData::names)
-      .def_prop_ro("scales",
-                   [](Session& s) {
-                     std::vector<double> v;
-                     for (const auto& p : s.parameters()) v.push_back(p.scale);
-                     const size_t n = v.size();
-                     return owned(std::move(v), {n});
-                   },
-                   nb::rv_policy::automatic)
       .def_prop_ro("x0", [](nb::handle self) { return view(nb::cast<const OptimizeData&>(self).x0, self); })
       .def_prop_ro("x", [](nb::handle self) { return view(nb::cast<const OptimizeData&>(self).x, self); })
       .def_ro("infidelity", &OptimizeData::infidelity)
