@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "cli_util.hpp"
+#include "corpus_cases.hpp"
 
 namespace qevolve::testing {
 namespace {
@@ -37,13 +38,7 @@ bool no_temporaries(const TempDir& dir) {
   return true;
 }
 
-constexpr const char* kSmall =
-    "device:\n"
-    "  qubits:\n"
-    "    - {name: t0, type: transmon, ec: 0.2, ej: 15.0, levels: 3}\n"
-    "pulses:\n"
-    "  - {qubit: t0, shape: cos, amplitude: 0.01, duration: 20}\n"
-    "evolution: {steps: 100}\n";
+using corpus_detail::kSmall;  // one transmon, one pulse: the corpus rows' valid base
 
 /// 64 two-level fluxonium qubits: D = 2^64 wraps to 0 in 64-bit integers.
 constexpr const char* kChain64 =
