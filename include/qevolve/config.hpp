@@ -85,7 +85,7 @@ struct PulseSpec {
 };
 
 enum class Solver { expm, trotter, magnus4, adaptive };
-enum class Splitting { terms, bonds, dense };
+enum class Splitting { terms, bonds, dense, chebyshev };
 enum class Basis { product, dressed };
 enum class Frame { lab, rotating };
 enum class Precision { double_, single };
@@ -130,6 +130,17 @@ struct EvolutionSpec {
   std::vector<CollapseSpec> collapse;
   /// An open (Lindblad) system: `noise` or `collapse` given.
   [[nodiscard]] bool is_open() const { return !noise.empty() || !collapse.empty(); }
+  /// trotter or magnus4: the solvers whose exponentials `splitting` says how to apply.
+  [[nodiscard]] bool split_solver() const { return solver == Solver::trotter || solver == Solver::magnus4; }
+  /// Local gates (the gate executors): a split solver with splitting terms or bonds.
+  [[nodiscard]] bool local_gates() const {
+    return split_solver() && (splitting == Splitting::terms || splitting == Splitting::bonds);
+  }
+  /// One dense D x D generator per gate step: expm, or a split solver with splitting dense or
+  /// chebyshev.
+  [[nodiscard]] bool dense_generator() const {
+    return solver == Solver::expm || (split_solver() && !local_gates());
+  }
 };
 
 enum class Compensation { none, vz, single_qubit };

@@ -34,7 +34,8 @@ constexpr EnumRow<Solver> kSolvers[] = {{Solver::expm, "expm"},
                                         {Solver::magnus4, "magnus4"},
                                         {Solver::adaptive, "adaptive"}};
 constexpr EnumRow<Splitting> kSplittings[] = {
-    {Splitting::terms, "terms"}, {Splitting::bonds, "bonds"}, {Splitting::dense, "dense"}};
+    {Splitting::terms, "terms"}, {Splitting::bonds, "bonds"}, {Splitting::dense, "dense"},
+    {Splitting::chebyshev, "chebyshev"}};
 constexpr EnumRow<Basis> kBases[] = {{Basis::product, "product"}, {Basis::dressed, "dressed"}};
 constexpr EnumRow<Frame> kFrames[] = {{Frame::lab, "lab"}, {Frame::rotating, "rotating"}};
 constexpr EnumRow<Precision> kPrecisions[] = {{Precision::double_, "double"},

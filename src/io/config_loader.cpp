@@ -24,6 +24,11 @@ void check_across(const Config& cfg) {
   if (ev.solver == Solver::magnus4 && ev.order_given && ev.order != 4)
     throw input_error(cfg.locate("evolution.order"), "evolution.order", Msg::MagnusOrder,
                       {{"ORDER", std::to_string(ev.order)}});
+  if (ev.splitting == Splitting::chebyshev && ev.solver != Solver::trotter && ev.solver != Solver::magnus4)
+    throw input_error(cfg.locate("evolution.splitting"), "evolution.splitting", Msg::ChebyshevSolver,
+                      {{"SOLVER", std::string(enum_name(ev.solver))}});
+  if (ev.splitting == Splitting::chebyshev && ev.is_open() && ev.solver != Solver::magnus4)
+    throw input_error(cfg.locate("evolution.splitting"), "evolution.splitting", Msg::ChebyshevOpenSystem);
   if (cfg.target && cfg.target->compensation_trainable &&
       cfg.target->compensation == Compensation::none)
     throw input_error(cfg.locate("target.compensation_trainable"), "target.compensation_trainable",

@@ -142,6 +142,14 @@ constexpr std::array kTable{
           "solver `magnus4` splits each of its exponentials at order 4; order ${ORDER} would "
           "spoil its fourth-order accuracy",
           "order: 4, or no `order` key"},
+    Entry{Msg::ChebyshevSolver,
+          "`splitting: chebyshev` applies the exponentials of solver trotter or magnus4, but the "
+          "solver is `${SOLVER}`",
+          "solver: magnus4 (or trotter) with splitting: chebyshev"},
+    Entry{Msg::ChebyshevOpenSystem,
+          "`splitting: chebyshev` is for closed systems only, but `evolution.noise` or `collapse` "
+          "is given",
+          "splitting: terms or bonds for an open system"},
     Entry{Msg::CompensationTrainableNone, "`compensation_trainable: true` without compensation",
           "target.compensation vz or single_qubit, or compensation_trainable: false"},
     // --- overrides (--set, --vary) ---------------------------------------------------------

@@ -95,6 +95,8 @@ enum class Msg {
   AdaptiveTrainable,
   MagnusOpenSystem,
   MagnusOrder,
+  ChebyshevSolver,
+  ChebyshevOpenSystem,
   CompensationTrainableNone,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,

@@ -165,11 +165,10 @@ void check_precision(const Config& config) {
   if (e.is_open())
     config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
                 "precision: double for an open system");
-  const bool split = e.solver == Solver::trotter || e.solver == Solver::magnus4;
-  if (!split || e.splitting == Splitting::dense)
+  if (!e.local_gates())
     config.fail("evolution.precision",
                 "precision: single is supported by the split solvers (trotter, magnus4 with "
-                "splitting terms) only",
+                "splitting terms or bonds) only",
                 "precision: double, or solver: trotter");
 }
 
@@ -232,10 +231,8 @@ void check_open_system(const Config& config, const Modes& modes) {
     }
   }
   const EvolutionSpec& e = config.evolution;
-  const bool dense = e.solver == Solver::expm ||
-                     ((e.solver == Solver::trotter || e.solver == Solver::magnus4) && e.splitting == Splitting::dense);
   const double D = modes.dim();
-  if (e.is_open() && dense && D * D > kMaxDenseLiouvillian)
+  if (e.is_open() && e.dense_generator() && D * D > kMaxDenseLiouvillian)
     config.fail("evolution.solver",
                 "the dense Liouvillian of an open system with D = " + std::to_string(static_cast<long long>(D)) +
                     " would be " + std::to_string(static_cast<long long>(D * D)) + " x " +

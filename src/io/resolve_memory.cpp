@@ -39,6 +39,9 @@ constexpr double kSweepPointBytes = 4096.0;
 /// fluxonia with an X target (D = d = 4096, every state evolved) peak at 1.52 GiB, the states
 /// and these five (docs/performance.md "Memory estimate").
 constexpr double kFidelityMatrices = 5.0;
+// splitting: chebyshev with a gradient keeps every term of one step's series, about
+// R + 15 of them (R = pi dt times the spectral width, docs/solvers.md); counted as 64.
+constexpr double kChebyshevKeptTerms = 64.0;
 
 /// 6561, 3.6e19 (two digits, no '+' in the exponent) from 1e9 on.
 std::string short_number(double x) {
@@ -136,11 +139,11 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
   const double length = open ? D * D : D;   // one column
   e.columns = open ? n * n : n;
   const bool gradient = purpose == Purpose::optimize || has_trainable(config);
-  const bool dense = ev.solver == Solver::expm ||
-                     ((ev.solver == Solver::trotter || ev.solver == Solver::magnus4) &&
-                      ev.splitting == Splitting::dense);
+  const bool chebyshev = ev.split_solver() && ev.splitting == Splitting::chebyshev;
+  const bool dense = ev.dense_generator() && !chebyshev;
   e.scheme = enum_name(ev.solver);
   if (dense) e.scheme += ev.solver == Solver::expm ? "" : " (dense)";
+  if (chebyshev) e.scheme += " (chebyshev)";
   const std::string state_key = ev.initial_states.kind == InitialStates::Kind::computational
                                     ? std::string("device")
                                     : std::string("evolution.initial_states");
@@ -161,6 +164,14 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
   const double side = open ? D * D : D;
   if (dense)  // H, the exponential, the Pade workspace
     evolution.add(7.0 * side * side * kComplex, "the dense propagator needs", "evolution.solver");
+  if (chebyshev) {
+    // H0, the step's H and one D x D operator per drive channel; the series' recurrence (three
+    // blocks of the columns; the gradient keeps every term of one step and its D x D M).
+    const double channels = static_cast<double>(config.pulses.size());
+    evolution.add((2.0 + channels + (gradient ? 1.0 : 0.0)) * side * side * kComplex,
+                  "the dense generator needs", "evolution.splitting");
+    evolution.add((gradient ? kChebyshevKeptTerms : 4.0) * state, "the series needs", "evolution.splitting");
+  }
   if (ev.solver == Solver::adaptive)  // dense H0, one dense operator per pulse
     evolution.add((1.0 + static_cast<double>(config.pulses.size())) * side * side * kComplex,
                   "the dense propagator needs", "evolution.solver");

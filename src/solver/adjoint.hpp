@@ -69,17 +69,28 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
                      const SubstepCotangent& on_step, std::vector<double>& tangent_sums,
                      std::vector<double>& noise_sums, int interval);
 
+/// Takes one gate step of a dense-generator scheme back: given its coefficients c and its
+/// H = H(c), carries psi and lambda
+/// back in place and returns the contraction E -> 2 Re <lambda_{u+1}| dG_u[E] |psi_u> for a
+/// direction E of H (dense, D x D).
+using DenseContraction = std::function<double(const CMatrix&)>;
+using DenseStepBack =
+    std::function<DenseContraction(const std::vector<double>& c, const CMatrix& H, CMatrix& psi, CMatrix& lambda)>;
+
 struct DenseAdjointJob {
   /// Dense H of gate step u for the coefficients c of that step, D x D.
   std::function<CMatrix(const std::vector<double>&)> hamiltonian;
+  /// How a step is taken back; empty: the exact exponential through the eigen-decomposition
+  /// of H (expm, splitting: dense). splitting: chebyshev passes its series' adjoint.
+  DenseStepBack step_back;
   const std::vector<CMatrix>* channel_ops = nullptr;  ///< dense O_j, D x D, per channel
   std::function<void(int, std::vector<double>&)> coefficients;  ///< of gate step u
   int steps = 0;    ///< gate steps
   double dt = 0.0;  ///< length of one gate step
 };
 
-/// Dense path (one exponential exp(-i 2 pi dt H_u) per gate step: expm, magnus4 with
-/// splitting: dense); same contract.
+/// Dense-generator paths (one exponential exp(-i 2 pi dt H_u) per gate step: expm, trotter /
+/// magnus4 with splitting: dense or chebyshev); same contract.
 void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
                    const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
                    const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,

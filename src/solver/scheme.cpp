@@ -11,6 +11,7 @@ namespace qevolve::solver {
 std::unique_ptr<Scheme> make_scheme(const Simulator& sim, SharedCache& shared) {
   const Options& o = sim.options();
   const bool split = o.solver == Solver::trotter || o.solver == Solver::magnus4;
+  if (split && o.splitting == Splitting::chebyshev) return make_chebyshev_scheme(sim, shared);
   if (split && o.splitting != Splitting::dense) return make_local_gate_scheme();
   if (o.solver == Solver::adaptive) return make_adaptive_scheme(sim);
   return make_dense_scheme(sim, shared);  // expm, or a split solver with splitting: dense

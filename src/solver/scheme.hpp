@@ -4,6 +4,8 @@
 // solver kind; make_scheme() is the one switch.
 //   LocalGateScheme  trotter / magnus4 with splitting terms | bonds (local gates, backend executors)
 //   DenseScheme      expm, and trotter / magnus4 with splitting dense (D x D exponentials)
+//   ChebyshevScheme  trotter / magnus4 with splitting chebyshev (the dense generator's
+//                    exponential applied to the columns by a Chebyshev series)
 //   AdaptiveScheme   adaptive (embedded Runge-Kutta on local terms; no adjoint)
 #pragma once
 
@@ -76,6 +78,7 @@ class Scheme {
 
 std::unique_ptr<Scheme> make_local_gate_scheme();
 std::unique_ptr<Scheme> make_dense_scheme(const Simulator& sim, SharedCache& shared);
+std::unique_ptr<Scheme> make_chebyshev_scheme(const Simulator& sim, SharedCache& shared);
 std::unique_ptr<Scheme> make_adaptive_scheme(const Simulator& sim);
 
 /// The settings of an adaptive job from the simulator (drive coefficients, time, tolerances).

@@ -2,7 +2,7 @@
 // (issue 4, acceptance 1; docs/gradients.md): every parameter type (pulse amplitude,
 // frequency, phase, delay, duration, ramp, sigma, c, DRAG lambda, piecewise-constant and spline
 // values; device EC, EJ, EL, flux; coupling J_C, J_L; compensation angles) on a 3-qubit chain
-// with 3 levels, for trotter orders 1, 2, 4, expm and magnus4 (terms, dense), with vz compensation re-optimised at
+// with 3 levels, for trotter orders 1, 2, 4, expm and magnus4 (terms, dense, chebyshev), with vz compensation re-optimised at
 // every evaluation (envelope theorem), in the product and in the dressed basis with the
 // rotating frame.
 //
@@ -215,6 +215,7 @@ INSTANTIATE_TEST_SUITE_P(
     Couplers, CouplerGradient,
     ::testing::Values(Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2_vz"},
                       Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4_vz"},
+                      Case{"magnus4, splitting: chebyshev", 4, "product", "lab", "vz", false, "magnus4_chebyshev_vz"},
                       Case{"trotter, splitting: terms", 2, "open", "lab", "none", false, "open_trotter2"}),
     [](const auto& tp) { return std::string(tp.param.name); });
 
@@ -267,7 +268,8 @@ INSTANTIATE_TEST_SUITE_P(
     Flux, FluxGradient,
     ::testing::Values(Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2"},
                       Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4"},
-                      Case{"expm", 2, "product", "lab", "vz", false, "expm"}),
+                      Case{"expm", 2, "product", "lab", "vz", false, "expm"},
+                      Case{"magnus4, splitting: chebyshev", 4, "product", "lab", "vz", false, "magnus4_chebyshev"}),
     [](const auto& tp) { return std::string(tp.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(
@@ -290,6 +292,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4"},
                       Case{"magnus4, splitting: dense", 4, "product", "lab", "vz", false,
                            "magnus4_dense"},
+                      Case{"magnus4, splitting: chebyshev", 4, "product", "lab", "vz", false,
+                           "magnus4_chebyshev"},
                       Case{"trotter, splitting: bonds", 2, "product", "lab", "vz", false, "trotter2_bonds"},
                       Case{"magnus4, splitting: bonds", 4, "product", "lab", "vz", false, "magnus4_bonds"},
                       Case{"trotter, splitting: terms", 2, "dressed", "rotating", "vz", false, "trotter2_dressed_rotating"},

@@ -167,7 +167,10 @@ INSTANTIATE_TEST_SUITE_P(Solvers, Adjoint,
                                                       Splitting::dense},
                                            SolverCase{Solver::trotter, 2, "trotter2_bonds", Splitting::bonds},
                                            SolverCase{Solver::trotter, 4, "trotter4_bonds", Splitting::bonds},
-                                           SolverCase{Solver::magnus4, 4, "magnus4_bonds", Splitting::bonds}),
+                                           SolverCase{Solver::magnus4, 4, "magnus4_bonds", Splitting::bonds},
+                                           SolverCase{Solver::trotter, 2, "trotter_chebyshev", Splitting::chebyshev},
+                                           SolverCase{Solver::magnus4, 4, "magnus4_chebyshev",
+                                                      Splitting::chebyshev}),
                          [](const auto& tp) { return std::string(tp.param.name); });
 
 }  // namespace

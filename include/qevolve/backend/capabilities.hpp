@@ -22,7 +22,8 @@ inline constexpr const char* kCudaRuns =
 /// run on the CPU only.
 [[nodiscard]] inline std::string cpu_only_part(const Config& config) {
   const EvolutionSpec& e = config.evolution;
-  const bool local_gates = (e.solver == Solver::trotter || e.solver == Solver::magnus4) && e.splitting != Splitting::dense;
+  const bool local_gates = e.local_gates();
+  if (e.split_solver() && e.splitting == Splitting::chebyshev) return "splitting: chebyshev";
   if (e.is_open() && !local_gates)
     return "open systems with solver expm, adaptive or splitting: dense (evolution.noise / evolution.collapse)";
   if (e.solver == Solver::adaptive) return "solver: adaptive";
