@@ -18,9 +18,13 @@
 
 #include <vector>
 
+#include "qevolve/backend/sparse_columns.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::solver {
+
+/// The most levels of a mode whose drive operator is applied as a local term.
+inline constexpr int kMaxLocalLevels = 64;
 
 /// The largest tail the series leaves per exponential (absolute, per unit-norm column).
 inline constexpr double kChebyshevTolerance = 1e-14;
@@ -43,16 +47,50 @@ struct ChebyshevSeries {
 /// The same series with conjugated coefficients: exp(+i tau H), the inverse step.
 [[nodiscard]] ChebyshevSeries conjugate(const ChebyshevSeries& s);
 
-/// x <- p(Ht) x for the series p, H dense Hermitian (D x D), x D x m. `work` holds three
-/// D x m blocks between calls.
-void apply_chebyshev(const ChebyshevSeries& s, const CMatrix& H, CMatrix& x, std::vector<CMatrix>& work);
+/// A complex n x m block in planar row-major form (re[i m + j], im[i m + j]): the layout of
+/// backend::sparse_columns_step.
+struct PlanarBlock {
+  Index rows = 0, cols = 0;
+  std::vector<double> re, im;
+  void assign(const CMatrix& m);
+  void to(CMatrix& m) const;
+  void resize(Index r, Index c);
+};
+
+/// H as the series multiplies it: a sparse part (complex, or real: half the work) plus
+/// one-mode terms alpha O applied locally (a drive operator with imaginary entries, such as a
+/// fluxonium's n or a tunable transmon's sin phi, beside a real H0).
+struct Generator {
+  struct Local {
+    int d = 0;                    ///< the mode's levels
+    Index outer = 1, inner = 1;   ///< dimensions of the modes before / after it
+    std::vector<double> re, im;   ///< O, d x d row-major
+    cplx alpha{0.0, 0.0};
+  };
+  backend::SparseRows sparse;
+  std::vector<Local> locals;
+  /// A dense complex H (its nonzero entries), no local terms.
+  void assign(const CMatrix& H);
+};
+
+/// The buffers of the series between calls (the recurrence's blocks), reused without
+/// allocation from one step to the next.
+struct ChebyshevWork {
+  std::vector<PlanarBlock> blocks;
+  Generator h;  ///< the CMatrix overloads' generator
+};
+
+/// x <- p(Ht) x for the series p, H dense Hermitian (D x D), x D x m.
+void apply_chebyshev(const ChebyshevSeries& s, const Generator& H, PlanarBlock& x, ChebyshevWork& work);
+/// The same on Eigen matrices (converted; tests).
+void apply_chebyshev(const ChebyshevSeries& s, const CMatrix& H, CMatrix& x, ChebyshevWork& work);
 
 /// One step of the adjoint pass for y = p(Ht) psi: on entry psi = y (the state after the
 /// step) and lambda the cotangent after the step; on exit psi is the state before the step
 /// (the inverse series) and lambda = p(Ht)^dag lambda. Returns M = sum_m coef_m T_{m-1} psi W_m^dag / r
 /// (coef_1 = 1, coef_m = 2), so that <lambda| dp(Ht)[E] psi> = Tr(E M) for any direction E of H
 /// (the derivative of the truncated series at fixed centre, radius and coefficients).
-[[nodiscard]] CMatrix chebyshev_adjoint(const ChebyshevSeries& s, const CMatrix& H, CMatrix& psi,
-                                        CMatrix& lambda, std::vector<CMatrix>& work);
+[[nodiscard]] CMatrix chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi,
+                                        CMatrix& lambda, ChebyshevWork& work);
 
 }  // namespace qevolve::solver

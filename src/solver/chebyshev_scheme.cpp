@@ -1,16 +1,22 @@
 // The Chebyshev scheme (scheme.hpp): trotter (midpoint) or magnus4 with splitting: chebyshev.
 // Each gate step's exponential exp(-i 2 pi dt H_u) -- the same generator as splitting: dense --
 // is applied to the evolved columns only, by its Chebyshev series to kChebyshevTolerance
-// (chebyshev.hpp), so a step costs about (R + 15) products of the D x D generator with the
-// D x m columns (R = pi dt (hi - lo), the spectral width the step spans) instead of a D x D
-// eigen-decomposition. The spectral interval of every step is a rigorous (Weyl) bound: the sum
-// over the static local terms and the drive channels of their own eigenvalue ranges, each
-// channel's scaled by its coefficient. Closed systems only (the resolution stage refuses
-// evolution.noise); its adjoint differentiates the series (chebyshev_adjoint).
+// (chebyshev.hpp), so a step costs about (R + 15) products of the generator with the D x m
+// columns (R = pi dt (hi - lo), the spectral width the step spans) and no eigen-decomposition.
+// The generator is kept sparse (every term acts on one or two modes) and, when H0 is real, real,
+// with the drive channels whose operators are imaginary applied as local one-mode terms.
+// The spectral interval of every step is a rigorous (Weyl) bound: the sum of the eigenvalue
+// ranges of the couplings and undriven modes (fixed) and of each driven mode's energies plus its
+// drives at the step's coefficients (a small eigenproblem per step). Closed systems only (the
+// resolution stage refuses evolution.noise); its adjoint differentiates the series
+// (chebyshev_adjoint).
 #include <algorithm>
+#include <atomic>
+#include <exception>
 
 #include "chebyshev.hpp"
 #include "observe_points.hpp"
+#include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
 #include "scheme.hpp"
 #include "time_grid.hpp"
@@ -18,12 +24,14 @@
 namespace qevolve::solver {
 namespace {
 
+/// Entries of H0 or of a drive operator at most this fraction of the matrix's largest entry are
+/// left out of the sparse generator (docs/solvers.md "`splitting: chebyshev`").
+constexpr double kStructural = 1e-14;
+
 /// Smallest and largest eigenvalue of a (small) Hermitian matrix.
 std::pair<double, double> eigen_range(const CMatrix& m) {
-  RVector w;
-  CMatrix V;
-  linalg::hermitian_eigen(m, w, V);
-  return {w.minCoeff(), w.maxCoeff()};
+  const Eigen::SelfAdjointEigenSolver<CMatrix> es(m, Eigen::EigenvaluesOnly);
+  return {es.eigenvalues().minCoeff(), es.eigenvalues().maxCoeff()};
 }
 
 class ChebyshevScheme final : public Scheme {
@@ -31,16 +39,28 @@ class ChebyshevScheme final : public Scheme {
   ChebyshevScheme(const Simulator& sim, SharedCache& shared) {
     const device::Device& dev = sim.device();
     h0_ = dev.dense_h0();
-    for (const auto& t : dev.static_terms()) {
-      const auto [lo, hi] = eigen_range(t.matrix);
+    // The spectral bound: a driven mode's own energies and its channels together (exact, one
+    // small eigenproblem per step), every other static term by its fixed range.
+    const auto statics = dev.static_terms();
+    std::vector<int> driven_index(statics.size(), -1);
+    for (std::size_t j = 0; j < sim.channels().size(); ++j) {
+      const DriveChannel& ch = sim.channels()[j];
+      const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
+      ops_.push_back(dev.embed({{ch.mode}, O}));
+      int& k = driven_index[static_cast<std::size_t>(ch.mode)];  // mode terms come first, in mode order
+      if (k < 0) {
+        k = static_cast<int>(driven_.size());
+        driven_.push_back({statics[static_cast<std::size_t>(ch.mode)].matrix, {}});
+      }
+      driven_[static_cast<std::size_t>(k)].channels.emplace_back(j, O);
+    }
+    for (std::size_t t = 0; t < statics.size(); ++t) {
+      if (driven_index[t] >= 0) continue;
+      const auto [lo, hi] = eigen_range(statics[t].matrix);
       h0_lo_ += lo;
       h0_hi_ += hi;
     }
-    for (const DriveChannel& ch : sim.channels()) {
-      const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
-      ops_.push_back(dev.embed({{ch.mode}, O}));
-      op_ranges_.push_back(eigen_range(O));
-    }
+    make_generator_parts(sim);
     ++shared.dense_builds;
   }
 
@@ -48,21 +68,57 @@ class ChebyshevScheme final : public Scheme {
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state, const Progress& progress,
               const StepObserver& observe) const override {
-    const linalg::DenseBlasPhase dense_phase(state.rows());
     const TimeGrid grid = sim.time_grid();
     const auto coefficients = sim.substep_coefficients();
     const int per = grid.samples_per_step();
     ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
                          observe ? scaled_points(sim.trace_steps(), per) : std::vector<int>());
     const double tau = kTwoPi * grid.substep_dt();
-    std::vector<double> c;
-    std::vector<CMatrix> work;
+    // Columns are independent: each thread carries one block of them through a whole segment
+    // (between observation points; without a trace, the whole run) with no barrier per step.
+    const Index n = state.cols();
+    const int threads = std::max(1, sim.options().threads);
+    const Index blocks = std::max<Index>(1, std::min<Index>(n, threads));
+    const Index width = (n + blocks - 1) / blocks;
+    const double flops = 8.0 * static_cast<double>(pattern_.col.size()) * static_cast<double>(n) * 20.0 *
+                         grid.substeps();  // ~20 products per step
+    const bool parallel = backend::worth_threads(threads, flops, blocks);
+    std::atomic<int> done{0};
+    auto segment = [&](int u0, int u1) {
+      std::exception_ptr failure;
+      backend::run_team(threads, parallel, [&](backend::Team& team) {
+        team.for_dynamic(0, blocks, [&](Index b) {
+          try {
+            const Index c0 = b * width, w = std::min(width, n - c0);
+            if (w <= 0) return;
+            PlanarBlock x;
+            x.assign(state.middleCols(c0, w));
+            Generator H;
+            std::vector<double> c;
+            ChebyshevWork work;
+            for (int u = u0; u < u1; ++u) {
+              coefficients(u, c);
+              generator(c, H);
+              apply_chebyshev(series(tau, c), H, x, work);
+              if (b == 0 && progress) progress(static_cast<double>(++done) / grid.substeps());
+            }
+            CMatrix out;
+            x.to(out);
+            state.middleCols(c0, w) = out;
+          } catch (...) {
+            team.critical([&] { failure = std::current_exception(); });
+          }
+        });
+      });
+      if (failure) std::rethrow_exception(failure);
+    };
+    int u0 = 0;
     if (points.due(0)) points.call(0, state);
-    for (int u = 0; u < grid.substeps(); ++u) {
-      coefficients(u, c);
-      apply_chebyshev(series(tau, c), dense_hamiltonian(sim, c), state, work);
-      if (progress) progress(static_cast<double>(u + 1) / grid.substeps());
-      if (points.due(u + 1)) points.call(u + 1, state);
+    while (u0 < grid.substeps()) {
+      const int u1 = points.clip(u0, grid.substeps());
+      segment(u0, u1);
+      u0 = u1;
+      if (points.due(u0)) points.call(u0, state);
     }
   }
 
@@ -72,10 +128,14 @@ class ChebyshevScheme final : public Scheme {
     const linalg::DenseBlasPhase dense_phase(psi.rows());
     const TimeGrid grid = sim.time_grid();
     const double tau = kTwoPi * grid.substep_dt();
-    std::vector<CMatrix> work;
-    DenseAdjointJob job{[this, &sim](const std::vector<double>& c) { return dense_hamiltonian(sim, c); },
+    ChebyshevWork work;
+    Generator H;
+    // The generic step loop's dense H is not needed: the step builds its own generator.
+    DenseAdjointJob job{[](const std::vector<double>& /*c*/) { return CMatrix(); },
                         {}, &ops_, sim.substep_coefficients(), grid.substeps(), grid.substep_dt()};
-    job.step_back = [&](const std::vector<double>& c, const CMatrix& H, CMatrix& p, CMatrix& l) -> DenseContraction {
+    job.step_back = [&](const std::vector<double>& c, const CMatrix& /*dense*/, CMatrix& p,
+                        CMatrix& l) -> DenseContraction {
+      generator(c, H);
       CMatrix M = chebyshev_adjoint(series(tau, c), H, p, l, work);
       return [M = std::move(M)](const CMatrix& E) { return 2.0 * E.cwiseProduct(M.transpose()).sum().real(); };
     };
@@ -97,22 +157,130 @@ class ChebyshevScheme final : public Scheme {
   }
 
  private:
-  /// The series of exp(-i tau H(c)) on the Weyl bound of H(c)'s spectrum.
+  /// A mode with drive channels: its energy term and each channel's (index, local operator).
+  struct DrivenMode {
+    CMatrix energies;
+    std::vector<std::pair<std::size_t, CMatrix>> channels;
+  };
+
+  /// The generator's parts: a real H0 (real eigenvectors: the usual case) keeps a real sparse
+  /// part, and a channel whose operator has imaginary entries is then applied as a local
+  /// one-mode term; every other channel is folded into the sparse part.
+  void make_generator_parts(const Simulator& sim) {
+    const device::Device& dev = sim.device();
+    real_ = h0_.imag().cwiseAbs().maxCoeff() == 0.0;
+    std::vector<const CMatrix*> folded;
+    for (std::size_t j = 0; j < ops_.size(); ++j) {
+      const DriveChannel& ch = sim.channels()[j];
+      const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
+      const int d = static_cast<int>(O.rows());
+      const bool imaginary = O.imag().cwiseAbs().maxCoeff() != 0.0;
+      if (real_ && imaginary && d <= kMaxLocalLevels) {
+        Generator::Local t;
+        t.d = d;
+        for (int q = 0; q < ch.mode; ++q) t.outer *= dev.dims()[static_cast<std::size_t>(q)];
+        for (int q = ch.mode + 1; q < dev.num_modes(); ++q) t.inner *= dev.dims()[static_cast<std::size_t>(q)];
+        const double limit = kStructural * O.cwiseAbs().maxCoeff();  // as the sparse part
+        for (int k = 0; k < d; ++k)
+          for (int l = 0; l < d; ++l) {
+            const bool keep = std::abs(O(k, l)) > limit;
+            t.re.push_back(keep ? O(k, l).real() : 0.0);
+            t.im.push_back(keep ? O(k, l).imag() : 0.0);
+          }
+        local_of_.push_back(static_cast<int>(locals_.size()));
+        locals_.push_back(std::move(t));
+      } else {
+        if (imaginary) real_ = false;
+        local_of_.push_back(-1);
+        folded.push_back(&ops_[j]);
+      }
+    }
+    make_pattern(folded);
+  }
+
+  /// The sparse pattern: every entry of H0 or of a folded channel operator above kStructural of
+  /// that matrix's largest entry (the rest are the rounding of the mode bases' products, below
+  /// 1e-16 of it: the parity of each mode's eigenstates makes them vanish exactly), and the
+  /// values of each on it.
+  void make_pattern(const std::vector<const CMatrix*>& folded) {
+    const Index D = h0_.rows();
+    std::vector<double> limit{kStructural * h0_.cwiseAbs().maxCoeff()};
+    for (const CMatrix* o : folded) limit.push_back(kStructural * o->cwiseAbs().maxCoeff());
+    pattern_.n = D;
+    pattern_.start.assign(1, 0);
+    values_.assign(2 * (1 + folded.size()), {});
+    for (Index i = 0; i < D; ++i) {
+      for (Index j = 0; j < D; ++j) {
+        bool keep = std::abs(h0_(i, j)) > limit[0];
+        for (std::size_t f = 0; f < folded.size(); ++f) keep = keep || std::abs((*folded[f])(i, j)) > limit[f + 1];
+        if (!keep) continue;
+        pattern_.col.push_back(j);
+        values_[0].push_back(h0_(i, j).real());
+        values_[1].push_back(h0_(i, j).imag());
+        for (std::size_t f = 0; f < folded.size(); ++f) {
+          values_[2 * (f + 1)].push_back((*folded[f])(i, j).real());
+          values_[2 * (f + 1) + 1].push_back((*folded[f])(i, j).imag());
+        }
+      }
+      pattern_.start.push_back(static_cast<Index>(pattern_.col.size()));
+    }
+  }
+
+  /// H = H0 + sum_j c_j O_j into h: the sparse part's values (the pattern copied on the first
+  /// call only) and the local terms' coefficients.
+  void generator(const std::vector<double>& c, Generator& h) const {
+    if (h.sparse.n != pattern_.n) {
+      h.sparse.n = pattern_.n;
+      h.sparse.start = pattern_.start;
+      h.sparse.col = pattern_.col;
+      h.locals = locals_;
+    }
+    h.sparse.re = values_[0];
+    if (real_)
+      h.sparse.im.clear();
+    else
+      h.sparse.im = values_[1];
+    std::size_t f = 0;
+    for (std::size_t j = 0; j < c.size(); ++j) {
+      if (local_of_[j] >= 0) {
+        h.locals[static_cast<std::size_t>(local_of_[j])].alpha = c[j];
+        continue;
+      }
+      ++f;
+      if (c[j] == 0.0) continue;
+      const std::vector<double>& ore = values_[2 * f];
+      for (std::size_t k = 0; k < ore.size(); ++k) h.sparse.re[k] += c[j] * ore[k];
+      if (!real_) {
+        const std::vector<double>& oim = values_[2 * f + 1];
+        for (std::size_t k = 0; k < oim.size(); ++k) h.sparse.im[k] += c[j] * oim[k];
+      }
+    }
+  }
+
+  /// The series of exp(-i tau H(c)) on the Weyl bound of H(c)'s spectrum: the fixed ranges of
+  /// the undriven terms plus, per driven mode, the exact range of its energies and drives.
   [[nodiscard]] ChebyshevSeries series(double tau, const std::vector<double>& c) const {
     double lo = h0_lo_, hi = h0_hi_;
-    for (std::size_t j = 0; j < c.size(); ++j) {
-      const double a = c[j] * op_ranges_[j].first, b = c[j] * op_ranges_[j].second;
-      lo += std::min(a, b);
-      hi += std::max(a, b);
+    for (const DrivenMode& m : driven_) {
+      CMatrix h = m.energies;
+      for (const auto& [j, O] : m.channels) h += c[j] * O;
+      const auto [a, b] = eigen_range(h);
+      lo += a;
+      hi += b;
     }
     const double margin = 1e-12 * std::max({std::abs(lo), std::abs(hi), 1.0});
     return chebyshev_exponential(tau, lo - margin, hi + margin);
   }
 
-  CMatrix h0_;                                       // dense H0
-  std::vector<CMatrix> ops_;                         // per channel operator, D x D
-  double h0_lo_ = 0.0, h0_hi_ = 0.0;                 // Weyl bound of H0's spectrum
-  std::vector<std::pair<double, double>> op_ranges_;  // per channel: eigenvalue range of O_j
+  CMatrix h0_;                                // dense H0 (dense_hamiltonian, the pattern)
+  std::vector<CMatrix> ops_;                  // per channel operator, D x D (the adjoint's directions)
+  double h0_lo_ = 0.0, h0_hi_ = 0.0;          // Weyl bound of the undriven static terms
+  std::vector<DrivenMode> driven_;
+  backend::SparseRows pattern_;               // the sparse part's rows and columns
+  std::vector<std::vector<double>> values_;   // re, im of H0, then of each folded channel
+  bool real_ = false;                         // the sparse part is real
+  std::vector<Generator::Local> locals_;      // channels applied as local terms
+  std::vector<int> local_of_;                 // per channel: its local term, or -1
 };
 
 }  // namespace

@@ -215,9 +215,39 @@ INSTANTIATE_TEST_SUITE_P(
     Couplers, CouplerGradient,
     ::testing::Values(Case{"trotter, splitting: terms", 2, "product", "lab", "vz", false, "trotter2_vz"},
                       Case{"magnus4, splitting: terms", 4, "product", "lab", "vz", false, "magnus4_vz"},
-                      Case{"magnus4, splitting: chebyshev", 4, "product", "lab", "vz", false, "magnus4_chebyshev_vz"},
                       Case{"trotter, splitting: terms", 2, "open", "lab", "none", false, "open_trotter2"}),
     [](const auto& tp) { return std::string(tp.param.name); });
+
+// splitting: chebyshev on the coupler pair: its 5-6.5 GHz carriers need h = 1e-5 max(|v|, 0.05)
+// (above), where the finite difference divides the forward pass's rounding (~1e-14 in 1 - F for
+// the series' ~30 products per exponential) by h ~ 2e-6: a noise floor of ~5e-9, above the 1e-9
+// the check allows. The series is therefore checked against splitting: dense, whose adjoint
+// differentiates the same discretisation exactly and passes the finite-difference check above
+// (magnus4 dense: the Solvers suite): they agree to 1e-8 relative (the series is cut at 1e-14
+// per exponential). The chain and flux suites check chebyshev against finite differences.
+TEST(CouplerGradient, ChebyshevEqualsTheDenseAdjoint) {
+  auto gradient_of = [](const char* solver) {
+    std::string text = kCouplerPair;
+    auto put = [&text](const std::string& key, const std::string& value) { text.replace(text.find(key), key.size(), value); };
+    put("SOLVER", solver);
+    put("ORDER", "4");
+    put("NOISE", "");
+    put("COMPENSATION", "vz");
+    gradient::GradientProblem problem(io::parse_config(text, "coupler_gradient.yaml"), 1);
+    return problem.evaluate(true);
+  };
+  const gradient::Evaluation cheb = gradient_of("magnus4, splitting: chebyshev");
+  const gradient::Evaluation dense = gradient_of("magnus4, splitting: dense");
+  EXPECT_NEAR(cheb.infidelity, dense.infidelity, 1e-12);
+  ASSERT_EQ(cheb.gradient.size(), dense.gradient.size());
+  double worst = 0.0;
+  for (Index i = 0; i < dense.gradient.size(); ++i) {
+    EXPECT_NEAR(cheb.gradient(i), dense.gradient(i), 1e-8 * std::max(std::abs(dense.gradient(i)), 1e-3)) << i;
+    worst = std::max(worst, std::abs(cheb.gradient(i) - dense.gradient(i)) / std::max(std::abs(dense.gradient(i)), 1e-3));
+  }
+  std::printf("[ gradient ] coupler magnus4 chebyshev vs dense: %lld parameters, worst relative difference %.2e\n",
+              static_cast<long long>(dense.gradient.size()), worst);
+}
 
 // Flux pulses (docs/gradients.md "Flux pulses"): a fluxonium and a tunable transmon, each with
 // flux pulses (baseband and modulated; a piecewise-constant one with crosstalk onto the other
