@@ -26,8 +26,8 @@ Subcommands (run with Debian's python, which has numpy, scipy, h5py, PyYAML; qut
 
   /usr/bin/python3 benchmarks/peers/qutip_cz.py reference --qevolve build/release/bin/qevolve \
       --steps 3000 --threads 2
-  /usr/bin/python3 benchmarks/peers/qutip_cz.py qevolve --solver magnus4 --splitting dense \
-      --find --steps 800 3000 --resolution 25 --threads 1 2 --repeat 3
+  /usr/bin/python3 benchmarks/peers/qutip_cz.py qevolve --solver magnus4 --splitting chebyshev \
+      --find --steps 800 3000 --resolution 10 --threads 1 2 --repeat 5
   /usr/bin/python3 benchmarks/peers/qutip_cz.py qutip --rtol-list 1e-9 2e-10 1e-10
 The figures and the exact commands are in docs/performance.md "Against peers".
 """

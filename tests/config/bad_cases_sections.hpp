@@ -340,7 +340,7 @@ inline constexpr BadCase kSectionsCases[] = {
      "evolution:\n"
      "  splitting: bond\n",
      "bad.yaml:3:14: evolution.splitting: unknown value `bond`, did you mean `bonds`?"
-     " (expected one of: terms, bonds, dense)"},
+     " (expected one of: terms, bonds, dense, chebyshev)"},
     {"StepsZero",
      "device: {preset: mpc_fluxonium_1d}\n"
      "evolution:\n"
@@ -659,6 +659,21 @@ inline constexpr BadCase kSectionsCases[] = {
      "  order: 2\n",
      "bad.yaml:4:3: evolution.order: solver `magnus4` splits each of its exponentials at order 4;"
      " order 2 would spoil its fourth-order accuracy (expected order: 4, or no `order` key)"},
+    {"ChebyshevWithExpm",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  solver: expm\n"
+     "  splitting: chebyshev\n",
+     "bad.yaml:4:3: evolution.splitting: `splitting: chebyshev` applies the exponentials of solver trotter or"
+     " magnus4, but the solver is `expm` (expected solver: magnus4 (or trotter) with splitting: chebyshev)"},
+    {"ChebyshevOpenSystem",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  splitting: chebyshev\n"
+     "  noise:\n"
+     "    q0: {t1: 50000}\n",
+     "bad.yaml:3:3: evolution.splitting: `splitting: chebyshev` is for closed systems only, but `evolution.noise`"
+     " or `collapse` is given (expected splitting: terms or bonds for an open system)"},
     {"CompensationTrainableWithoutCompensation",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"
