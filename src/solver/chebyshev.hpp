@@ -93,4 +93,16 @@ void apply_chebyshev(const ChebyshevSeries& s, const CMatrix& H, CMatrix& x, Che
 [[nodiscard]] CMatrix chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi,
                                         CMatrix& lambda, ChebyshevWork& work);
 
+/// Positions (row[k], col[k]) of a D x D matrix.
+struct Entries {
+  std::vector<Index> row, col;
+};
+
+/// The same step with M only where it is needed: the values M(col_k, row_k), so that
+/// Tr(E M) = sum_k E(row_k, col_k) values_k for every direction E that vanishes outside `at`
+/// (the drive operators and device tangents, which act on one or two modes: O(|at| m) per term
+/// instead of the O(D^2 m) of the whole M).
+[[nodiscard]] std::vector<cplx> chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi,
+                                                  CMatrix& lambda, ChebyshevWork& work, const Entries& at);
+
 }  // namespace qevolve::solver

@@ -133,11 +133,16 @@ class ChebyshevScheme final : public Scheme {
     // The generic step loop's dense H is not needed: the step builds its own generator.
     DenseAdjointJob job{[](const std::vector<double>& /*c*/) { return CMatrix(); },
                         {}, &ops_, sim.substep_coefficients(), grid.substeps(), grid.substep_dt()};
+    const Entries at = directions(sim, tangents);
     job.step_back = [&](const std::vector<double>& c, const CMatrix& /*dense*/, CMatrix& p,
                         CMatrix& l) -> DenseContraction {
       generator(c, H);
-      CMatrix M = chebyshev_adjoint(series(tau, c), H, p, l, work);
-      return [M = std::move(M)](const CMatrix& E) { return 2.0 * E.cwiseProduct(M.transpose()).sum().real(); };
+      std::vector<cplx> m = chebyshev_adjoint(series(tau, c), H, p, l, work, at);
+      return [&at, m = std::move(m)](const CMatrix& E) {
+        double sum = 0.0;
+        for (std::size_t k = 0; k < m.size(); ++k) sum += (E(at.row[k], at.col[k]) * m[k]).real();
+        return 2.0 * sum;
+      };
     };
     adjoint_dense(job, sim.device(), sim.channels(), psi, lambda, tangents, on_substep, tangent_sums);
   }
@@ -162,6 +167,35 @@ class ChebyshevScheme final : public Scheme {
     CMatrix energies;
     std::vector<std::pair<std::size_t, CMatrix>> channels;
   };
+
+  /// Where the adjoint's directions can be nonzero: the drive operators and every tangent's
+  /// static terms and channel operators, embedded (each acts on one or two modes).
+  [[nodiscard]] Entries directions(const Simulator& sim, const std::vector<HamiltonianTangent>& tangents) const {
+    const device::Device& dev = sim.device();
+    const Index D = h0_.rows();
+    std::vector<char> mask(static_cast<std::size_t>(D * D), 0);
+    auto mark = [&](const CMatrix& E) {
+      for (Index j = 0; j < D; ++j)
+        for (Index i = 0; i < D; ++i)
+          if (E(i, j) != cplx(0.0, 0.0)) mask[static_cast<std::size_t>(i * D + j)] = 1;
+    };
+    for (const CMatrix& O : ops_) mark(O);
+    const auto statics = dev.static_terms();
+    for (const HamiltonianTangent& t : tangents) {
+      for (std::size_t i = 0; i < t.static_terms.size(); ++i)
+        if (t.static_terms[i].size() != 0) mark(dev.embed({statics[i].modes, t.static_terms[i]}));
+      for (std::size_t j = 0; j < t.channels.size() && j < sim.channels().size(); ++j)
+        if (t.channels[j].size() != 0) mark(dev.embed({{sim.channels()[j].mode}, t.channels[j]}));
+    }
+    Entries at;
+    for (Index i = 0; i < D; ++i)
+      for (Index j = 0; j < D; ++j)
+        if (mask[static_cast<std::size_t>(i * D + j)]) {
+          at.row.push_back(i);
+          at.col.push_back(j);
+        }
+    return at;
+  }
 
   /// The generator's parts: a real H0 (real eigenvectors: the usual case) keeps a real sparse
   /// part, and a channel whose operator has imaginary entries is then applied as a local
