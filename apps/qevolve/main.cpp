@@ -193,12 +193,13 @@ void add_bench_commands(Cli& c) {
   c.accuracy->add_option("CONFIG", a.config_path, "YAML config file")->required();
   c.accuracy
       ->add_option("--solvers", a.solvers,
-                   "Variants: expm, trotter1|2|4[:terms|:bonds|:dense], magnus4[:terms|:bonds|:dense] "
+                   "Variants: expm, trotter1|2|4[:terms|:bonds|:dense], trotter2:chebyshev, "
+                   "magnus4[:terms|:bonds|:dense|:chebyshev] "
                    "(no splitting: terms)")
       ->delimiter(',');
   c.accuracy->add_option("--steps", c.acc_steps, "Comma-separated step ladder (default 50,100,...,12800)");
   c.accuracy->add_option("--reference", a.reference,
-                         "Reference variant (default magnus4:dense for D <= 128, else magnus4:bonds)");
+                         "Reference variant (default magnus4:chebyshev for D <= 128, else magnus4:bonds)");
   c.accuracy->add_option("--reference-factor", a.reference_factor, "Reference steps = factor x finest ladder step (default 4)")
       ->check(CLI::Range(2, 64));
   c.accuracy->add_option("--max-seconds", a.max_seconds, "Stop a variant's ladder after a run slower than this (default 60)")

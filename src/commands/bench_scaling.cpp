@@ -51,7 +51,7 @@ double physical_memory_bytes() {
   return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
 }
 
-struct Row {
+struct ScalingRow {
   int qubits = 0;
   Index dim = 0, columns = 0;
   int steps = 0, ranks = 1, threads = 0, gates = 0;
@@ -67,13 +67,13 @@ constexpr const char* kCsvHeader =
     "qubits,dim,columns,steps,ranks,threads,gates_per_step,seconds,column_steps_per_s,gflops,zgemm_peak_gflops,"
     "speedup,efficiency,bytes_per_objective,bytes_per_fidelity\n";
 
-void write_row(std::ostream& f, const Row& r) {
+void write_row(std::ostream& f, const ScalingRow& r) {
   f << r.qubits << ',' << r.dim << ',' << r.columns << ',' << r.steps << ',' << r.ranks << ',' << r.threads << ','
     << r.gates << ',' << r.seconds << ',' << r.rate << ',' << r.gflops << ',' << r.peak << ',' << r.speedup << ','
     << r.efficiency << ',' << r.bytes_objective << ',' << r.bytes_fidelity << '\n';
 }
 
-Row read_row(const std::string& line) {
+ScalingRow read_row(const std::string& line) {
   std::vector<double> v;
   std::size_t at = 0;
   while (at <= line.size()) {
@@ -82,7 +82,7 @@ Row read_row(const std::string& line) {
     at = end + 1;
   }
   if (v.size() != 15) throw Error("bench scaling: malformed worker row: " + line);
-  Row r;
+  ScalingRow r;
   r.qubits = static_cast<int>(v[0]);
   r.dim = static_cast<Index>(v[1]);
   r.columns = static_cast<Index>(v[2]);
@@ -112,7 +112,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   const auto t0 = Clock::now();
   const auto result = sim.evolve(shard);
   comm.barrier();
-  Row r;
+  ScalingRow r;
   r.seconds = comm.allreduce_max(std::chrono::duration<double>(Clock::now() - t0).count());
   const CMatrix target = gradient::objective_spec(config, sim)->target;  // evaluated with vz below
   comm.reset_bytes();
@@ -142,7 +142,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
 
 /// Starts `mpirun -n ranks` of this executable as bench workers for one (N, threads) and reads
 /// back the row rank 0 wrote.
-Row run_distributed(const BenchScalingOptions& options, int n, int ranks, int threads) {
+ScalingRow run_distributed(const BenchScalingOptions& options, int n, int ranks, int threads) {
   if (!comm::mpi_available() || std::string(QEVOLVE_MPIEXEC).empty())
     throw InputError({}, "--ranks", "rank counts other than 1 need MPI, which this qevolve was built without",
                      "--ranks 1, or rebuild with libopenmpi-dev installed");
@@ -184,7 +184,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
   for (int r : options.ranks)
     if (r < 1) throw InputError({}, "--ranks", "rank counts must be positive", "e.g. --ranks 1,2");
 
-  std::vector<Row> rows;
+  std::vector<ScalingRow> rows;
   char line[256];
   io.out << "standard workload: mpc_fluxonium_1d chain, 2 levels, simultaneous X (cos 50 ns), "
             "all computational columns, trotter order 2, splitting "
@@ -215,7 +215,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
     for (int ranks : options.ranks)
       for (std::size_t k = 0; k < thread_counts.size(); ++k) {
         const int threads = thread_counts[k];
-        Row r;
+        ScalingRow r;
         if (ranks == 1) {
           const Config config = standard_workload(n, options.steps, options.splitting);
           solver::Simulator sim(config, io::build_device(config), threads);

@@ -157,6 +157,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   w.attribute("steps", static_cast<long long>(o.steps));
   w.attribute("solver", std::string(enum_name(o.solver)));
   w.attribute("order", static_cast<long long>(o.order));
+  w.attribute("splitting", std::string(enum_name(o.splitting)));
   w.attribute("duration_ns", o.duration);
   w.attribute("wall_time_s", wall_time);
   w.attribute("qevolve_version", std::string(kVersion));
@@ -178,15 +179,18 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
       << "), D = " << device.dim() << ", d = " << (Index{1} << device.qubit_modes().size()) << ", levels";
   for (int d : device.dims()) out << ' ' << d;
   out << "\n";
+  // How the steps are taken: trotter's order and gates, or the split solvers' exact exponentials.
+  const bool split = o.solver == Solver::trotter || o.solver == Solver::magnus4;
+  std::string how;
+  if (split && (o.splitting == Splitting::dense || o.splitting == Splitting::chebyshev))
+    how = std::string(", splitting ") + enum_name(o.splitting) + " (exact exponentials" +
+          (o.solver == Solver::trotter ? ", midpoint rule)" : ")");
+  else if (o.solver == Solver::trotter)
+    how = " order " + std::to_string(o.order) + " (" + std::to_string(sim.gates_per_step()) + " local gates per step)";
   std::snprintf(line, sizeof line,
-                "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d threads%s\n",
-                enum_name(o.solver),
-                o.solver == Solver::trotter
-                    ? (" order " + std::to_string(o.order) + " (" + std::to_string(sim.gates_per_step()) +
-                       " local gates per step)").c_str()
-                    : "",
-                o.steps, sim.dt(), o.duration, sim.initial_indices().size(), o.threads,
-                o.precision == Precision::single ? ", single precision" : "");
+                "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d thread%s%s\n",
+                enum_name(o.solver), how.c_str(), o.steps, sim.dt(), o.duration, sim.initial_indices().size(),
+                o.threads, o.threads == 1 ? "" : "s", o.precision == Precision::single ? ", single precision" : "");
   out << line;
   // The resolved evolution.device (docs/backend.md "Selection").
   const bool cuda = o.device == ComputeDevice::cuda;

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 
+#include "stopwatch.hpp"
 #include "config_input.hpp"
 #include "optimize_problem.hpp"
 #include "qevolve/config_writer.hpp"
@@ -115,9 +116,6 @@ SweepPoint point_of(Config config, device::ResolvedDevice resolved, const std::v
   return p;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 }  // namespace
 
 /// When the session's own problem is built and the overrides beyond the session's are numbers

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 
+#include "stopwatch.hpp"
 #include "config_input.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
@@ -19,9 +20,6 @@ namespace qevolve::commands {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 std::string fmt(int decimals, double v) {
   if (std::isnan(v)) return "-";

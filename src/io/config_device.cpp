@@ -70,12 +70,6 @@ TypeInfo info(ModeType t) {
   return {kModeKeys, kAllModeParams, {}};
 }
 
-std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view key,
-                                 const Range& range) {
-  if (const Item* it = m.find(key)) return get_number(doc, *it, range);
-  return std::nullopt;
-}
-
 std::optional<int> opt_int(Doc& doc, const MapView& m, std::string_view key, long long lo,
                            long long hi) {
   if (const Item* it = m.find(key)) return static_cast<int>(get_integer(doc, *it, lo, hi));

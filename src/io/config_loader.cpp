@@ -21,6 +21,14 @@ void check_across(const Config& cfg) {
   }
   if (ev.solver == Solver::magnus4 && ev.is_open())
     throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::MagnusOpenSystem);
+  if (ev.splitting == Splitting::chebyshev && ev.order_given) {
+    const int natural = ev.solver == Solver::magnus4 ? 4 : 2;
+    if (ev.order != natural)
+      throw input_error(cfg.locate("evolution.order"), "evolution.order", Msg::ChebyshevOrder,
+                        {{"ORDER", std::to_string(ev.order)},
+                         {"SOLVER", std::string(enum_name(ev.solver))},
+                         {"NATURAL", std::to_string(natural)}});
+  }
   if (ev.solver == Solver::magnus4 && ev.order_given && ev.order != 4)
     throw input_error(cfg.locate("evolution.order"), "evolution.order", Msg::MagnusOrder,
                       {{"ORDER", std::to_string(ev.order)}});

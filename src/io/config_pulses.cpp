@@ -60,12 +60,6 @@ std::string context_of(Shape shape, Shape base) {
   return message(Msg::ContextPulseShape, {{"SHAPE", enum_name(shape)}});
 }
 
-std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view key,
-                                 const Range& range) {
-  if (const Item* it = m.find(key)) return get_number(doc, *it, range);
-  return std::nullopt;
-}
-
 /// tanh and erf: duration, sigma and c are independent; all three are needed and the rise
 /// (centred at c sigma) must come before the fall (centred at duration - c sigma).
 void check_edge_keys(Doc& doc, const MapView& m, const PulseSpec& p) {

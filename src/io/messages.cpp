@@ -150,6 +150,11 @@ constexpr std::array kTable{
           "`splitting: chebyshev` is for closed systems only, but `evolution.noise` or `collapse` "
           "is given",
           "splitting: terms or bonds for an open system"},
+    Entry{Msg::ChebyshevOrder,
+          "`order` is the order of the local splittings (terms, bonds); `splitting: chebyshev` applies "
+          "exact exponentials, so order ${ORDER} would have no effect (${SOLVER} with it is of order "
+          "${NATURAL} in time)",
+          "no `order` key, or order: ${NATURAL}"},
     Entry{Msg::CompensationTrainableNone, "`compensation_trainable: true` without compensation",
           "target.compensation vz or single_qubit, or compensation_trainable: false"},
     // --- overrides (--set, --vary) ---------------------------------------------------------

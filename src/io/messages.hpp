@@ -97,6 +97,7 @@ enum class Msg {
   MagnusOrder,
   ChebyshevSolver,
   ChebyshevOpenSystem,
+  ChebyshevOrder,
   CompensationTrainableNone,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,

@@ -169,7 +169,7 @@ void check_precision(const Config& config) {
     config.fail("evolution.precision",
                 "precision: single is supported by the split solvers (trotter, magnus4 with "
                 "splitting terms or bonds) only",
-                "precision: double, or solver: trotter");
+                e.split_solver() ? "precision: double, or splitting: terms | bonds" : "precision: double, or solver: trotter");
 }
 
 void check_initial_states(const Config& config, const Modes& modes) {

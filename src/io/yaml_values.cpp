@@ -254,6 +254,11 @@ double get_number(Doc& doc, const Item& item, const Range& range) {
   return get_number(doc, item, range, range.text());
 }
 
+std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view key, const Range& range) {
+  if (const Item* it = m.find(key)) return get_number(doc, *it, range);
+  return std::nullopt;
+}
+
 double get_number(Doc& doc, const Item& item, const Range& range, const std::string& want) {
   const std::string& text = get_scalar(doc, item, want);
   if (is_quoted(item.node))

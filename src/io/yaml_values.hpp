@@ -125,6 +125,9 @@ struct Range {
 /// The same with `expected_text` in place of range.text() in messages.
 [[nodiscard]] double get_number(Doc& doc, const Item& item, const Range& range,
                                 const std::string& expected_text);
+/// get_number of the entry `key` of a mapping, or nothing when the key is absent.
+[[nodiscard]] std::optional<double> opt_number(Doc& doc, const MapView& m, std::string_view key,
+                                               const Range& range);
 /// An integer (decimal, 0x or 0o) in [lo, hi].
 [[nodiscard]] long long get_integer(Doc& doc, const Item& item, long long lo, long long hi);
 /// An integer that must be one of `allowed` (every problem: expected "one of: ...").

@@ -56,7 +56,7 @@ TEST(Cli, BenchAccuracyLadder) {
                                  (dir / "acc.csv").string() + "'",
                              dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("reference: magnus4:dense, 1600 steps"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reference: magnus4:chebyshev, 1600 steps"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("time to |d(1-F)| <= tol:"), std::string::npos) << r.out;
   const std::string csv = read_file(dir / "acc.csv");
   EXPECT_EQ(csv.rfind("solver,steps,seconds,max_dU,d_infidelity\n", 0), 0u) << csv;
@@ -70,7 +70,7 @@ TEST(Cli, BenchAccuracyLadder) {
   const auto bad = run_qevolve("bench accuracy " + cfg + " --solvers magnus2", dir);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "qevolve: error: --solvers: unknown solver variant `magnus2` (expected expm | "
-                     "trotter1|2|4[:terms|:bonds|:dense] | magnus4[:terms|:bonds|:dense])\n");
+                     "trotter1|2|4[:terms|:bonds|:dense] | trotter2:chebyshev | magnus4[:terms|:bonds|:dense|:chebyshev])\n");
   const auto bad_reference = run_qevolve("bench accuracy " + cfg + " --reference abc", dir);
   EXPECT_EQ(bad_reference.exit_code, 2);
   EXPECT_EQ(bad_reference.err.rfind("qevolve: error: --reference: unknown solver variant `abc`", 0), 0u)

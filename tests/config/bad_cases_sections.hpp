@@ -674,6 +674,14 @@ inline constexpr BadCase kSectionsCases[] = {
      "    q0: {t1: 50000}\n",
      "bad.yaml:3:3: evolution.splitting: `splitting: chebyshev` is for closed systems only, but `evolution.noise`"
      " or `collapse` is given (expected splitting: terms or bonds for an open system)"},
+    {"ChebyshevTrotterOrderFour",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  splitting: chebyshev\n"
+     "  order: 4\n",
+     "bad.yaml:4:3: evolution.order: `order` is the order of the local splittings (terms, bonds);"
+     " `splitting: chebyshev` applies exact exponentials, so order 4 would have no effect (trotter with it is"
+     " of order 2 in time) (expected no `order` key, or order: 2)"},
     {"CompensationTrainableWithoutCompensation",
      "device: {preset: mpc_fluxonium_1d}\n"
      "target:\n"

@@ -19,30 +19,30 @@ struct Args {
 
 /// C doubles in one vector register (GCC vector extension).
 template <int C>
-struct Lanes {
+struct ColumnLanes {
   typedef double T __attribute__((vector_size(8 * C)));
 };
 template <>
-struct Lanes<1> {
+struct ColumnLanes<1> {
   typedef double T;
 };
 
 template <int C>
-[[gnu::always_inline]] inline typename Lanes<C>::T load(const double* p) {
-  typename Lanes<C>::T v;
+[[gnu::always_inline]] inline typename ColumnLanes<C>::T load(const double* p) {
+  typename ColumnLanes<C>::T v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
 template <int C>
-[[gnu::always_inline]] inline void store(double* p, const typename Lanes<C>::T& v) {
+[[gnu::always_inline]] inline void store(double* p, const typename ColumnLanes<C>::T& v) {
   std::memcpy(p, &v, sizeof v);
 }
 
 /// Columns [c0, c0 + C) of row i, held in one vector of C lanes each for re and im.
 template <bool Cx, int C>
 [[gnu::always_inline]] inline void row_chunk(const Args& g, Index i, Index c0) {
-  using T = typename Lanes<C>::T;
+  using T = typename ColumnLanes<C>::T;
   const SparseRows& A = *g.a;
   const Index m = g.m;
   T accr = T{}, acci = T{};
