@@ -41,8 +41,9 @@ std::string read_command_config(const std::string& path, comm::Communicator& com
 }
 
 Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
-                           comm::Communicator& comm) {
-  const std::vector<io::Override> overrides = parse_sets(sets);
+                           comm::Communicator& comm, const std::optional<int>& steps) {
+  std::vector<io::Override> overrides = parse_sets(sets);
+  if (steps) overrides.push_back({"evolution.steps", std::to_string(*steps), "--steps " + std::to_string(*steps)});
   return io::parse_config(read_command_config(path, comm), io::source_name(path), overrides);
 }
 

@@ -2,6 +2,7 @@
 // overrides applied (docs/cli.md "--set").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,10 @@ namespace qevolve::commands {
 /// it and broadcasts it to the others (collective on `comm`); a file is read by every rank.
 [[nodiscard]] std::string read_command_config(const std::string& path, comm::Communicator& comm);
 
-/// read_command_config + the loader with the `--set` overrides.
+/// read_command_config + the loader with the `--set` overrides and, with `steps`, the
+/// `--steps N` flag as the last override (so the config text as run and /overrides say it).
 [[nodiscard]] Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
-                                         comm::Communicator& comm);
+                                         comm::Communicator& comm, const std::optional<int>& steps = std::nullopt);
 
 /// The root attributes `config` (the YAML text as run) and, with overrides, `overrides` (the
 /// `--set` arguments in order, e.g. "--set pulses[0].amplitude=0.1").

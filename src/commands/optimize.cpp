@@ -151,9 +151,8 @@ OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const Optim
 
 int optimize(const OptimizeOptions& options, Streams io) {
   const auto t_start = Clock::now();
-  Config config = load_command_config(options.config_path, options.sets, comm::world());
+  Config config = load_command_config(options.config_path, options.sets, comm::world(), options.steps);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
-  if (options.steps) config.evolution.steps = *options.steps;
   // Every input error, and a run that cannot fit in memory, before any work.
   (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
                          options.max_memory, !options.output.empty() || !config.output.file.empty());

@@ -29,9 +29,8 @@ int run(const RunOptions& options, Streams io) {
   comm::Communicator& comm = comm::world();
   const bool root = comm.is_root();
   const bool show = root && io.progress && !io.quiet;
-  Config config = load_command_config(options.config_path, options.sets, comm);
+  Config config = load_command_config(options.config_path, options.sets, comm, options.steps);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
-  if (options.steps) config.evolution.steps = *options.steps;
   // Every input error, and a run that cannot fit in memory, before any work.
   (void)io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory,
                          !options.output.empty() || !config.output.file.empty());

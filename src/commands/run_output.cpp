@@ -243,8 +243,11 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << "fidelity: not computed (initial_states is not the computational subspace)\n";
   }
   if (!r.gradient_names.empty()) {
-    std::snprintf(line, sizeof line, "gradient: %zu parameters, |d(1-F)/dtheta| = %.4e\n",
-                  r.gradient_names.size(), r.gradient.norm());
+    // optimize with a leakage weight reports the gradient of its objective, (1 - F) + w leakage.
+    char of[64] = "1-F";
+    if (r.leakage_weight > 0.0) std::snprintf(of, sizeof of, "(1-F) + %g leakage", r.leakage_weight);
+    std::snprintf(line, sizeof line, "gradient: %zu parameters, |d(%s)/dtheta| = %.4e\n", r.gradient_names.size(), of,
+                  r.gradient.norm());
     out << line;
     for (std::size_t i = 0; i < r.gradient_names.size() && i < 12; ++i) {
       std::snprintf(line, sizeof line, "  %-40s % .6e\n", r.gradient_names[i].c_str(),
