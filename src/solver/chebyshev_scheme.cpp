@@ -152,14 +152,7 @@ class ChebyshevScheme final : public Scheme {
     throw std::logic_error("splitting: chebyshev evolves closed systems only (the resolution stage refuses noise)");
   }
 
-  CMatrix dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const override {
-    CMatrix H = h0_;
-    for (std::size_t j = 0; j < sim.channels().size(); ++j) {
-      if (c[j] == 0.0) continue;
-      H += c[j] * ops_[j];
-    }
-    return H;
-  }
+  // dense_hamiltonian: the Scheme default (H0 and the embedded channels from the device).
 
  private:
   /// A mode with drive channels: its energy term and each channel's (index, local operator).

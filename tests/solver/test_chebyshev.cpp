@@ -46,7 +46,8 @@ std::pair<double, double> spectrum(const CMatrix& H) {
 }
 
 TEST(Chebyshev, BesselOrdersMatchReferenceValues) {
-  // 30-digit values (mpmath.besselj): to rounding, 1e-16 absolute.
+  // 30-digit values (mpmath.besselj): to rounding, 5e-16 absolute (a few units in the last
+  // place of numbers below 1: the normalisation sums some 60 terms; with and without FMA).
   struct Ref {
     double x;
     int k;
@@ -55,9 +56,9 @@ TEST(Chebyshev, BesselOrdersMatchReferenceValues) {
   for (const Ref& r : {Ref{47.5, 0, -0.10608271415889353748}, Ref{47.5, 11, 0.089499491494900979755},
                        Ref{47.5, 47, 0.13925052375531605173}, Ref{47.5, 70, 3.486579015408776012e-8},
                        Ref{3.3, 0, -0.34429626039888459819}, Ref{3.3, 25, 1.588139539894799584e-20}})
-    EXPECT_NEAR(bessel_j_orders(r.x, 90)[static_cast<std::size_t>(r.k)], r.J, 1e-16) << r.x << ", " << r.k;
+    EXPECT_NEAR(bessel_j_orders(r.x, 90)[static_cast<std::size_t>(r.k)], r.J, 5e-16) << r.x << ", " << r.k;
   // Every order against the standard library, whose own error reaches 3e-15 at x = 47.5
-  // (its asymptotic branch; the values above show ours at 1e-16 there).
+  // (its asymptotic branch; the values above show ours at rounding there).
   for (double x : {1e-3, 0.5, 3.3, 10.0, 47.5}) {
     const auto J = bessel_j_orders(x, 90);
     for (int k = 0; k <= 90; ++k)
