@@ -80,8 +80,8 @@ using DenseStepBack =
 struct DenseAdjointJob {
   /// Dense H of gate step u for the coefficients c of that step, D x D.
   std::function<CMatrix(const std::vector<double>&)> hamiltonian;
-  /// How a step is taken back; empty: the exact exponential through the eigen-decomposition
-  /// of H (expm, splitting: dense). splitting: chebyshev passes its series' adjoint.
+  /// How a step is taken back (adjoint_steps; splitting: chebyshev passes its series'
+  /// adjoint). adjoint_dense takes the exact exponential through the eigen-decomposition of H.
   DenseStepBack step_back;
   const std::vector<CMatrix>* channel_ops = nullptr;  ///< dense O_j, D x D, per channel
   std::function<void(int, std::vector<double>&)> coefficients;  ///< of gate step u
@@ -89,9 +89,28 @@ struct DenseAdjointJob {
   double dt = 0.0;  ///< length of one gate step
 };
 
-/// Dense-generator paths (one exponential exp(-i 2 pi dt H_u) per gate step: expm, trotter /
-/// magnus4 with splitting: dense or chebyshev); same contract.
+/// The device tangents as dense D x D directions: dH0 (static terms) and dO_j (channel
+/// operators) embedded, per tangent; direction(t, c) = dH0 + sum_j c_j dO_j of a step with
+/// coefficients c (empty when tangent t does not enter it).
+struct DenseTangents {
+  Index dim = 0;
+  std::vector<CMatrix> dH0;
+  std::vector<std::vector<CMatrix>> dO;
+  [[nodiscard]] CMatrix direction(std::size_t t, const std::vector<double>& c) const;
+};
+[[nodiscard]] DenseTangents dense_tangents(const device::Device& device, const std::vector<DriveChannel>& channels,
+                                           const std::vector<HamiltonianTangent>& tangents);
+
+/// Dense path (one exponential exp(-i 2 pi dt H_u) per gate step: expm, trotter / magnus4 with
+/// splitting: dense), through eigen-decompositions; same contract.
 void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
+                   const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
+                   const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
+                   std::vector<double>& tangent_sums);
+
+/// The same loop for a dense-generator scheme whose step takes itself back (job.step_back:
+/// splitting: chebyshev, adjoint_steps.cpp).
+void adjoint_steps(const DenseAdjointJob& job, const device::Device& device,
                    const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
                    const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
                    std::vector<double>& tangent_sums);

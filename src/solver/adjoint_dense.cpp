@@ -35,11 +35,12 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
         dO[t][j] = device.embed({{channels[j].mode}, tangents[t].channels[j]});
   }
 
-  const DenseStepBack eigen_step = [scale](const std::vector<double>& /*c*/, const CMatrix& H, CMatrix& psi,
-                                          CMatrix& lambda) -> DenseContraction {
+  std::vector<double> c, dc(channels.size());
+  for (int s = job.steps - 1; s >= 0; --s) {
+    job.coefficients(s, c);
     RVector w;
     CMatrix W;
-    linalg::hermitian_eigen_rephased(H, w, W);  // as the forward dense step
+    linalg::hermitian_eigen_rephased(job.hamiltonian(c), w, W);  // as the forward dense step
     linalg::refine_unitary(W);  // as linalg::expm_hermitian_rephased does in the forward pass
     CVector back(w.size());    // conj(exp(-i scale w)): the inverse step in the eigenbasis
     for (Index k = 0; k < w.size(); ++k) back(k) = std::polar(1.0, scale * w(k));
@@ -49,17 +50,10 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
     lambda = W * (back.asDiagonal() * Y);
     const CMatrix B = X * Y.adjoint();  // W^dag (psi_s lambda_{s+1}^dag) W
     const CMatrix G = linalg::exp_divided_differences(w, scale);
-    CMatrix GB = G.cwiseProduct(B.transpose());  // sum_kl G_kl M_kl B_lk = sum(M o GB)
-    return [W = std::move(W), GB = std::move(GB)](const CMatrix& dH) {
+    const CMatrix GB = G.cwiseProduct(B.transpose());  // sum_kl G_kl M_kl B_lk = sum(M o GB)
+    auto contract = [&](const CMatrix& dH) {
       return 2.0 * (W.adjoint() * dH * W).cwiseProduct(GB).sum().real();
     };
-  };
-  const DenseStepBack& step_back = job.step_back ? job.step_back : eigen_step;
-
-  std::vector<double> c, dc(channels.size());
-  for (int s = job.steps - 1; s >= 0; --s) {
-    job.coefficients(s, c);
-    const DenseContraction contract = step_back(c, job.hamiltonian(c), psi, lambda);
     for (std::size_t j = 0; j < channels.size(); ++j) dc[j] = contract((*job.channel_ops)[j]);
     for (std::size_t t = 0; t < tangents.size(); ++t) {
       CMatrix dH = dH0[t].size() != 0 ? dH0[t] : CMatrix::Zero(device.dim(), device.dim());

@@ -8,7 +8,7 @@
 // The spectral interval of every step is a rigorous (Weyl) bound: the sum of the eigenvalue
 // ranges of the couplings and undriven modes (fixed) and of each driven mode's energies plus its
 // drives at the step's coefficients (a small eigenproblem per step). Closed systems only (the
-// resolution stage refuses evolution.noise); its adjoint differentiates the series
+// resolution stage refuses evolution.noise); its adjoint (adjoint_steps.cpp) differentiates the series
 // (chebyshev_adjoint).
 #include <algorithm>
 #include <atomic>
@@ -144,7 +144,7 @@ class ChebyshevScheme final : public Scheme {
         return 2.0 * sum;
       };
     };
-    adjoint_dense(job, sim.device(), sim.channels(), psi, lambda, tangents, on_substep, tangent_sums);
+    adjoint_steps(job, sim.device(), sim.channels(), psi, lambda, tangents, on_substep, tangent_sums);
   }
 
   void evolve_density(const Simulator& /*sim*/, const SharedCache& /*shared*/, CMatrix& /*vecs*/,
