@@ -181,7 +181,8 @@ void add_bench_commands(Cli& c) {
   c.scaling->add_option("--splitting", c.bench_opts.splitting, "terms | bonds (default terms)")
       ->transform(CLI::CheckedTransformer(std::map<std::string, qevolve::Splitting>{
           {qevolve::enum_name(qevolve::Splitting::terms), qevolve::Splitting::terms},
-          {qevolve::enum_name(qevolve::Splitting::bonds), qevolve::Splitting::bonds}}));
+          {qevolve::enum_name(qevolve::Splitting::bonds), qevolve::Splitting::bonds}}))
+      ->option_text("terms|bonds");
   c.scaling->add_option("--ranks", c.ranks_list, "Comma-separated MPI rank counts (default 1)");
   c.scaling->add_option("--threads", c.threads_list, "Comma-separated thread counts (default: all cores)");
   c.scaling->add_option("--csv", c.bench_opts.csv, "Write the table as CSV");

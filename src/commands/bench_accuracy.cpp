@@ -145,7 +145,7 @@ void print_time_to_accuracy(std::ostream& out, const std::vector<Variant>& varia
   const double tols[3] = {1e-4, 1e-6, 1e-8};
   for (int measure = 0; measure < 2; ++measure) {
     out << (measure == 0 ? "time to |d(1-F)| <= tol:\n" : "time to max|dU| <= tol:\n");
-    std::snprintf(line, sizeof line, "%-16s %20s %20s %20s\n", "solver", "1e-4", "1e-6", "1e-8");
+    std::snprintf(line, sizeof line, "%-18s %20s %20s %20s\n", "solver", "1e-4", "1e-6", "1e-8");
     out << line;
     for (const auto& v : variants) {
       std::string cells;
@@ -164,7 +164,7 @@ void print_time_to_accuracy(std::ostream& out, const std::vector<Variant>& varia
           std::snprintf(cell, sizeof cell, " %20s", "not reached");
         cells += cell;
       }
-      std::snprintf(line, sizeof line, "%-16s%s\n", v.name.c_str(), cells.c_str());
+      std::snprintf(line, sizeof line, "%-18s%s\n", v.name.c_str(), cells.c_str());
       out << line;
     }
   }
@@ -249,7 +249,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
     std::snprintf(line, sizeof line, "reference 1 - F = %.10e\n", ref.infidelity);
     io.out << line;
   }
-  std::snprintf(line, sizeof line, "%-16s %7s %10s %11s %11s\n", "solver", "steps", "time [s]", "max|dU|", "|d(1-F)|");
+  std::snprintf(line, sizeof line, "%-18s %7s %10s %11s %11s\n", "solver", "steps", "time [s]", "max|dU|", "|d(1-F)|");
   io.out << line;
 
   std::vector<AccuracyRow> rows;
@@ -260,7 +260,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
       // the scheduler); the results are identical, only the clock differs.
       for (int k = 1; k < options.repeat && o.seconds < 1.0; ++k) o.seconds = std::min(o.seconds, runner.run(v, s).seconds);
       AccuracyRow r{v.name, s, o.seconds, (o.block - ref.block).cwiseAbs().maxCoeff(), std::abs(o.infidelity - ref.infidelity)};
-      std::snprintf(line, sizeof line, "%-16s %7d %10.4f %11.3e %11.3e\n", r.variant.c_str(), r.steps, r.seconds,
+      std::snprintf(line, sizeof line, "%-18s %7d %10.4f %11.3e %11.3e\n", r.variant.c_str(), r.steps, r.seconds,
                     r.max_du, r.dinf);
       io.out << line << std::flush;
       rows.push_back(r);
