@@ -11,7 +11,6 @@
 // resolution stage refuses evolution.noise); its adjoint (adjoint_steps.cpp) differentiates the series
 // (chebyshev_adjoint).
 #include <algorithm>
-#include <atomic>
 #include <exception>
 
 #include "chebyshev.hpp"
@@ -83,7 +82,6 @@ class ChebyshevScheme final : public Scheme {
     const double flops = 8.0 * static_cast<double>(pattern_.col.size()) * static_cast<double>(n) * 20.0 *
                          grid.substeps();  // ~20 products per step
     const bool parallel = backend::worth_threads(threads, flops, blocks);
-    std::atomic<int> done{0};
     auto segment = [&](int u0, int u1) {
       std::exception_ptr failure;
       backend::run_team(threads, parallel, [&](backend::Team& team) {
@@ -100,7 +98,9 @@ class ChebyshevScheme final : public Scheme {
               coefficients(u, c);
               generator(c, H);
               apply_chebyshev(series(tau, c), H, x, work);
-              if (b == 0 && progress) progress(static_cast<double>(++done) / grid.substeps());
+              // The calling thread reports (as every scheme's progress does); each block
+              // covers the whole segment, so its step is the run's.
+              if (team.thread() == 0 && progress) progress(static_cast<double>(u + 1) / grid.substeps());
             }
             CMatrix out;
             x.to(out);
