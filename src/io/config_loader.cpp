@@ -35,7 +35,7 @@ void check_across(const Config& cfg) {
   if (ev.splitting == Splitting::chebyshev && ev.solver != Solver::trotter && ev.solver != Solver::magnus4)
     throw input_error(cfg.locate("evolution.splitting"), "evolution.splitting", Msg::ChebyshevSolver,
                       {{"SOLVER", std::string(enum_name(ev.solver))}});
-  if (ev.splitting == Splitting::chebyshev && ev.is_open() && ev.solver != Solver::magnus4)
+  if (ev.splitting == Splitting::chebyshev && ev.is_open())  // (magnus4 with noise is refused above)
     throw input_error(cfg.locate("evolution.splitting"), "evolution.splitting", Msg::ChebyshevOpenSystem);
   if (cfg.target && cfg.target->compensation_trainable &&
       cfg.target->compensation == Compensation::none)

@@ -290,18 +290,6 @@ void adjoint_step(const ChebyshevSeries& s, const Generator& H, CMatrix& psi, CM
 
 }  // namespace
 
-CMatrix chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi, CMatrix& lambda,
-                          ChebyshevWork& work) {
-  const Index D = H.sparse.n;
-  CMatrix M = CMatrix::Zero(D, D), T, W;
-  adjoint_step(s, H, psi, lambda, work, [&](double coef, const PlanarBlock& t, const PlanarBlock& w) {
-    t.to(T);
-    w.to(W);
-    M.noalias() += coef * T * W.adjoint();
-  });
-  return M;
-}
-
 std::vector<cplx> chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi, CMatrix& lambda,
                                     ChebyshevWork& work, const Entries& at) {
   std::vector<double> vr(at.row.size(), 0.0), vi(at.row.size(), 0.0);

@@ -85,23 +85,20 @@ void apply_chebyshev(const ChebyshevSeries& s, const Generator& H, PlanarBlock& 
 /// The same on Eigen matrices (converted; tests).
 void apply_chebyshev(const ChebyshevSeries& s, const CMatrix& H, CMatrix& x, ChebyshevWork& work);
 
-/// One step of the adjoint pass for y = p(Ht) psi: on entry psi = y (the state after the
-/// step) and lambda the cotangent after the step; on exit psi is the state before the step
-/// (the inverse series) and lambda = p(Ht)^dag lambda. Returns M = sum_m coef_m T_{m-1} psi W_m^dag / r
-/// (coef_1 = 1, coef_m = 2), so that <lambda| dp(Ht)[E] psi> = Tr(E M) for any direction E of H
-/// (the derivative of the truncated series at fixed centre, radius and coefficients).
-[[nodiscard]] CMatrix chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi,
-                                        CMatrix& lambda, ChebyshevWork& work);
-
 /// Positions (row[k], col[k]) of a D x D matrix.
 struct Entries {
   std::vector<Index> row, col;
 };
 
-/// The same step with M only where it is needed: the values M(col_k, row_k), so that
-/// Tr(E M) = sum_k E(row_k, col_k) values_k for every direction E that vanishes outside `at`
-/// (the drive operators and device tangents, which act on one or two modes: O(|at| m) per term
-/// instead of the O(D^2 m) of the whole M).
+/// One step of the adjoint pass for y = p(Ht) psi: on entry psi = y (the state after the
+/// step) and lambda the cotangent after the step; on exit psi is the state before the step
+/// (the inverse series) and lambda = p(Ht)^dag lambda. With M = sum_m coef_m T_{m-1} psi
+/// W_m^dag / r (coef_1 = 1, coef_m = 2), <lambda| dp(Ht)[E] psi> = Tr(E M) for any direction E
+/// of H (the derivative of the truncated series at fixed centre, radius and coefficients).
+/// M is formed only where it is needed: the returned values are M(col_k, row_k), so that
+/// Tr(E M) = sum_k E(row_k, col_k) values_k for every E that vanishes outside `at` (the drive
+/// operators and device tangents act on one or two modes: O(|at| m) per term instead of the
+/// O(D^2 m) of the whole M).
 [[nodiscard]] std::vector<cplx> chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi,
                                                   CMatrix& lambda, ChebyshevWork& work, const Entries& at);
 
