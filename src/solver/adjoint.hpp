@@ -69,24 +69,27 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
                      const SubstepCotangent& on_step, std::vector<double>& tangent_sums,
                      std::vector<double>& noise_sums, int interval);
 
-/// Takes one gate step of a dense-generator scheme back: given its coefficients c and its
-/// H = H(c), carries psi and lambda
-/// back in place and returns the contraction E -> 2 Re <lambda_{u+1}| dG_u[E] |psi_u> for a
-/// direction E of H (dense, D x D).
-using DenseContraction = std::function<double(const CMatrix&)>;
-using DenseStepBack =
-    std::function<DenseContraction(const std::vector<double>& c, const CMatrix& H, CMatrix& psi, CMatrix& lambda)>;
-
 struct DenseAdjointJob {
   /// Dense H of gate step u for the coefficients c of that step, D x D.
   std::function<CMatrix(const std::vector<double>&)> hamiltonian;
-  /// How a step is taken back (adjoint_steps; splitting: chebyshev passes its series'
-  /// adjoint). adjoint_dense takes the exact exponential through the eigen-decomposition of H.
-  DenseStepBack step_back;
   const std::vector<CMatrix>* channel_ops = nullptr;  ///< dense O_j, D x D, per channel
   std::function<void(int, std::vector<double>&)> coefficients;  ///< of gate step u
   int steps = 0;    ///< gate steps
   double dt = 0.0;  ///< length of one gate step
+};
+
+/// Takes one gate step back given its coefficients c: carries psi and lambda back in place and
+/// returns the contraction E -> 2 Re <lambda_{u+1}| dG_u[E] |psi_u> for a dense D x D
+/// direction E of H.
+using DenseContraction = std::function<double(const CMatrix&)>;
+using StepBack = std::function<DenseContraction(const std::vector<double>& c, CMatrix& psi, CMatrix& lambda)>;
+
+/// A scheme whose step takes itself back (splitting: chebyshev), for adjoint_steps.
+struct StepsAdjointJob {
+  StepBack step_back;
+  const std::vector<CMatrix>* channel_ops = nullptr;  ///< dense O_j, D x D, per channel
+  std::function<void(int, std::vector<double>&)> coefficients;  ///< of gate step u
+  int steps = 0;  ///< gate steps
 };
 
 /// The device tangents as dense D x D directions: dH0 (static terms) and dO_j (channel
@@ -108,9 +111,9 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
                    const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
                    std::vector<double>& tangent_sums);
 
-/// The same loop for a dense-generator scheme whose step takes itself back (job.step_back:
-/// splitting: chebyshev, adjoint_steps.cpp).
-void adjoint_steps(const DenseAdjointJob& job, const device::Device& device,
+/// The same loop for a scheme whose step takes itself back (job.step_back: splitting:
+/// chebyshev, adjoint_steps.cpp).
+void adjoint_steps(const StepsAdjointJob& job, const device::Device& device,
                    const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
                    const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
                    std::vector<double>& tangent_sums);

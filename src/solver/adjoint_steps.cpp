@@ -1,12 +1,11 @@
 // The adjoint pass of a scheme whose dense-generator step takes itself back
-// (DenseAdjointJob::step_back: splitting: chebyshev) and the dense directions it contracts with
+// (StepsAdjointJob::step_back: splitting: chebyshev) and the dense directions it contracts with
 // (docs/gradients.md "Method"). adjoint_dense.cpp embeds the same directions itself: routing it
 // through dense_tangents() changed GCC's code for its step loop and moved the expm gradient by
 // 2e-15 relative, and the dense path's results are kept bitwise as they were.
 #include <vector>
 
 #include "adjoint.hpp"
-#include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
 
@@ -43,16 +42,15 @@ CMatrix DenseTangents::direction(std::size_t t, const std::vector<double>& c) co
   return any ? dH : CMatrix();
 }
 
-void adjoint_steps(const DenseAdjointJob& job, const device::Device& device,
+void adjoint_steps(const StepsAdjointJob& job, const device::Device& device,
                    const std::vector<DriveChannel>& channels, CMatrix& psi, CMatrix& lambda,
                    const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_step,
                    std::vector<double>& tangent_sums) {
-  const linalg::DenseBlasPhase dense_phase(psi.rows());
   const DenseTangents directions = dense_tangents(device, channels, tangents);
   std::vector<double> c, dc(channels.size());
   for (int s = job.steps - 1; s >= 0; --s) {
     job.coefficients(s, c);
-    const DenseContraction contract = job.step_back(c, job.hamiltonian(c), psi, lambda);
+    const DenseContraction contract = job.step_back(c, psi, lambda);
     for (std::size_t j = 0; j < channels.size(); ++j) dc[j] = contract((*job.channel_ops)[j]);
     for (std::size_t t = 0; t < tangents.size(); ++t)
       if (const CMatrix dH = directions.direction(t, c); dH.size() != 0) tangent_sums[t] += contract(dH);

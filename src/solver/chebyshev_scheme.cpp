@@ -16,7 +16,6 @@
 #include "chebyshev.hpp"
 #include "observe_points.hpp"
 #include "qevolve/backend/parallel.hpp"
-#include "qevolve/linalg.hpp"
 #include "scheme.hpp"
 #include "time_grid.hpp"
 
@@ -125,17 +124,13 @@ class ChebyshevScheme final : public Scheme {
   void adjoint(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& psi, CMatrix& lambda,
                const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_substep,
                std::vector<double>& tangent_sums) const override {
-    const linalg::DenseBlasPhase dense_phase(psi.rows());
     const TimeGrid grid = sim.time_grid();
     const double tau = kTwoPi * grid.substep_dt();
     ChebyshevWork work;
     Generator H;
-    // The generic step loop's dense H is not needed: the step builds its own generator.
-    DenseAdjointJob job{[](const std::vector<double>& /*c*/) { return CMatrix(); },
-                        {}, &ops_, sim.substep_coefficients(), grid.substeps(), grid.substep_dt()};
     const Entries at = directions(sim, tangents);
-    job.step_back = [&](const std::vector<double>& c, const CMatrix& /*dense*/, CMatrix& p,
-                        CMatrix& l) -> DenseContraction {
+    StepsAdjointJob job{{}, &ops_, sim.substep_coefficients(), grid.substeps()};
+    job.step_back = [&](const std::vector<double>& c, CMatrix& p, CMatrix& l) -> DenseContraction {
       generator(c, H);
       std::vector<cplx> m = chebyshev_adjoint(series(tau, c), H, p, l, work, at);
       return [&at, m = std::move(m)](const CMatrix& E) {

@@ -61,7 +61,7 @@ class DenseScheme final : public Scheme {
                std::vector<double>& tangent_sums) const override {
     const TimeGrid grid = sim.time_grid();
     DenseAdjointJob job{[this, &sim](const std::vector<double>& c) { return dense_hamiltonian(sim, c); },
-                        {}, &ops_, sim.substep_coefficients(), grid.substeps(), grid.substep_dt()};
+                        &ops_, sim.substep_coefficients(), grid.substeps(), grid.substep_dt()};
     adjoint_dense(job, sim.device(), sim.channels(), psi, lambda, tangents, on_substep, tangent_sums);
   }
 
