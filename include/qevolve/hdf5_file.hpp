@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,7 @@ class Hdf5Writer {
   void write(const std::string& path, const std::vector<std::string>& v);
   void write_scalar(const std::string& path, double v);
   /// A float64 array of rank 1 to 4, `data` row-major (last index fastest) of `shape`.
-  void write_array(const std::string& path, const std::vector<double>& data, const std::vector<Index>& shape);
+  void write_array(const std::string& path, std::span<const double> data, const std::vector<Index>& shape);
 
   /// Attributes on the root group "/" (or on an existing group/dataset given by `object`).
   /// Scalars are scalar attributes (float64, int64, variable-length UTF-8 string); the

@@ -123,7 +123,7 @@ void bind_run_result(nb::module_& m) {
              const auto n = static_cast<size_t>(t.columns);
              nb::dict d;
              d["time"] = view(t.time, {T}, self);
-             if (t.has_populations) d["populations"] = view(t.populations, {T, static_cast<size_t>(t.dim), n}, self);
+             if (t.has_populations) d["populations"] = view(t.populations.data(), {T, static_cast<size_t>(t.dim), n}, self);
              d["mode_populations"] = view(t.mode_populations,
                                           {T, static_cast<size_t>(t.modes), static_cast<size_t>(t.levels), n}, self);
              if (t.open) d["trace"] = view(t.trace, {T, n}, self);

@@ -273,7 +273,7 @@ void Hdf5Writer::write(const std::string& path, const std::vector<std::string>& 
                 vector_shape(static_cast<Index>(v.size())), pointers.data());
 }
 
-void Hdf5Writer::write_array(const std::string& path, const std::vector<double>& data,
+void Hdf5Writer::write_array(const std::string& path, std::span<const double> data,
                              const std::vector<Index>& shape) {
   const hid_t file = open_file_or_throw(impl_->file, committed_, final_path_);
   Shape sh;
