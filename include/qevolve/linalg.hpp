@@ -31,6 +31,10 @@ void refine_unitary(CMatrix& U);
 void hermitian_eigen_rephased(const CMatrix& H, RVector& w, CMatrix& V);
 /// expm_hermitian through hermitian_eigen_rephased.
 [[nodiscard]] CMatrix expm_hermitian_rephased(const CMatrix& H, double scale);
+/// state <- exp(-i scale H) state, as expm_hermitian_rephased's matrix would give to rounding,
+/// but through the eigenvectors (O(n^2 m) after the decomposition, no n x n exponential): the
+/// `expm` step of the dense executor.
+void apply_expm_hermitian_rephased(const CMatrix& H, double scale, CMatrix& state);
 
 /// The connected components of the pattern of a square matrix: i and j are joined when
 /// |m(i, j)| or |m(j, i)| exceeds `tolerance` (default: when either is not exactly zero). Each

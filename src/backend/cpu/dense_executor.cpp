@@ -13,8 +13,7 @@ class CpuDenseExecutor final : public DenseExecutor {
   void upload(CMatrix& state) override { state_ = &state; }
   void apply_exponential(const CMatrix& H, double scale) override {
     if (state_ == nullptr) throw std::logic_error("DenseExecutor::apply_exponential before upload");
-    const CMatrix U = linalg::expm_hermitian_rephased(H, scale);
-    *state_ = U * *state_;
+    linalg::apply_expm_hermitian_rephased(H, scale, *state_);
   }
   void download(CMatrix& state) override {
     if (&state != state_) throw std::logic_error("DenseExecutor::download: not the uploaded matrix");
