@@ -25,7 +25,7 @@ SweepPlan plan_sweep(const io::ParsedConfig& parsed, const std::vector<io::Overr
   // The same size on every rank (the largest share), so that all refuse alike.
   const io::SweepSize size{static_cast<double>(grid.points),
                            std::ceil(static_cast<double>(grid.points) / static_cast<double>(comm.size())),
-                           static_cast<double>(threads)};
+                           static_cast<double>(threads), ""};
   // Before any work: the grid's memory at its first point, and the output paths. An invalid
   // first point is reported by build_points, as any other.
   std::optional<SweepPoint> head;
