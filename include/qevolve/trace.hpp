@@ -20,8 +20,9 @@ inline constexpr Index kMaxTraceDim = 4096;
 /// keeps the mode populations only.
 inline constexpr double kMaxTraceEntries = 268435456.0;
 
-/// std::allocator that leaves the elements of resize(n) uninitialised: a trace that its
-/// recorder will overwrite completely is not zeroed first (26 MiB at N = 8, every: 10).
+/// std::allocator that leaves the elements of resize(n) uninitialised, so that the recorder
+/// can zero the trace with its thread team (the pages' first touch spread over the threads)
+/// instead of value-initialising it on one thread.
 template <typename T>
 struct DefaultInitAllocator : std::allocator<T> {
   template <typename U>

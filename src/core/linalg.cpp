@@ -192,7 +192,8 @@ void refine_eigen(const SmallRealMatrix& A, SmallRealMatrix& Q, RVector& w) {
   Q += Q * E;
 }
 
-/// Q (symmetric) <- its orthonormal eigenvectors, w <- the eigenvalues in ascending order.
+/// Q (symmetric) <- its orthonormal eigenvectors (refined to rounding for n <= kSmallEigen),
+/// w <- the eigenvalues in ascending order (a near-degenerate pair may swap by an ulp).
 void real_symmetric_eigen(RMatrix& Q, RVector& w) {
   const Index n = Q.rows();
   w.resize(n);
@@ -203,6 +204,12 @@ void real_symmetric_eigen(RMatrix& Q, RVector& w) {
     w = es.eigenvalues();
     SmallRealMatrix V = es.eigenvectors();
     refine_eigen(A, V, w);
+    // The refinement leaves Q^T Q - I of order |E|^2, not rounding: a pair of eigenvalues
+    // just above the cluster threshold (a gap g with delta < g << sqrt(eps) |A|) turns by
+    // phi ~ eps |A| / g and keeps 1 + phi^2. One Newton polar step (as refine_unitary) restores
+    // orthogonality to rounding, so every step stays norm-preserving.
+    const SmallRealMatrix defect = SmallRealMatrix::Identity(n, n) - V.transpose() * V;
+    V += 0.5 * V * defect;
     Q = V;
     return;
   }
@@ -253,11 +260,11 @@ void apply_expm_hermitian_rephased(const CMatrix& H, double scale, CMatrix& stat
     state = expm_hermitian(H, scale) * state;
     return;
   }
-  // In real arithmetic, without forming the n x n exponential: Q refined as refine_unitary does
-  // (one Newton polar step), then exp(-i scale H) x = S Q diag(e^{-i scale w}) Q^T S^dag x, the
+  // In real arithmetic, without forming the n x n exponential: Q refined to orthogonality (one
+  // Newton polar step, as refine_unitary), then exp(-i scale H) x = S Q diag(e^{-i scale w}) Q^T S^dag x, the
   // real and imaginary planes of x multiplied by Q^T and Q separately.
   const Index n = H.rows(), m = state.cols();
-  if (n > kSmallEigen) {  // dsyevd's vectors (the small ones are refined already)
+  if (n > kSmallEigen) {  // dsyevd's vectors (real_symmetric_eigen refined the small ones)
     const RMatrix defect = RMatrix::Identity(n, n) - Q.transpose() * Q;
     Q += 0.5 * Q * defect;
   }

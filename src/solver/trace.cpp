@@ -58,7 +58,13 @@ void zeros_on_huge_pages(Vector& v, std::size_t count, int threads) {
 void stream_copy(double* dst, const double* src, Index n) {
   Index c = 0;
 #if defined(__SSE2__)
-  if ((reinterpret_cast<std::uintptr_t>(dst) & 15) != 0 && n > 0) {
+  // Rows shorter than a cache line would each be a partial write-combining flush, and share
+  // lines with the neighbouring block's rows: cached stores there.
+  if (n < 8) {
+    std::copy(src, src + n, dst);
+    return;
+  }
+  if ((reinterpret_cast<std::uintptr_t>(dst) & 15) != 0) {
     dst[0] = src[0];
     c = 1;
   }
@@ -259,16 +265,18 @@ void TraceRecorder::record(int step, const CMatrix& state) {
 }
 
 Trace TraceRecorder::finish(comm::Communicator& comm) {
-  for (std::size_t t = 0; t < steps_.size(); ++t)
-    if (recorded_[t] != expected_)
-      throw std::logic_error("TraceRecorder: boundary " + std::to_string(steps_[t]) + " recorded " +
-                             std::to_string(recorded_[t].load()) + " of " + std::to_string(expected_) +
-                             " columns");
   if (comm.size() > 1) {
     comm.allreduce_sum(std::span<double>(trace_.populations));
     comm.allreduce_sum(std::span<double>(trace_.mode_populations));
     comm.allreduce_sum(std::span<double>(trace_.trace));
   }
+  // After the collective sums, so that a rank with a gap fails instead of leaving the others
+  // waiting in them.
+  for (std::size_t t = 0; t < steps_.size(); ++t)
+    if (recorded_[t] != expected_)
+      throw std::logic_error("TraceRecorder: boundary " + std::to_string(steps_[t]) + " recorded " +
+                             std::to_string(recorded_[t].load()) + " of " + std::to_string(expected_) +
+                             " columns");
   return std::move(trace_);
 }
 
