@@ -29,11 +29,9 @@ void refine_unitary(CMatrix& U);
 /// decomposition agrees with hermitian_eigen's to rounding, not bitwise (the dense scheme,
 /// forward and adjoint, uses it; docs/solvers.md "`expm`").
 void hermitian_eigen_rephased(const CMatrix& H, RVector& w, CMatrix& V);
-/// expm_hermitian through hermitian_eigen_rephased.
-[[nodiscard]] CMatrix expm_hermitian_rephased(const CMatrix& H, double scale);
-/// state <- exp(-i scale H) state, as expm_hermitian_rephased's matrix would give to rounding,
-/// but through the eigenvectors (O(n^2 m) after the decomposition, no n x n exponential): the
-/// `expm` step of the dense executor.
+/// state <- exp(-i scale H) state through hermitian_eigen_rephased's decomposition, applied by
+/// the eigenvectors (O(n^2 m) after it, no n x n exponential formed): the `expm` step of the
+/// dense executor. Equal to expm_hermitian(H, scale) * state to rounding.
 void apply_expm_hermitian_rephased(const CMatrix& H, double scale, CMatrix& state);
 
 /// The connected components of the pattern of a square matrix: i and j are joined when

@@ -290,12 +290,6 @@ void apply_expm_hermitian_rephased(const CMatrix& H, double scale, CMatrix& stat
     for (Index j = 0; j < n; ++j) state(j, c) = quarter(cplx(re(j, c), im(j, c)), q[static_cast<std::size_t>(j)]);
 }
 
-CMatrix expm_hermitian_rephased(const CMatrix& H, double scale) {
-  CMatrix U = CMatrix::Identity(H.rows(), H.cols());
-  apply_expm_hermitian_rephased(H, scale, U);
-  return U;
-}
-
 std::vector<std::vector<int>> pattern_blocks(const CMatrix& m, double tolerance) {
   const auto n = static_cast<int>(m.rows());
   std::vector<int> block(static_cast<std::size_t>(n), -1);

@@ -41,7 +41,7 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
     RVector w;
     CMatrix W;
     linalg::hermitian_eigen_rephased(job.hamiltonian(c), w, W);  // as the forward dense step
-    linalg::refine_unitary(W);  // as linalg::expm_hermitian_rephased does in the forward pass
+    linalg::refine_unitary(W);  // as linalg::apply_expm_hermitian_rephased does in the forward pass
     CVector back(w.size());    // conj(exp(-i scale w)): the inverse step in the eigenbasis
     for (Index k = 0; k < w.size(); ++k) back(k) = std::polar(1.0, scale * w(k));
     CMatrix X = back.asDiagonal() * (W.adjoint() * psi);  // W^dag psi_s
