@@ -69,7 +69,7 @@ echo "(c) the same with --mca pml ob1 (one node):            $ob1 s  (speed-up $
 /usr/bin/python3 - "$tmp/c1.h5" "$tmp/c2.h5" "$tmp/c3.h5" <<'PY'
 import sys, h5py, numpy as np
 a, b, c = (h5py.File(p, "r") for p in sys.argv[1:])
-same = all(np.array_equal(a["sweep/" + k][()], b["sweep/" + k][()]) for k in ["fidelity", "leakage", "populations"])
-same = same and all(np.array_equal(a["sweep/" + k][()], c["sweep/" + k][()]) for k in ["fidelity", "leakage", "populations"])
+same = all(np.array_equal(a["sweep/" + k][()], x["sweep/" + k][()]) for x in (b, c)
+           for k in ["fidelity", "leakage", "populations"])
 print("    2 ranks bitwise equal to 1 rank (both launches):", same)
 PY

@@ -161,6 +161,15 @@ namespace {
 constexpr Index kSmallEigen = 32;
 using SmallRealMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kSmallEigen, kSmallEigen>;
 
+/// Q <- Q + Q (I - Q^T Q) / 2: one Newton step towards the nearest orthogonal matrix (the real
+/// counterpart of refine_unitary), for the small path's refined vectors and dsyevd's.
+template <typename Matrix>
+void newton_orthonormalize(Matrix& Q) {
+  const Index n = Q.rows();
+  const Matrix defect = Matrix::Identity(n, n) - Q.transpose() * Q;
+  Q += 0.5 * Q * defect;
+}
+
 /// One step of Ogita and Aishima's refinement (Japan J. Indust. Appl. Math. 35, 2018) of an
 /// approximate eigen-decomposition A ~ Q diag(w) Q^T of a symmetric A: R = I - Q^T Q,
 /// S = Q^T A Q, w_i = S_ii / (1 - R_ii), Q <- Q (I + E) with E_ij = (S_ij + w_j R_ij) /
@@ -208,8 +217,7 @@ void real_symmetric_eigen(RMatrix& Q, RVector& w) {
     // just above the cluster threshold (a gap g with delta < g << sqrt(eps) |A|) turns by
     // phi ~ eps |A| / g and keeps 1 + phi^2. One Newton polar step (as refine_unitary) restores
     // orthogonality to rounding, so every step stays norm-preserving.
-    const SmallRealMatrix defect = SmallRealMatrix::Identity(n, n) - V.transpose() * V;
-    V += 0.5 * V * defect;
+    newton_orthonormalize(V);
     Q = V;
     return;
   }
@@ -265,8 +273,7 @@ void apply_expm_hermitian_rephased(const CMatrix& H, double scale, CMatrix& stat
   // real and imaginary planes of x multiplied by Q^T and Q separately.
   const Index n = H.rows(), m = state.cols();
   if (n > kSmallEigen) {  // dsyevd's vectors (real_symmetric_eigen refined the small ones)
-    const RMatrix defect = RMatrix::Identity(n, n) - Q.transpose() * Q;
-    Q += 0.5 * Q * defect;
+    newton_orthonormalize(Q);
   }
   RMatrix re(n, m), im(n, m);
   for (Index c = 0; c < m; ++c)
