@@ -4,8 +4,10 @@
 #pragma once
 
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "qevolve/comm.hpp"
@@ -20,25 +22,34 @@ inline constexpr Index kMaxTraceDim = 4096;
 /// keeps the mode populations only.
 inline constexpr double kMaxTraceEntries = 268435456.0;
 
-/// std::allocator that leaves the elements of resize(n) uninitialised, so that the recorder
-/// can zero the trace with its thread team (the pages' first touch spread over the threads)
-/// instead of value-initialising it on one thread.
+/// Allocator of zero-filled memory (calloc) whose resize(n) writes nothing: a large block is
+/// fresh anonymous memory, already zero, so the recorder only has to fault its pages in (with
+/// its thread team) instead of writing 0.0 over memory the kernel has just zeroed. Recycled
+/// memory is zeroed by calloc itself, so the elements are 0.0 either way.
 template <typename T>
-struct DefaultInitAllocator : std::allocator<T> {
+struct ZeroedAllocator {
+  using value_type = T;
+  ZeroedAllocator() = default;
   template <typename U>
-  struct rebind {
-    using other = DefaultInitAllocator<U>;
-  };
-  DefaultInitAllocator() = default;
-  template <typename U>
-  DefaultInitAllocator(const DefaultInitAllocator<U>& /*other*/) noexcept {}
+  ZeroedAllocator(const ZeroedAllocator<U>& /*other*/) noexcept {}
+  [[nodiscard]] T* allocate(std::size_t n) {
+    if (n == 0) n = 1;
+    void* p = std::calloc(n, sizeof(T));
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t /*n*/) noexcept { std::free(p); }
   template <typename U>
   void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
+    ::new (static_cast<void*>(p)) U;  // default-initialised: the bytes calloc zeroed stay
   }
   template <typename U, typename... Args>
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  template <typename U>
+  bool operator==(const ZeroedAllocator<U>& /*other*/) const noexcept {
+    return true;
   }
 };
 
@@ -49,7 +60,7 @@ struct Trace {
   Index dim = 0, modes = 0, levels = 0, columns = 0;  ///< D, M, L (largest kept), n
   bool has_populations = false;          ///< D <= kMaxTraceDim and T D n <= kMaxTraceEntries
   bool open = false;                     ///< from density matrices |k><k|
-  std::vector<double, DefaultInitAllocator<double>> populations;  ///< [T, D, n]: |<i|psi_k(t)>|^2 or <i|rho_k(t)|i>
+  std::vector<double, ZeroedAllocator<double>> populations;  ///< [T, D, n]: |<i|psi_k(t)>|^2 or <i|rho_k(t)|i>
   std::vector<double> mode_populations;  ///< [T, M, L, n]: marginal of mode m in level l
   std::vector<double> trace;             ///< [T, n]: Tr rho_k(t) (open systems)
 };
