@@ -139,7 +139,9 @@ class Setter {
         throw input_error(where(), path_ + "[" + s.text + "]", Msg::SetNoEntry,
                           {{"NAME", s.text}, {"NAMES", names.empty() ? "(none)" : names}});
     }
-    path_ += "[" + std::to_string(at) + "]";
+    path_ += '[';  // appended piecewise: GCC 12 warns (-Wstringop-overflow) on "[" + string&&
+    path_ += std::to_string(at);
+    path_ += ']';
     if (at == n) {
       YAML::Node fresh(YAML::NodeType::Map);
       if (s.kind == Step::Kind::name) fresh["name"] = s.text;

@@ -64,7 +64,12 @@ std::string dim_text(const device::ResolvedDevice& dev, double D) {
   std::string s = "D = ";
   bool first = true;
   for (const auto& [levels, n] : count) {
-    s += (first ? "" : " x ") + std::to_string(levels) + (n > 1 ? "^" + std::to_string(n) : "");
+    if (!first) s += " x ";
+    s += std::to_string(levels);
+    if (n > 1) {  // appended piecewise: GCC 12 warns (-Wstringop-overflow) on "^" + string&&
+      s += '^';
+      s += std::to_string(n);
+    }
     first = false;
   }
   if (dev.modes.size() == 1) return "D = " + short_number(D);
@@ -344,7 +349,10 @@ std::string format_bytes(double bytes) {
 }
 
 std::string describe(const MemoryEstimate& e) {
-  std::string s = "~" + format_bytes(e.bytes) + " estimated (" + e.dim_text;
+  std::string s = "~";  // appended piecewise: GCC 12 warns (-Wstringop-overflow) on "~" + string&&
+  s += format_bytes(e.bytes);
+  s += " estimated (";
+  s += e.dim_text;
   if (e.scheme != "spectrum") s += ", " + short_number(e.columns) + " columns";
   return s + ", " + e.scheme + ")";
 }

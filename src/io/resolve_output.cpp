@@ -51,12 +51,15 @@ std::string output_problem(const std::string& path, const std::string& config_fi
   std::error_code ec;
   if (fs::is_directory(p, ec)) return "`" + path + "` is a folder";
   const fs::path folder = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  // A named string, not folder.string() (an rvalue): GCC 12 warns (-Wstringop-overflow) on
+  // "literal" + string&&.
+  const std::string dir = folder.string();
   struct stat info {};
-  if (::stat(folder.c_str(), &info) != 0) return "the folder `" + folder.string() + "` does not exist";
-  if (!S_ISDIR(info.st_mode)) return "`" + folder.string() + "` is not a folder";
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) return "the folder `" + folder.string() + "` is not writable";
+  if (::stat(folder.c_str(), &info) != 0) return "the folder `" + dir + "` does not exist";
+  if (!S_ISDIR(info.st_mode)) return "`" + dir + "` is not a folder";
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) return "the folder `" + dir + "` is not writable";
   if (const std::string failed = create_fails(folder); !failed.empty())
-    return "the folder `" + folder.string() + "` is not writable (creating a file there fails: " + failed + ")";
+    return "the folder `" + dir + "` is not writable (creating a file there fails: " + failed + ")";
   if (fs::exists(p, ec) && !config_file.empty() && fs::equivalent(p, fs::path(config_file), ec))
     return "`" + path + "` is the config file itself";
   return {};

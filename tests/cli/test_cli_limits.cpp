@@ -25,7 +25,10 @@ namespace {
 
 const std::string kSource = QEVOLVE_SOURCE_DIR;
 
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const std::filesystem::path& p) {
+  const std::string s = p.string();  // named: GCC 12 warns (-Wstringop-overflow) on "'" + string&&
+  return "'" + s + "'";
+}
 
 bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
