@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qevolve/types.hpp"
@@ -106,6 +108,21 @@ class SerialCommunicator final : public Communicator {
 /// True when the process was started by an MPI launcher (mpirun/mpiexec/srun set the
 /// environment; a plain start stays serial and never initialises MPI).
 [[nodiscard]] bool launched_by_mpi();
+
+/// The MCA settings qevolve adds before MPI_Init when Open MPI started every rank on one node
+/// (OMPI_COMM_WORLD_LOCAL_SIZE == OMPI_COMM_WORLD_SIZE) and the user chose no PML or MTL
+/// (no OMPI_MCA_pml / OMPI_MCA_mtl in the environment, no `pml` or `mtl` line in the MCA
+/// parameter files `param_files` lists): {"OMPI_MCA_pml", "^cm"}. The cm PML only drives the
+/// inter-node fabrics' MTLs (PSM, PSM2, OFI), and probing them costs ~0.2 s of every MPI_Init
+/// on a machine without that hardware; on one node the shared-memory transport carries the
+/// messages. Empty in every other case. `env` looks a variable up (nullptr: unset);
+/// `read_file` returns a file's text (empty when it cannot be read). docs/distributed.md.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> single_node_mca_defaults(
+    const std::function<const char*(const char*)>& env,
+    const std::function<std::string(const std::string&)>& read_file);
+/// The MCA parameter files Open MPI reads (OMPI_MCA_mca_base_param_files, colon-separated,
+/// when set; else ~/.openmpi/mca-params.conf and the system file).
+[[nodiscard]] std::vector<std::string> mca_param_files(const std::function<const char*(const char*)>& env);
 
 /// This rank's index among the ranks on its node (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
 /// SLURM_LOCALID), or world.rank() when the launcher sets none: one GPU per rank is the local

@@ -1,6 +1,9 @@
-// The shard arithmetic and the serial communicator (the MPI one is exercised by
-// test_mpi_identity through real mpirun runs).
+// The shard arithmetic, the serial communicator and the Open MPI start-up settings (the MPI
+// communicator itself is exercised by test_mpi_identity through real mpirun runs).
 #include <gtest/gtest.h>
+
+#include <map>
+#include <string>
 
 #include "qevolve/comm.hpp"
 #include "qevolve/error.hpp"
@@ -48,6 +51,76 @@ TEST(SerialCommunicator, CollectivesAreIdentitiesAndCountNothing) {
   const comm::Shard all = c.shard(5);
   EXPECT_EQ(all.first, 0);
   EXPECT_EQ(all.count, 5);
+}
+
+// The Open MPI settings added before MPI_Init (docs/distributed.md "Start-up on one machine"),
+// with the environment and the parameter files given as maps.
+struct Launch {
+  std::map<std::string, std::string> env;
+  std::map<std::string, std::string> files;
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> defaults() const {
+    return comm::single_node_mca_defaults(
+        [this](const char* name) -> const char* {
+          const auto it = env.find(name);
+          return it == env.end() ? nullptr : it->second.c_str();
+        },
+        [this](const std::string& path) {
+          const auto it = files.find(path);
+          return it == files.end() ? std::string() : it->second;
+        });
+  }
+};
+using Settings = std::vector<std::pair<std::string, std::string>>;
+const std::string kUserFile = "/home/u/.openmpi/mca-params.conf";
+const std::string kSystemFile = "/etc/openmpi/openmpi-mca-params.conf";
+const std::string kDebianSystem = "btl_base_warn_component_unused=0\nmtl = ^ofi\nbtl = ^uct,openib,ofi\npml = ^ucx\n";
+
+Launch one_node(int ranks) {
+  return {{{"OMPI_COMM_WORLD_SIZE", std::to_string(ranks)},
+           {"OMPI_COMM_WORLD_LOCAL_SIZE", std::to_string(ranks)},
+           {"HOME", "/home/u"}},
+          {}};
+}
+
+TEST(SingleNodeMcaDefaults, LeaveCmOutOnlyWhenEveryRankIsLocalAndNothingWasChosen) {
+  EXPECT_EQ(Launch{}.defaults(), Settings{});  // not started by Open MPI's mpirun
+  EXPECT_EQ(one_node(2).defaults(), (Settings{{"OMPI_MCA_pml", "^cm"}}));
+  EXPECT_EQ(one_node(1).defaults(), (Settings{{"OMPI_MCA_pml", "^cm"}}));
+  Launch two_nodes = one_node(4);
+  two_nodes.env["OMPI_COMM_WORLD_LOCAL_SIZE"] = "2";
+  EXPECT_EQ(two_nodes.defaults(), Settings{});  // a cluster run keeps Open MPI's choice
+  for (const char* chosen : {"OMPI_MCA_pml", "OMPI_MCA_mtl"}) {  // mpirun --mca pml|mtl ...
+    Launch l = one_node(2);
+    l.env[chosen] = "ob1";
+    EXPECT_EQ(l.defaults(), Settings{}) << chosen;
+  }
+}
+
+TEST(SingleNodeMcaDefaults, KeepTheParameterFilesChoices) {
+  Launch debian = one_node(2);
+  debian.files[kSystemFile] = kDebianSystem;  // Debian's exclusions stay, cm joins them
+  EXPECT_EQ(debian.defaults(), (Settings{{"OMPI_MCA_pml", "^ucx,cm"}}));
+  const std::map<std::string, Settings> user_files = {
+      {"pml = ob1\n", {}},                                 // a list of PMLs to use
+      {"pml = cm\n", {}},                                  // cm asked for
+      {"pml=^ucx, cm\n", {}},                              // cm already left out
+      {"mtl = psm2\n", {}},                                // an MTL asked for: that is cm
+      {"# pml = cm\npml = ^ucx # mine\n", {{"OMPI_MCA_pml", "^ucx,cm"}}},  // comments
+      {"pml_ucx_verbose = 1\n", {{"OMPI_MCA_pml", "^ucx,cm"}}},  // other keys: the system's pml
+  };
+  for (const auto& [text, expected] : user_files) {
+    Launch l = debian;
+    l.files[kUserFile] = text;  // the user's file takes precedence over the system's
+    EXPECT_EQ(l.defaults(), expected) << text;
+  }
+  Launch listed = one_node(2);
+  listed.env["OMPI_MCA_mca_base_param_files"] = "/a.conf:/b.conf";
+  listed.files["/b.conf"] = "pml = ob1\n";
+  listed.files[kUserFile] = "pml = ^ucx\n";  // not read: the list replaces the default files
+  EXPECT_EQ(listed.defaults(), Settings{});
+  EXPECT_EQ(comm::mca_param_files(
+                [](const char* n) -> const char* { return std::string(n) == "HOME" ? "/home/u" : nullptr; }),
+            (std::vector<std::string>{kUserFile, kSystemFile}));
 }
 
 TEST(NcclCommunicator, AbsentBuildSaysWhy) {

@@ -4,7 +4,9 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 
 #include "../world_factory.hpp"
@@ -27,12 +29,26 @@ int to_int(std::size_t n, const char* what) {
   return static_cast<int>(n);
 }
 
+/// Before MPI_Init: leave Open MPI's cm PML out when every rank is on this node and the user
+/// chose no PML or MTL (comm::single_node_mca_defaults; docs/distributed.md).
+void apply_single_node_defaults() {
+  const auto env = [](const char* name) -> const char* { return std::getenv(name); };
+  const auto read_file = [](const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  for (const auto& [name, value] : single_node_mca_defaults(env, read_file)) setenv(name.c_str(), value.c_str(), 0);
+}
+
 class MpiCommunicator final : public Communicator {
  public:
   MpiCommunicator() {
     int initialised = 0;
     check(MPI_Initialized(&initialised), "MPI_Initialized");
     if (!initialised) {
+      apply_single_node_defaults();
       int provided = 0;
       check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
       // Finalise at exit, after every other static user of the communicator is gone.

@@ -1,0 +1,87 @@
+// The Open MPI settings qevolve adds before MPI_Init when every rank runs on one node
+// (docs/distributed.md "Start-up on one machine"): the cm PML is left out unless the user asked
+// for it. Open MPI's default selection opens cm, whose MTLs (PSM, PSM2, OFI) probe for
+// Omni-Path / libfabric hardware; on a machine without it that probe sleeps ~0.2 s in every
+// MPI_Init, and on one node the messages go through shared memory anyway.
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <string_view>
+
+#include "qevolve/comm.hpp"
+
+namespace qevolve::comm {
+namespace {
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+/// The value `key` has in an MCA parameter file's text ("key = value" lines, '#' comments),
+/// or nullopt when the file does not set it (the last line setting it wins within a file).
+std::optional<std::string> file_value(const std::string& text, std::string_view key) {
+  std::optional<std::string> value;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string content = trim(std::string_view(line).substr(0, line.find('#')));
+    const auto eq = content.find('=');
+    if (eq == std::string::npos || trim(std::string_view(content).substr(0, eq)) != key) continue;
+    value = trim(std::string_view(content).substr(eq + 1));
+  }
+  return value;
+}
+
+/// The value of `key` across the parameter files, the first file setting it taking precedence
+/// (Open MPI: the user's file overrides the system's).
+std::optional<std::string> files_value(const std::vector<std::string>& files, std::string_view key,
+                                       const std::function<std::string(const std::string&)>& read_file) {
+  for (const auto& path : files)
+    if (auto v = file_value(read_file(path), key)) return v;
+  return std::nullopt;
+}
+
+bool lists(const std::string& exclusion, std::string_view name) {
+  std::istringstream items(exclusion.substr(1));
+  for (std::string item; std::getline(items, item, ',');)
+    if (trim(item) == name) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> mca_param_files(const std::function<const char*(const char*)>& env) {
+  std::vector<std::string> files;
+  if (const char* listed = env("OMPI_MCA_mca_base_param_files")) {
+    std::istringstream items(listed);
+    for (std::string item; std::getline(items, item, ':');)
+      if (!item.empty()) files.push_back(item);
+    return files;
+  }
+  if (const char* home = env("HOME")) files.push_back(std::string(home) + "/.openmpi/mca-params.conf");
+  if (const char* prefix = env("OPAL_PREFIX")) files.push_back(std::string(prefix) + "/etc/openmpi-mca-params.conf");
+  files.emplace_back("/etc/openmpi/openmpi-mca-params.conf");  // Debian's sysconfdir
+  return files;
+}
+
+std::vector<std::pair<std::string, std::string>> single_node_mca_defaults(
+    const std::function<const char*(const char*)>& env,
+    const std::function<std::string(const std::string&)>& read_file) {
+  const char* size = env("OMPI_COMM_WORLD_SIZE");
+  const char* local = env("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (size == nullptr || local == nullptr || std::string_view(size) != local || std::atoi(size) < 1) return {};
+  // A choice made on the command line (mpirun --mca) or in the environment is the user's.
+  if (env("OMPI_MCA_pml") != nullptr || env("OMPI_MCA_mtl") != nullptr) return {};
+  const auto files = mca_param_files(env);
+  // A file naming the MTLs to use asks for cm.
+  if (auto mtl = files_value(files, "mtl", read_file); mtl && !mtl->empty() && (*mtl)[0] != '^') return {};
+  const auto pml = files_value(files, "pml", read_file);
+  if (!pml || pml->empty()) return {{"OMPI_MCA_pml", "^cm"}};
+  // A list of PMLs to use either names cm (the user's wish) or already leaves it out.
+  if ((*pml)[0] != '^' || lists(*pml, "cm")) return {};
+  return {{"OMPI_MCA_pml", *pml + ",cm"}};  // keep the files' exclusions (Debian: ^ucx)
+}
+
+}  // namespace qevolve::comm
