@@ -270,29 +270,42 @@ class Simulation:
 
     @property
     def x0(self) -> np.ndarray:
-        """The trainable parameters' values in the config."""
-        return self._s.x0
+        """The start point in the optimiser's variables u = theta / scales: the config's values
+        of the trainable parameters, each in units of its `scales` entry (amplitudes and
+        frequencies in MHz, phases in 0.01 rad, times in 0.1 ns, ...; docs/optimize.md). This is
+        the x of `value_and_grad`; `values(x0)` gives the config's values by name."""
+        return self._s.x0 / self._s.scales
 
     @property
     def bounds(self) -> list[tuple[float, float]]:
-        """Each parameter's domain (e.g. sigma > 0), for scipy.optimize.minimize(bounds=...)."""
-        return self._s.bounds
+        """Each parameter's domain (e.g. sigma > 0) in the variables of `x0`, for
+        ``scipy.optimize.minimize(bounds=...)``."""
+        return [(lo / s, hi / s) for (lo, hi), s in zip(self._s.bounds, self._s.scales)]
 
     @property
     def scales(self) -> np.ndarray:
-        """Each parameter's typical meaningful change (1 MHz of amplitude or frequency, 0.01 rad
-        of phase, ...): `qevolve optimize` minimises over x / scales (docs/optimize.md)."""
+        """Each parameter's typical meaningful change, in the config's units (1e-3 GHz of
+        amplitude or frequency, 0.01 rad of phase, 0.1 ns of a time, ...): the unit of its
+        entry of `x0`; theta = x * scales (docs/optimize.md)."""
         return self._s.scales
 
-    def value_and_grad(self, x: Any, scaled: bool = False) -> tuple[float, np.ndarray]:
-        """`qevolve optimize`'s objective (1 - F) + w leakage (w: optimize.leakage_weight, 0 by
-        default) and its gradient at parameter values x, for
-        ``scipy.optimize.minimize(sim.value_and_grad, sim.x0, jac=True, method="L-BFGS-B")``.
+    def values(self, x: Any) -> dict[str, float]:
+        """The config values theta = x * scales of a point x of the optimiser's variables (as
+        `x0`), keyed by parameter name: an `overrides` dict, e.g. ``sim.run(sim.values(res.x))``."""
+        theta = np.asarray(x, dtype=np.float64) * self._s.scales
+        return dict(zip(self._s.parameter_names, theta.tolist()))
 
-        ``scaled=True``: x and the gradient are in the variables u = x / scales that
-        `qevolve optimize` uses; a quasi-Newton method's first steps are then one typical change
-        of each parameter, whatever the units, and it follows the CLI's path:
-        ``minimize(sim.value_and_grad, sim.x0 / sim.scales, args=(True,), jac=True, method="L-BFGS-B")``.
+    def value_and_grad(self, x: Any, scaled: bool = True) -> tuple[float, np.ndarray]:
+        """`qevolve optimize`'s objective (1 - F) + w leakage (w: optimize.leakage_weight, 0 by
+        default) and its gradient at x, for
+        ``scipy.optimize.minimize(sim.value_and_grad, sim.x0, jac=True, method="L-BFGS-B")``,
+        which then follows `qevolve optimize`'s path.
+
+        x is in the optimiser's variables u = theta / scales (as `x0`), and the gradient is
+        d objective / du = scales * d objective / d theta: a quasi-Newton method's first step is
+        one typical change of each parameter whatever its units. ``scaled=False``: x is theta
+        itself, in the config's units, and the gradient d objective / d theta (a first step of
+        one unit, e.g. a GHz of amplitude, may then lead to another minimum).
         """
         return self._s.value_and_grad(np.ascontiguousarray(x, dtype=np.float64), bool(scaled))
 

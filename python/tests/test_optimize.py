@@ -43,30 +43,36 @@ def test_scipy_lbfgsb_reproduces_qevolve_optimize(cli_optimum):
     f_cli = float(h5(out)["@fidelity"])
     sim = qevolve.load(CONFIG, threads=1)
     assert sim.parameters == list(values)
-    np.testing.assert_allclose(sim.x0, [0.09060527915137346, 0.5843664862818624, 0.64509906], rtol=0, atol=0)
     scales = sim.scales
     np.testing.assert_allclose(scales, [1e-3, 1e-3, 1e-2])  # 1 MHz, 1 MHz, 0.01 rad
-    # In the CLI's variables u = theta / scale (scaled=True), scipy's L-BFGS-B with its defaults
-    # follows the CLI's path: the same optimum to the optimisers' tolerance. Both stop near
-    # 1 - F ~ 1e-7 (the CLI at its target 1e-6, scipy at its default pgtol); there |d u| ~ 1e-3
-    # changes 1 - F by ~1e-9, so the optimum is determined to about that.
-    res = scipy.optimize.minimize(sim.value_and_grad, sim.x0 / scales, args=(True,), jac=True, method="L-BFGS-B")
+    # x0 is the config's start in the optimiser's variables u = theta / scale, exactly.
+    start = [0.09060527915137346, 0.5843664862818624, 0.64509906]
+    assert sim.values(sim.x0) == pytest.approx(dict(zip(sim.parameters, start)), rel=1e-15)
+    np.testing.assert_array_equal(sim.x0, np.array(start) / scales)
+    # The contract call, scipy's defaults: L-BFGS-B follows the CLI's path to the same optimum,
+    # to the optimisers' tolerance. Both stop near 1 - F ~ 1e-7 (the CLI at its target 1e-6,
+    # scipy at its default pgtol); there |d u| ~ 1e-3 changes 1 - F by ~1e-9, so the optimum is
+    # determined to about that.
+    res = scipy.optimize.minimize(sim.value_and_grad, sim.x0, jac=True, method="L-BFGS-B")
     assert res.success, res.message
     assert 1 - f_cli <= 1e-6 and res.fun <= 1e-6, (1 - f_cli, res.fun)
     np.testing.assert_allclose(res.x, np.array(list(values.values())) / scales, rtol=0, atol=2e-3)
-    theta = res.x * scales
-    assert sim.run(dict(zip(sim.parameters, theta))).fidelity == pytest.approx(1 - res.fun, abs=1e-12)
+    assert sim.run(sim.values(res.x)).fidelity == pytest.approx(1 - res.fun, abs=1e-12)
+    # With the domains (all unbounded here but the box is passed through) the same.
+    res_b = scipy.optimize.minimize(sim.value_and_grad, sim.x0, jac=True, method="L-BFGS-B", bounds=sim.bounds)
+    np.testing.assert_allclose(res_b.x, res.x, rtol=0, atol=1e-12)
 
 
-def test_scipy_in_parameter_units_converges_too():
-    # The contract call in the parameters' own units works as well; its first step is one unit of
-    # every parameter (a GHz of amplitude), so it may find another minimum than the CLI's.
+def test_scipy_in_config_units_converges_too():
+    # scaled=False: x in the config's own units; the first step is one unit of every parameter (a
+    # GHz of amplitude), so it may find another minimum than the CLI's.
     sim = qevolve.load(CONFIG, threads=1)
-    res = scipy.optimize.minimize(sim.value_and_grad, sim.x0, jac=True, method="L-BFGS-B",
+    theta0 = sim.x0 * sim.scales
+    res = scipy.optimize.minimize(sim.value_and_grad, theta0, args=(False,), jac=True, method="L-BFGS-B",
                                   options={"ftol": 1e-12, "gtol": 1e-10})
     assert res.success, res.message
     assert res.fun < 1e-8
-    f, g = sim.value_and_grad(res.x)
+    f, g = sim.value_and_grad(res.x, scaled=False)
     assert f == res.fun
 
 
@@ -74,11 +80,16 @@ def test_value_and_grad_is_the_gradient_of_run():
     sim = qevolve.load(CONFIG, threads=1)
     x = sim.x0 * np.array([0.99, 1.0, 1.01])
     f, g = sim.value_and_grad(x)
-    r = sim.run(dict(zip(sim.parameters, x)))
+    r = sim.run(sim.values(x))
     assert f == pytest.approx(1 - r.fidelity, abs=1e-12)
-    np.testing.assert_allclose(g, list(r.gradient.values()), rtol=1e-9, atol=1e-12)
-    # and the finite difference of the value
-    h = 1e-6
+    # d/du = scale * d/dtheta (the chain rule), and scaled=False gives d/dtheta itself
+    np.testing.assert_allclose(g, np.array(list(r.gradient.values())) * sim.scales, rtol=1e-9, atol=1e-15)
+    theta = x * sim.scales
+    f_raw, g_raw = sim.value_and_grad(theta, scaled=False)
+    assert f_raw == pytest.approx(f, abs=1e-14)
+    np.testing.assert_allclose(g_raw, list(r.gradient.values()), rtol=1e-9, atol=1e-12)
+    # and the finite difference of the value, in u
+    h = 1e-3
     e = np.zeros(3)
     e[0] = h
     fd = (sim.value_and_grad(x + e)[0] - sim.value_and_grad(x - e)[0]) / (2 * h)
@@ -100,3 +111,15 @@ def test_numerical_failures_raise_numerical_error():
     assert issubclass(qevolve.NumericalError, ArithmeticError)
     f, _ = sim.value_and_grad(sim.x0)  # the session is still usable
     assert 0 < f < 1
+
+
+def test_bounds_and_values_are_in_the_optimisers_variables():
+    # A duration is trained too: its domain is duration >= 1e-9 ns, scale 0.1 ns.
+    text = CONFIG.read_text().replace("optimize: [amplitude, frequency, phase]", "optimize: [amplitude, duration]")
+    sim = qevolve.loads(text, threads=1)
+    assert sim.parameters == ["pulses[0].amplitude", "pulses[0].duration"]
+    np.testing.assert_allclose(sim.scales, [1e-3, 0.1])
+    assert sim.bounds == [(-np.inf, np.inf), (pytest.approx(1e-8, rel=1e-12), np.inf)]
+    assert sim.values(sim.x0) == pytest.approx({"pulses[0].amplitude": 0.09060527915137346,
+                                                "pulses[0].duration": 40.0}, rel=1e-15)
+    np.testing.assert_allclose(sim.x0, [90.60527915137346, 400.0], rtol=1e-15)
