@@ -93,6 +93,7 @@ struct OptimizeData {
   std::optional<RunResult> result;  ///< always set; optional only for default construction
   std::vector<std::string> names;
   RVector x0, x;
+  std::vector<long long> iteration;  ///< /history/iteration
   std::vector<double> infidelity, leakage, objective, gradient_norm, step, wall_time_s;  ///< /history
   std::string stop_reason;
   int evaluations = 0;

@@ -218,7 +218,15 @@ class Spectrum:
 
 
 class OptimizeResult:
-    """`qevolve optimize`'s outcome: the final evaluation, the parameters, /history."""
+    """`qevolve optimize`'s outcome: the final evaluation, the parameters, /history.
+
+    Attributes: `result` (the final evaluation, a Result), `names` (the parameters, as
+    `Simulation.parameters`), `x0` and `x` (the start and the optimum as config values theta, in
+    the config's units, as /x0 and the optimised YAML: not the scaled variables of
+    `Simulation.x0`), `history` (dict of the /history arrays: iteration, infidelity, leakage,
+    objective, gradient_norm, step, wall_time_s), `stop_reason`, `evaluations`,
+    `optimized_yaml` (the text of OUT.optimized.yaml); `parameters` (x by name), `save(path)`.
+    """
 
     def __init__(self, core: _core.OptimizeData) -> None:
         self.result: Result = Result(core.result)
@@ -227,7 +235,7 @@ class OptimizeResult:
         self.x: np.ndarray = np.array(core.x)
         self.history: dict[str, np.ndarray] = {
             k: np.array(getattr(core, k))
-            for k in ("infidelity", "leakage", "objective", "gradient_norm", "step", "wall_time_s")
+            for k in ("iteration", "infidelity", "leakage", "objective", "gradient_norm", "step", "wall_time_s")
         }
         self.stop_reason: str = core.stop_reason
         self.evaluations: int = core.evaluations
@@ -280,7 +288,7 @@ class Simulation:
     def bounds(self) -> list[tuple[float, float]]:
         """Each parameter's domain (e.g. sigma > 0) in the variables of `x0`, for
         ``scipy.optimize.minimize(bounds=...)``."""
-        return [(lo / s, hi / s) for (lo, hi), s in zip(self._s.bounds, self._s.scales)]
+        return [(float(lo / s), float(hi / s)) for (lo, hi), s in zip(self._s.bounds, self._s.scales)]
 
     @property
     def scales(self) -> np.ndarray:
@@ -292,7 +300,7 @@ class Simulation:
     def values(self, x: Any) -> dict[str, float]:
         """The config values theta = x * scales of a point x of the optimiser's variables (as
         `x0`), keyed by parameter name: an `overrides` dict, e.g. ``sim.run(sim.values(res.x))``."""
-        theta = np.asarray(x, dtype=np.float64) * self._s.scales
+        theta = self._point(x, "values") * self._s.scales
         return dict(zip(self._s.parameter_names, theta.tolist()))
 
     def value_and_grad(self, x: Any, scaled: bool = True) -> tuple[float, np.ndarray]:
@@ -307,7 +315,19 @@ class Simulation:
         itself, in the config's units, and the gradient d objective / d theta (a first step of
         one unit, e.g. a GHz of amplitude, may then lead to another minimum).
         """
-        return self._s.value_and_grad(np.ascontiguousarray(x, dtype=np.float64), bool(scaled))
+        return self._s.value_and_grad(self._point(x, "value_and_grad"), bool(scaled))
+
+    def _point(self, x: Any, where: str) -> np.ndarray:
+        """x as a contiguous float64 vector of one value per parameter (else ConfigError)."""
+        a = np.ascontiguousarray(x, dtype=np.float64)
+        names = self._s.parameter_names
+        if a.shape != (len(names),):
+            problem = (f"x has shape {a.shape}; expected a 1-D array of {len(names)} values, "
+                       f"one per parameter ({', '.join(names)})")
+            error = ConfigError(f"{where}: {problem}")
+            error.key_path, error.file, error.line, error.column, error.problem = "", "", 0, 0, problem
+            raise error
+        return a
 
     def sweep(self, axes: Mapping[str, Iterable[Any]], overrides: Overrides = None) -> SweepResult:
         """`qevolve sweep --vary KEY=v1,v2,... --set ...`: the grid of every axis (the first

@@ -69,6 +69,7 @@ class OptimizeData:
     names: list[str]
     x0: np.ndarray
     x: np.ndarray
+    iteration: list[int]
     infidelity: list[float]
     leakage: list[float]
     objective: list[float]

@@ -176,6 +176,7 @@ void bind_data(nb::module_& m) {
       .def_ro("names", &OptimizeData::names)
       .def_prop_ro("x0", [](nb::handle self) { return view(nb::cast<const OptimizeData&>(self).x0, self); })
       .def_prop_ro("x", [](nb::handle self) { return view(nb::cast<const OptimizeData&>(self).x, self); })
+      .def_ro("iteration", &OptimizeData::iteration)
       .def_ro("infidelity", &OptimizeData::infidelity)
       .def_ro("leakage", &OptimizeData::leakage)
       .def_ro("objective", &OptimizeData::objective)

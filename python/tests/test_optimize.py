@@ -30,6 +30,8 @@ def test_optimize_equals_the_cli(cli_optimum, tmp_path):
     np.testing.assert_allclose(o.x, list(values.values()), rtol=1e-12, atol=0)
     ref = h5(out)
     np.testing.assert_allclose(o.history["infidelity"], ref["/history/infidelity"], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(o.history["iteration"], ref["/history/iteration"])
+    assert set(o.history) == {k[len("/history/"):] for k in ref if k.startswith("/history/")}
     ours = tmp_path / "py.h5"
     o.save(ours)
     mine = h5(ours)
@@ -98,8 +100,13 @@ def test_value_and_grad_is_the_gradient_of_run():
 
 def test_value_and_grad_rejects_a_wrong_length():
     sim = qevolve.load(CONFIG)
-    with pytest.raises(qevolve.ConfigError, match="3 parameters"):
-        sim.value_and_grad(np.zeros(2))
+    for bad in (np.zeros(2), sim.x0[None, :], sim.x0[:, None], 1.0):
+        with pytest.raises(qevolve.ConfigError, match=r"value_and_grad: x has shape .*expected a 1-D array of 3 values"):
+            sim.value_and_grad(bad)
+        with pytest.raises(qevolve.ConfigError, match=r"values: x has shape .*pulses\[0\].amplitude"):
+            sim.values(bad)
+    f, _ = sim.value_and_grad(list(sim.x0))  # any sequence of 3 numbers
+    assert f == sim.value_and_grad(sim.x0)[0]
 
 
 def test_numerical_failures_raise_numerical_error():

@@ -340,6 +340,7 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   out.x0 = outcome.x0;
   out.x = outcome.x;
   for (const HistoryRow& h : outcome.history) {
+    out.iteration.push_back(h.iteration);
     out.infidelity.push_back(h.infidelity);
     out.leakage.push_back(h.leakage);
     out.objective.push_back(h.objective);
