@@ -110,13 +110,15 @@ class SerialCommunicator final : public Communicator {
 [[nodiscard]] bool launched_by_mpi();
 
 /// The MCA settings qevolve adds before MPI_Init when Open MPI started every rank on one node
-/// (OMPI_COMM_WORLD_LOCAL_SIZE == OMPI_COMM_WORLD_SIZE) and the user chose no PML or MTL
-/// (no OMPI_MCA_pml / OMPI_MCA_mtl in the environment, no `pml` or `mtl` line in the MCA
-/// parameter files `param_files` lists): {"OMPI_MCA_pml", "^cm"}. The cm PML only drives the
-/// inter-node fabrics' MTLs (PSM, PSM2, OFI), and probing them costs ~0.2 s of every MPI_Init
-/// on a machine without that hardware; on one node the shared-memory transport carries the
-/// messages. Empty in every other case. `env` looks a variable up (nullptr: unset);
-/// `read_file` returns a file's text (empty when it cannot be read). docs/distributed.md.
+/// (OMPI_COMM_WORLD_LOCAL_SIZE == OMPI_COMM_WORLD_SIZE) and the user chose no PML or MTL: none
+/// in the environment (OMPI_MCA_pml, OMPI_MCA_mtl), and in the parameter files
+/// (mca_param_files, the first file setting a key wins) no `pml` line naming PMLs or already
+/// excluding cm and no `mtl` line naming MTLs. Then {"OMPI_MCA_pml", "^cm"}, or the files' `pml`
+/// exclusion list with cm added (Debian's `^ucx` gives `^ucx,cm`); empty in every other case.
+/// The cm PML only drives the inter-node fabrics' MTLs (PSM, PSM2, OFI), whose probes cost
+/// ~0.2 s of every MPI_Init on a machine without that hardware; on one node shared memory
+/// carries the messages. `env` looks a variable up (nullptr: unset); `read_file` returns a
+/// file's text (empty when it cannot be read). docs/distributed.md "Start-up on one machine".
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> single_node_mca_defaults(
     const std::function<const char*(const char*)>& env,
     const std::function<std::string(const std::string&)>& read_file);
