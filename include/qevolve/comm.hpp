@@ -109,22 +109,30 @@ class SerialCommunicator final : public Communicator {
 /// environment; a plain start stays serial and never initialises MPI).
 [[nodiscard]] bool launched_by_mpi();
 
+/// An Open MPI MCA parameter file; `system`: the installation's own (defaults, not a choice).
+struct McaParamFile {
+  std::string path;
+  bool system = false;
+};
+/// The MCA parameter files Open MPI reads, in precedence order: OMPI_MCA_mca_base_param_files
+/// (colon-separated) when set; else ~/.openmpi/mca-params.conf, then the system files
+/// ($OPAL_PREFIX/etc/openmpi-mca-params.conf, /etc/openmpi/openmpi-mca-params.conf).
+[[nodiscard]] std::vector<McaParamFile> mca_param_files(const std::function<const char*(const char*)>& env);
+
 /// The MCA settings qevolve adds before MPI_Init when Open MPI started every rank on one node
 /// (OMPI_COMM_WORLD_LOCAL_SIZE == OMPI_COMM_WORLD_SIZE) and the user chose no PML or MTL: none
-/// in the environment (OMPI_MCA_pml, OMPI_MCA_mtl), and in the parameter files
-/// (mca_param_files, the first file setting a key wins) no `pml` line naming PMLs or already
-/// excluding cm and no `mtl` line naming MTLs. Then {"OMPI_MCA_pml", "^cm"}, or the files' `pml`
-/// exclusion list with cm added (Debian's `^ucx` gives `^ucx,cm`); empty in every other case.
-/// The cm PML only drives the inter-node fabrics' MTLs (PSM, PSM2, OFI), whose probes cost
-/// ~0.2 s of every MPI_Init on a machine without that hardware; on one node shared memory
-/// carries the messages. `env` looks a variable up (nullptr: unset); `read_file` returns a
-/// file's text (empty when it cannot be read). docs/distributed.md "Start-up on one machine".
+/// in the environment (OMPI_MCA_pml, OMPI_MCA_mtl; mpirun --mca and -x set these), no
+/// mpirun -am / --tune file (OMPI_MCA_mca_base_param_file_prefix, ..._envar_file_prefix), no
+/// `pml` or `mtl` line in the user's parameter file. Then {"OMPI_MCA_pml", "^cm"}, or the system
+/// file's `pml` exclusion list with cm added (Debian's `^ucx` gives `^ucx,cm`); empty when the
+/// system file names the PMLs or MTLs to use, or already excludes cm. The cm PML only drives
+/// the inter-node fabrics' MTLs (PSM, PSM2, OFI), whose probes cost ~0.2 s of every MPI_Init
+/// on a machine without that hardware; on one node shared memory carries the messages. `env`
+/// looks a variable up (nullptr: unset); `read_file` returns a file's text (empty when it
+/// cannot be read). docs/distributed.md "Start-up on one machine".
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> single_node_mca_defaults(
     const std::function<const char*(const char*)>& env,
     const std::function<std::string(const std::string&)>& read_file);
-/// The MCA parameter files Open MPI reads (OMPI_MCA_mca_base_param_files, colon-separated,
-/// when set; else ~/.openmpi/mca-params.conf and the system file).
-[[nodiscard]] std::vector<std::string> mca_param_files(const std::function<const char*(const char*)>& env);
 
 /// This rank's index among the ranks on its node (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
 /// SLURM_LOCALID), or world.rank() when the launcher sets none: one GPU per rank is the local

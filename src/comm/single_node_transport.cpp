@@ -3,6 +3,7 @@
 // for it. Open MPI's default selection opens cm, whose MTLs (PSM, PSM2, OFI) probe for
 // Omni-Path / libfabric hardware; on a machine without it that probe sleeps ~0.2 s in every
 // MPI_Init, and on one node the messages go through shared memory anyway.
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <sstream>
@@ -34,15 +35,6 @@ std::optional<std::string> file_value(const std::string& text, std::string_view 
   return value;
 }
 
-/// The value of `key` across the parameter files, the first file setting it taking precedence
-/// (Open MPI: the user's file overrides the system's).
-std::optional<std::string> files_value(const std::vector<std::string>& files, std::string_view key,
-                                       const std::function<std::string(const std::string&)>& read_file) {
-  for (const auto& path : files)
-    if (auto v = file_value(read_file(path), key)) return v;
-  return std::nullopt;
-}
-
 bool lists(const std::string& exclusion, std::string_view name) {
   std::istringstream items(exclusion.substr(1));
   for (std::string item; std::getline(items, item, ',');)
@@ -52,17 +44,22 @@ bool lists(const std::string& exclusion, std::string_view name) {
 
 }  // namespace
 
-std::vector<std::string> mca_param_files(const std::function<const char*(const char*)>& env) {
-  std::vector<std::string> files;
+std::vector<McaParamFile> mca_param_files(const std::function<const char*(const char*)>& env) {
+  std::vector<std::string> system;
+  if (const char* prefix = env("OPAL_PREFIX")) system.push_back(std::string(prefix) + "/etc/openmpi-mca-params.conf");
+  system.emplace_back("/etc/openmpi/openmpi-mca-params.conf");  // Debian's sysconfdir
+  const auto is_system = [&](const std::string& path) {
+    return std::find(system.begin(), system.end(), path) != system.end();
+  };
+  std::vector<McaParamFile> files;
   if (const char* listed = env("OMPI_MCA_mca_base_param_files")) {
     std::istringstream items(listed);
     for (std::string item; std::getline(items, item, ':');)
-      if (!item.empty()) files.push_back(item);
+      if (!item.empty()) files.push_back({item, is_system(item)});
     return files;
   }
-  if (const char* home = env("HOME")) files.push_back(std::string(home) + "/.openmpi/mca-params.conf");
-  if (const char* prefix = env("OPAL_PREFIX")) files.push_back(std::string(prefix) + "/etc/openmpi-mca-params.conf");
-  files.emplace_back("/etc/openmpi/openmpi-mca-params.conf");  // Debian's sysconfdir
+  if (const char* home = env("HOME")) files.push_back({std::string(home) + "/.openmpi/mca-params.conf", false});
+  for (const auto& path : system) files.push_back({path, true});
   return files;
 }
 
@@ -72,16 +69,28 @@ std::vector<std::pair<std::string, std::string>> single_node_mca_defaults(
   const char* size = env("OMPI_COMM_WORLD_SIZE");
   const char* local = env("OMPI_COMM_WORLD_LOCAL_SIZE");
   if (size == nullptr || local == nullptr || std::string_view(size) != local || std::atoi(size) < 1) return {};
-  // A choice made on the command line (mpirun --mca) or in the environment is the user's.
-  if (env("OMPI_MCA_pml") != nullptr || env("OMPI_MCA_mtl") != nullptr) return {};
-  const auto files = mca_param_files(env);
-  // A file naming the MTLs to use asks for cm.
-  if (auto mtl = files_value(files, "mtl", read_file); mtl && !mtl->empty() && (*mtl)[0] != '^') return {};
-  const auto pml = files_value(files, "pml", read_file);
+  // The user's choices: mpirun --mca and -x, the environment, and mpirun -am / --tune files
+  // (which reach the ranks as the two file-prefix variables).
+  for (const char* chosen : {"OMPI_MCA_pml", "OMPI_MCA_mtl", "OMPI_MCA_mca_base_param_file_prefix",
+                             "OMPI_MCA_mca_base_envar_file_prefix"})
+    if (env(chosen) != nullptr) return {};
+  // Then the parameter files, the first setting a key winning: any pml or mtl line in the
+  // user's own file is a choice; the system file's values are defaults, kept below.
+  std::optional<std::string> pml, mtl;
+  for (const auto& file : mca_param_files(env)) {
+    const std::string text = read_file(file.path);
+    auto p = file_value(text, "pml");
+    auto m = file_value(text, "mtl");
+    if (!file.system && (p || m)) return {};
+    if (!pml) pml = std::move(p);
+    if (!mtl) mtl = std::move(m);
+  }
+  // A system-wide list of MTLs to use asks for cm; its exclusions (Debian: ^ofi) do not.
+  if (mtl && !mtl->empty() && (*mtl)[0] != '^') return {};
   if (!pml || pml->empty()) return {{"OMPI_MCA_pml", "^cm"}};
-  // A list of PMLs to use either names cm (the user's wish) or already leaves it out.
+  // A list of PMLs to use either names cm or already leaves it out.
   if ((*pml)[0] != '^' || lists(*pml, "cm")) return {};
-  return {{"OMPI_MCA_pml", *pml + ",cm"}};  // keep the files' exclusions (Debian: ^ucx)
+  return {{"OMPI_MCA_pml", *pml + ",cm"}};  // keep the system file's exclusions (Debian: ^ucx)
 }
 
 }  // namespace qevolve::comm

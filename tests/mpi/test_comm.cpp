@@ -89,38 +89,62 @@ TEST(SingleNodeMcaDefaults, LeaveCmOutOnlyWhenEveryRankIsLocalAndNothingWasChose
   Launch two_nodes = one_node(4);
   two_nodes.env["OMPI_COMM_WORLD_LOCAL_SIZE"] = "2";
   EXPECT_EQ(two_nodes.defaults(), Settings{});  // a cluster run keeps Open MPI's choice
-  for (const char* chosen : {"OMPI_MCA_pml", "OMPI_MCA_mtl"}) {  // mpirun --mca pml|mtl ...
+  // mpirun --mca pml|mtl, -x, the environment; mpirun -am FILE and --tune FILE
+  for (const char* chosen : {"OMPI_MCA_pml", "OMPI_MCA_mtl", "OMPI_MCA_mca_base_param_file_prefix",
+                             "OMPI_MCA_mca_base_envar_file_prefix"}) {
     Launch l = one_node(2);
-    l.env[chosen] = "ob1";
+    l.env[chosen] = "^psm";
     EXPECT_EQ(l.defaults(), Settings{}) << chosen;
   }
 }
 
-TEST(SingleNodeMcaDefaults, KeepTheParameterFilesChoices) {
+TEST(SingleNodeMcaDefaults, TheUsersFileIsAChoiceTheSystemFileADefault) {
   Launch debian = one_node(2);
   debian.files[kSystemFile] = kDebianSystem;  // Debian's exclusions stay, cm joins them
   EXPECT_EQ(debian.defaults(), (Settings{{"OMPI_MCA_pml", "^ucx,cm"}}));
+  // Any pml or mtl line in the user's own file is a choice, exclusions included; other keys
+  // are not, and the system file's pml then applies.
   const std::map<std::string, Settings> user_files = {
-      {"pml = ob1\n", {}},                                 // a list of PMLs to use
-      {"pml = cm\n", {}},                                  // cm asked for
-      {"pml=^ucx, cm\n", {}},                              // cm already left out
-      {"mtl = psm2\n", {}},                                // an MTL asked for: that is cm
-      {"# pml = cm\npml = ^ucx # mine\n", {{"OMPI_MCA_pml", "^ucx,cm"}}},  // comments
-      {"pml_ucx_verbose = 1\n", {{"OMPI_MCA_pml", "^ucx,cm"}}},  // other keys: the system's pml
+      {"pml = ob1\n", {}},
+      {"pml = ^ucx\n", {}},
+      {"mtl = psm2\n", {}},
+      {"mtl = ^psm\n", {}},
+      {"# pml = cm\nbtl = self,vader\n", {{"OMPI_MCA_pml", "^ucx,cm"}}},
   };
   for (const auto& [text, expected] : user_files) {
     Launch l = debian;
-    l.files[kUserFile] = text;  // the user's file takes precedence over the system's
+    l.files[kUserFile] = text;
     EXPECT_EQ(l.defaults(), expected) << text;
   }
+  // The system file: its exclusions are defaults (cm added; an mtl exclusion is no request for
+  // cm), a list of components to use is the administrator's choice.
+  const std::map<std::string, Settings> system_files = {
+      {"pml = ^ucx # note\nmtl = ^ofi\n", {{"OMPI_MCA_pml", "^ucx,cm"}}},
+      {"mtl = ^ofi\n", {{"OMPI_MCA_pml", "^cm"}}},
+      {"pml = ob1\n", {}},
+      {"pml=^ucx, cm\n", {}},
+      {"mtl = psm2\n", {}},
+  };
+  for (const auto& [text, expected] : system_files) {
+    Launch l = one_node(2);
+    l.files[kSystemFile] = text;
+    EXPECT_EQ(l.defaults(), expected) << text;
+  }
+  // OMPI_MCA_mca_base_param_files replaces the default list; a system path in it stays system.
   Launch listed = one_node(2);
-  listed.env["OMPI_MCA_mca_base_param_files"] = "/a.conf:/b.conf";
-  listed.files["/b.conf"] = "pml = ob1\n";
-  listed.files[kUserFile] = "pml = ^ucx\n";  // not read: the list replaces the default files
+  listed.env["OMPI_MCA_mca_base_param_files"] = "/a.conf:" + kSystemFile;
+  listed.files[kSystemFile] = kDebianSystem;
+  listed.files[kUserFile] = "pml = ob1\n";  // not read: the list replaces the default files
+  EXPECT_EQ(listed.defaults(), (Settings{{"OMPI_MCA_pml", "^ucx,cm"}}));
+  listed.files["/a.conf"] = "mtl = ^psm\n";
   EXPECT_EQ(listed.defaults(), Settings{});
-  EXPECT_EQ(comm::mca_param_files(
-                [](const char* n) -> const char* { return std::string(n) == "HOME" ? "/home/u" : nullptr; }),
-            (std::vector<std::string>{kUserFile, kSystemFile}));
+  const auto files = comm::mca_param_files(
+      [](const char* n) -> const char* { return std::string(n) == "HOME" ? "/home/u" : nullptr; });
+  ASSERT_EQ(files.size(), 2U);
+  EXPECT_EQ(files[0].path, kUserFile);
+  EXPECT_FALSE(files[0].system);
+  EXPECT_EQ(files[1].path, kSystemFile);
+  EXPECT_TRUE(files[1].system);
 }
 
 TEST(NcclCommunicator, AbsentBuildSaysWhy) {
