@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "qevolve/comm.hpp"
 
@@ -21,12 +22,19 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b + 1));
 }
 
+/// The pieces of `text` between `separator`s.
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> pieces;
+  std::istringstream in(text);
+  for (std::string piece; std::getline(in, piece, separator);) pieces.push_back(std::move(piece));
+  return pieces;
+}
+
 /// The value `key` has in an MCA parameter file's text ("key = value" lines, '#' comments),
 /// or nullopt when the file does not set it (the last line setting it wins within a file).
 std::optional<std::string> file_value(const std::string& text, std::string_view key) {
   std::optional<std::string> value;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
+  for (const std::string& line : split(text, '\n')) {
     const std::string content = trim(std::string_view(line).substr(0, line.find('#')));
     const auto eq = content.find('=');
     if (eq == std::string::npos || trim(std::string_view(content).substr(0, eq)) != key) continue;
@@ -35,11 +43,10 @@ std::optional<std::string> file_value(const std::string& text, std::string_view 
   return value;
 }
 
+/// True when the exclusion list "^a,b,..." names `name`.
 bool lists(const std::string& exclusion, std::string_view name) {
-  std::istringstream items(exclusion.substr(1));
-  for (std::string item; std::getline(items, item, ',');)
-    if (trim(item) == name) return true;
-  return false;
+  const auto items = split(exclusion.substr(1), ',');
+  return std::any_of(items.begin(), items.end(), [&](const std::string& item) { return trim(item) == name; });
 }
 
 }  // namespace
@@ -53,8 +60,7 @@ std::vector<McaParamFile> mca_param_files(const std::function<const char*(const 
   };
   std::vector<McaParamFile> files;
   if (const char* listed = env("OMPI_MCA_mca_base_param_files")) {
-    std::istringstream items(listed);
-    for (std::string item; std::getline(items, item, ':');)
+    for (const std::string& item : split(listed, ':'))
       if (!item.empty()) files.push_back({item, is_system(item)});
     return files;
   }
