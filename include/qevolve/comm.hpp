@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -133,6 +134,22 @@ struct McaParamFile {
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> single_node_mca_defaults(
     const std::function<const char*(const char*)>& env,
     const std::function<std::string(const std::string&)>& read_file);
+
+/// A TCP endpoint: an address in text (IPv4, or IPv6 without brackets) and a port.
+struct TcpEndpoint {
+  std::string address;
+  int port = 0;
+  bool ipv6 = false;
+};
+/// The local PMIx server's endpoint, from the first of PMIX_SERVER_URI41, ..._URI4, ..._URI3,
+/// ..._URI21, ..._URI2 that is set ("NSPACE.RANK;tcp4://127.0.0.1:PORT" or
+/// "...;tcp6://[::1]:PORT"); nullopt when none is set or it is not a TCP URI.
+[[nodiscard]] std::optional<TcpEndpoint> pmix_server_endpoint(const std::function<const char*(const char*)>& env);
+/// Sets TCP_NODELAY on this process's stream sockets connected to `server` and returns how
+/// many. Called after MPI_Init on the rank's connection to its PMIx server: with Nagle's
+/// algorithm on, MPI_Finalize's messages waited for Linux's 40 ms delayed acknowledgement
+/// (src/comm/pmix_server_socket.cpp; docs/distributed.md "Start-up on one machine").
+int disable_nagle_towards(const TcpEndpoint& server);
 
 /// This rank's index among the ranks on its node (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
 /// SLURM_LOCALID), or world.rank() when the launcher sets none: one GPU per rank is the local

@@ -1,8 +1,15 @@
 // The shard arithmetic, the serial communicator and the Open MPI start-up settings (the MPI
 // communicator itself is exercised by test_mpi_identity through real mpirun runs).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "qevolve/comm.hpp"
@@ -158,6 +165,77 @@ TEST(NcclCommunicator, AbsentBuildSaysWhy) {
   }
   // A serial run never asks for NCCL, even when it computes on a GPU.
   EXPECT_EQ(comm::gpu_reductions(boot, true), nullptr);
+}
+
+TEST(PmixServerEndpoint, ReadsTheNewestUriVariable) {
+  const auto env_of = [](std::map<std::string, std::string> vars) {
+    return [vars = std::move(vars)](const char* name) -> const char* {
+      const auto it = vars.find(name);
+      return it == vars.end() ? nullptr : it->second.c_str();
+    };
+  };
+  const auto v4 = comm::pmix_server_endpoint(env_of({{"PMIX_SERVER_URI41", "1055522816.0;tcp4://127.0.0.1:39883"},
+                                                     {"PMIX_SERVER_URI2", "1.0;tcp4://127.0.0.1:1"}}));
+  ASSERT_TRUE(v4.has_value());
+  EXPECT_EQ(v4->address, "127.0.0.1");
+  EXPECT_EQ(v4->port, 39883);
+  EXPECT_FALSE(v4->ipv6);
+  const auto v6 = comm::pmix_server_endpoint(env_of({{"PMIX_SERVER_URI3", "7.0;tcp6://[::1]:4242"}}));
+  ASSERT_TRUE(v6.has_value());
+  EXPECT_EQ(v6->address, "::1");
+  EXPECT_EQ(v6->port, 4242);
+  EXPECT_TRUE(v6->ipv6);
+  EXPECT_FALSE(comm::pmix_server_endpoint(env_of({})).has_value());  // not under a PMIx launcher
+  for (const char* bad : {"1.0;usock://tmp/x", "1.0;tcp4://127.0.0.1", "1.0;tcp4://127.0.0.1:0",
+                          "1.0;tcp4://127.0.0.1:70000", "1.0;tcp4://127.0.0.1:12x", "1.0;tcp6://::1:5"})
+    EXPECT_FALSE(comm::pmix_server_endpoint(env_of({{"PMIX_SERVER_URI4", bad}})).has_value()) << bad;
+}
+
+/// A loopback listener on a free port; closed with the object.
+struct Listener {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  Listener() {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (bind(fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || listen(fd, 4) != 0 ||
+        getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+      throw std::runtime_error("loopback listener");
+    port = ntohs(a.sin_port);
+  }
+  [[nodiscard]] int connect_client() const {
+    const int c = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    if (connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) throw std::runtime_error("loopback connect");
+    return c;
+  }
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+  ~Listener() { close(fd); }
+};
+
+int nodelay(int fd) {
+  int value = -1;
+  socklen_t len = sizeof value;
+  getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &value, &len);
+  return value;
+}
+
+TEST(DisableNagleTowards, ChangesOnlyTheSocketsConnectedToThatServer) {
+  const Listener server, other;
+  const int to_server = server.connect_client(), to_other = other.connect_client();
+  ASSERT_EQ(nodelay(to_server), 0);
+  EXPECT_EQ(comm::disable_nagle_towards({"127.0.0.1", server.port, false}), 1);
+  EXPECT_NE(nodelay(to_server), 0);
+  EXPECT_EQ(nodelay(to_other), 0);  // another connection is left as it was
+  EXPECT_EQ(comm::disable_nagle_towards({"::1", server.port, true}), 0);  // IPv6 never matches an IPv4 peer
+  close(to_server);
+  close(to_other);
 }
 
 }  // namespace

@@ -42,6 +42,13 @@ void apply_single_node_defaults() {
   for (const auto& [name, value] : single_node_mca_defaults(env, read_file)) setenv(name.c_str(), value.c_str(), 0);
 }
 
+/// After MPI_Init: TCP_NODELAY on the connection to the local PMIx server, which saves ~40 ms
+/// of every MPI_Finalize (comm::disable_nagle_towards).
+void make_pmix_connection_prompt() {
+  const auto env = [](const char* name) -> const char* { return std::getenv(name); };
+  if (const auto server = pmix_server_endpoint(env)) disable_nagle_towards(*server);
+}
+
 class MpiCommunicator final : public Communicator {
  public:
   MpiCommunicator() {
@@ -51,6 +58,7 @@ class MpiCommunicator final : public Communicator {
       apply_single_node_defaults();
       int provided = 0;
       check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+      make_pmix_connection_prompt();
       // Finalise at exit, after every other static user of the communicator is gone.
       std::atexit([] {
         int finalised = 0;
