@@ -1,11 +1,30 @@
 // The simulator's output map (simulator.hpp): product-basis lab-frame columns -> the
 // configured basis (dressed transform) and frame (rotating-frame phases), and its adjoint.
+#include <cmath>
 #include <complex>
 
 #include "qevolve/simulator.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::solver {
+namespace {
+
+/// m.row(i) *= exp(i angle(i)). Each element a + ib times c + id (c = cos, d = sin) is formed as
+/// re = fma(a, c, -(b d)), im = fma(a, d, b c): written out because the rounding otherwise
+/// depends on which of Eigen's complex kernels the compiler inlines, which changed the
+/// rotating-frame outputs by 1 ulp when this code moved from simulator.cpp into this file.
+/// This is the arithmetic the earlier build used, so the outputs are again bitwise its own.
+void multiply_rows_by_phases(CMatrix& m, const RVector& angle) {
+  for (Index i = 0; i < m.rows(); ++i) {
+    const double c = std::cos(angle(i)), d = std::sin(angle(i));
+    for (Index j = 0; j < m.cols(); ++j) {
+      const double a = m(i, j).real(), b = m(i, j).imag();
+      m(i, j) = cplx(std::fma(a, c, -(b * d)), std::fma(a, d, b * c));
+    }
+  }
+}
+
+}  // namespace
 
 RVector Simulator::frame_energies() const {
   const Index D = device_.dim();
@@ -28,7 +47,7 @@ CMatrix Simulator::to_output(const CMatrix& product_lab) const {
   if (options_.frame == Frame::rotating) {
     // exp(+i 2 pi diag(E) T) on the left, E the bare or dressed energies of each basis state.
     const RVector E = frame_energies();
-    for (Index i = 0; i < out.rows(); ++i) out.row(i) *= std::polar(1.0, kTwoPi * E(i) * options_.duration);
+    multiply_rows_by_phases(out, (kTwoPi * E.array() * options_.duration).matrix());
   }
   return out;
 }
@@ -37,7 +56,7 @@ CMatrix Simulator::output_adjoint(const CMatrix& cotangent) const {
   CMatrix x = cotangent;
   if (options_.frame == Frame::rotating) {
     const RVector E = frame_energies();
-    for (Index i = 0; i < x.rows(); ++i) x.row(i) *= std::polar(1.0, -kTwoPi * E(i) * options_.duration);
+    multiply_rows_by_phases(x, (-kTwoPi * E.array() * options_.duration).matrix());
   }
   if (options_.basis == Basis::dressed) x = dressed_->transform * x;
   return x;
