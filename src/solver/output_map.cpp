@@ -15,13 +15,16 @@ namespace {
 /// rotating-frame outputs by 1 ulp when this code moved from simulator.cpp into this file.
 /// This is the arithmetic the earlier build used, so the outputs are again bitwise its own.
 void multiply_rows_by_phases(CMatrix& m, const RVector& angle) {
-  for (Index i = 0; i < m.rows(); ++i) {
-    const double c = std::cos(angle(i)), d = std::sin(angle(i));
-    for (Index j = 0; j < m.cols(); ++j) {
-      const double a = m(i, j).real(), b = m(i, j).imag();
-      m(i, j) = cplx(std::fma(a, c, -(b * d)), std::fma(a, d, b * c));
-    }
+  RVector c(angle.size()), d(angle.size());
+  for (Index i = 0; i < angle.size(); ++i) {  // libm's, as std::polar used: not Eigen's packet sin/cos
+    c(i) = std::cos(angle(i));
+    d(i) = std::sin(angle(i));
   }
+  for (Index j = 0; j < m.cols(); ++j)  // down each column: m is column-major
+    for (Index i = 0; i < m.rows(); ++i) {
+      const double a = m(i, j).real(), b = m(i, j).imag();
+      m(i, j) = cplx(std::fma(a, c(i), -(b * d(i))), std::fma(a, d(i), b * c(i)));
+    }
 }
 
 }  // namespace
