@@ -8,7 +8,8 @@ One figure, one panel per part the file holds (docs/output.md "What `qevolve plo
   1 - F and leakage (log colour scale), the best point marked; more axes: the 2-D slice of the
   first two axes through the best point. Text axes (e.g. solver names) are drawn as categories;
   without a fidelity (NaN: no target) the leakage alone.
-- /history: 1 - F per iteration (log scale) and the gradient norm.
+- /history: what the optimiser minimised per iteration (1 - F, or (1 - F) + w leakage with 1 - F
+  and leakage beside it; log scale) and the gradient norm.
 - /trace: populations against time, one panel per initial state (at most 4): the most populated
   basis states of /trace/populations, or the mode levels of /trace/mode_populations.
 - /unitary: |U|^2 of the computational block, labelled with /initial_states; without it,
@@ -248,6 +249,30 @@ def sweep_map(ax, axes, values, name, best, title):
     ax.set_title(f"sweep: {title}", fontsize=9.5)
 
 
+def history_objective(f, infid):
+    """What the optimiser minimised, as (label, values, extra curves). A result file with
+    leakage_weight > 0 holds the objective in /history/objective and 1 - F, leakage beside it;
+    a checkpoint's /history/infidelity holds the objective, named by its `objective` attribute."""
+    def optional(name):
+        path = f"/history/{name}"
+        if path not in f:
+            return None
+        v = np.real(np.ravel(read(f, path))).astype(float)
+        if v.size != infid.size:
+            raise BadFile(f"{path} has {v.size} entries, /history/infidelity {infid.size}")
+        return v
+
+    if text(f.attrs.get("kind", "")) == "qevolve optimize checkpoint":
+        name = text(f.attrs["objective"]) if "objective" in f.attrs else "objective f"
+        return name.replace(" - ", " − "), infid, []
+    weight = float(np.real(f.attrs["leakage_weight"])) if "leakage_weight" in f.attrs else 0.0
+    objective, leakage = optional("objective"), optional("leakage")
+    if weight > 0 and objective is not None:
+        extra = [("1 − F", infid)] + ([("leakage", leakage)] if leakage is not None else [])
+        return f"(1 − F) + {weight:g} leakage", objective, extra
+    return "1 − F", infid, []
+
+
 def history_panels(f):
     def vector(name):
         return np.real(np.ravel(read(f, f"/history/{name}"))).astype(float)
@@ -259,11 +284,14 @@ def history_panels(f):
         if v is not None and v.size != infid.size:
             raise BadFile(f"/history/{name} has {v.size} entries, /history/infidelity {infid.size}")
     stop = text(f.attrs["stop_reason"]) if "stop_reason" in f.attrs else ""
+    label, values, extra = history_objective(f, infid)
 
     def draw(ax):
-        ax.semilogy(it, log_floor(infid), "o-", ms=3, color="C0", label="1 − F")
+        ax.semilogy(it, log_floor(values), "o-", ms=3, color="C0", label=label)
+        for k, (name, v) in enumerate(extra):
+            ax.semilogy(it, log_floor(v), ":", marker=".", ms=3, lw=1, color=f"C{k + 2}", label=name)
         ax.set_xlabel("iteration")
-        ax.set_ylabel("1 − F", color="C0")
+        ax.set_ylabel(label if not extra else f"{label}; " + ", ".join(n for n, _ in extra), color="C0")
         label_log_axis(ax.yaxis)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         log_grid(ax)
@@ -275,7 +303,7 @@ def history_panels(f):
             label_log_axis(twin.yaxis)
             handles = handles + twin.get_lines()
         ax.legend(handles, [h.get_label() for h in handles], fontsize=8, loc="upper right")
-        title = f"optimisation: 1 − F {infid[0]:.3g} → {infid[-1]:.3g} in {infid.size - 1} iterations"
+        title = f"optimisation: {label} {values[0]:.3g} → {values[-1]:.3g} in {values.size - 1} iterations"
         ax.set_title(title + (f"\nstop: {stop}" if stop else ""), fontsize=10)
 
     return [draw]

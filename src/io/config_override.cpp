@@ -97,7 +97,7 @@ class Setter {
 
   YAML::Node parse_value() const {
     if (o_.value.empty()) throw input_error(where(), o_.key, Msg::SetEmptyValue);
-    return parse_yaml(o_.value, o_.label);
+    return parse_yaml(o_.value, o_.label, Document::value);
   }
 
   /// node[key], created (a mapping, or a list when the next step indexes it) when missing.

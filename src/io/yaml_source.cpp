@@ -245,7 +245,21 @@ std::string read_config_stream(int fd, const std::string& path) {
   return text;
 }
 
-YAML::Node parse_yaml(const std::string& text, const std::string& name) {
+namespace {
+
+/// A YAML syntax error at FILE:LINE:COL; in a `--set`/`--vary` value, whose name is the whole
+/// argument, the position is said in words instead ("--set k=[1:1:1:" read as part of the value).
+InputError syntax_error(const std::string& name, const YAML::Exception& e, Document kind) {
+  if (kind == Document::config || e.mark.is_null() || e.mark.line < 0)
+    return input_error(location(name, e.mark), {}, Msg::YamlSyntax, {{"DETAIL", e.msg}});
+  std::string where = " (at character " + std::to_string(e.mark.column + 1) + " of the value";
+  if (e.mark.line > 0) where += ", line " + std::to_string(e.mark.line + 1);
+  return input_error({name, 0, 0}, {}, Msg::YamlSyntax, {{"DETAIL", e.msg + where + ")"}});
+}
+
+}  // namespace
+
+YAML::Node parse_yaml(const std::string& text, const std::string& name, Document kind) {
   if (text.size() > kMaxConfigBytes)
     throw input_error({name, 0, 0}, {}, Msg::FileTooLarge,
                       {{"LIMIT", std::to_string(kMaxConfigBytes)}});
@@ -263,9 +277,9 @@ YAML::Node parse_yaml(const std::string& text, const std::string& name) {
   } catch (const StopScan& stop) {
     throw stop.error;
   } catch (const YAML::Exception& e) {
-    throw input_error(location(name, e.mark), {}, Msg::YamlSyntax, {{"DETAIL", e.msg}});
+    throw syntax_error(name, e, kind);
   }
-  if (scan.documents() == 0 || scan.null_document())
+  if (scan.documents() == 0 || (scan.null_document() && kind == Document::config))
     throw input_error({name, 0, 0}, {}, Msg::FileEmpty);
 
   try {

@@ -26,7 +26,12 @@ inline constexpr std::uint64_t kMaxYamlNodes = 200000;
 /// Checks that `text` is UTF-8 text without NUL or control bytes, then pre-scans it as a stream
 /// of YAML events (syntax errors, a single document, nesting depth, node count with alias
 /// expansion, no recursive aliases, no explicit tags) and only then builds the node tree.
-/// An empty document (no content, or only comments) is an error. `name` is FILE in messages.
-[[nodiscard]] YAML::Node parse_yaml(const std::string& text, const std::string& name);
+/// What the text is: a whole config, or the value of one `--set KEY=VALUE`.
+enum class Document { config, value };
+/// An empty document (no content, or only comments) is an error; so is a null one (`~`,
+/// `null`) for a config, while a value may be null (the stage then names the key that has no
+/// value). `name` is FILE in messages.
+[[nodiscard]] YAML::Node parse_yaml(const std::string& text, const std::string& name,
+                                    Document kind = Document::config);
 
 }  // namespace qevolve::io

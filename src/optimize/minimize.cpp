@@ -105,8 +105,8 @@ class Run {
         if (!(std::abs(f0 - e->f) <= 1e-9 * std::max(std::abs(e->f), 1e-300)))
           mismatch(settings_.resume, "the objective at the start point is " + std::to_string(f0) +
                                          " now but " + std::to_string(e->f) +
-                                         " in the checkpoint: another device, pulse, solver or "
-                                         "number of steps?");
+                                         " in the checkpoint: another device, pulse, solver, "
+                                         "number of steps or optimize.leakage_weight?");
       }
       objective_.restore(e->aux);
       record_.evaluations.push_back(*e);

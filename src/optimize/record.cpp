@@ -176,6 +176,7 @@ void write_record(const std::string& path, const Record& record) {
   }
   w.attribute("kind", std::string(kKind));
   w.attribute("method", std::string(enum_name(s.method)));
+  w.attribute("objective", s.objective_name);  // what /history/infidelity and f hold, in words
   if (!record.stop_reason.empty()) w.attribute("stop_reason", record.stop_reason);
   w.commit();
 }

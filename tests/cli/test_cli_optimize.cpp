@@ -72,7 +72,8 @@ TEST(CliOptimize, LeakageWeightIsTheObjectiveAndQuietSilencesProgress) {
                              "     optimize: [amplitude, frequency]}\n"
                              "evolution: {solver: trotter, steps: 200, frame: rotating}\n"
                              "target: {gates: [{gate: X, qubits: [q0]}], compensation: vz}\n"
-                             "optimize: {max_iterations: 3, leakage_weight: 2.5}\n");
+                             "optimize: {max_iterations: 3, leakage_weight: 2.5, checkpoint: '" +
+                                 (dir / "ck.h5").string() + "'}\n");
   auto r = run_qevolve("optimize '" + cfg.string() + "' -o '" + (dir / "leak.h5").string() + "'", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.err.find("iter    0  1-F "), std::string::npos) << r.err;
@@ -89,7 +90,10 @@ TEST(CliOptimize, LeakageWeightIsTheObjectiveAndQuietSilencesProgress) {
       "assert h.attrs['leakage_weight'] == 2.5\n"
       "assert np.allclose(g['objective'][()], g['infidelity'][()] + 2.5 * g['leakage'][()], rtol=1e-14, atol=0)\n"
       "assert g['leakage'][0] > 1e-3, g['leakage'][()]\n"
-      "assert g['objective'][-1] < g['objective'][0]\n",
+      "assert g['objective'][-1] < g['objective'][0]\n"
+      "c = h5py.File('" + (dir / "ck.h5").string() + "', 'r')\n"
+      "assert c.attrs['objective'] == '(1 - F) + 2.5 leakage', c.attrs['objective']\n"
+      "assert np.array_equal(np.ravel(c['history/infidelity']), np.ravel(g['objective']))\n",
       dir);
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }

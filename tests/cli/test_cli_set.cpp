@@ -89,7 +89,9 @@ const BadSet kBad[] = {
     {"nothing", "--set nothing: `nothing` has no `=`"},
     {"pulses[0]..amplitude=1", "--set pulses[0]..amplitude=1: `pulses[0]..amplitude` is not a key path"},
     {"evolution.steps=", "--set evolution.steps=: evolution.steps: no value after `=`"},
-    {"evolution.steps=[1, ", "--set evolution.steps=[1, :"},
+    {"evolution.steps=[1, ", "--set evolution.steps=[1, : YAML syntax error: "},
+    {"evolution.steps={a: [1}",
+     "--set evolution.steps={a: [1}: YAML syntax error: illegal flow end (at character 7 of the value)"},
 };
 
 TEST(CliSet, BadKeysAndValuesNameTheSetOnEveryCommand) {
@@ -111,6 +113,14 @@ TEST(CliSet, ResolutionStageErrorsNameTheSetToo) {
   const auto r = run_qevolve("run " + quoted(base) + " --set pulses[0].qubit=q7", dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("qevolve: error: --set pulses[0].qubit=q7: pulses[0].qubit: unknown mode `q7`", 0), 0u) << r.err;
+  // a null value is the key without a value, as in a file (it once read as "the config is empty")
+  for (const char* set : {"evolution.steps=null", "evolution.steps=~", "target=null"}) {
+    const auto n = run_qevolve("run " + quoted(base) + " --set '" + set + "'", dir);
+    EXPECT_EQ(n.exit_code, 2) << set;
+    const std::string key = std::string(set).substr(0, std::string(set).find('='));
+    EXPECT_EQ(n.err.rfind("qevolve: error: --set " + std::string(set) + ": " + key + ": no value given", 0), 0u)
+        << n.err;
+  }
   // a problem elsewhere in the file keeps its file location when a --set is given
   const auto bad = dir.write("bad.yaml", replaced(kSmallFluxonium, "steps: 300", "steps: -3"));
   for (const char* command : {"check", "run", "sweep --vary pulses[0].phase=0,1"}) {
