@@ -40,6 +40,7 @@ MAX_LINES = 8           # curves per population panel
 MIN_SHOWN = 0.01        # a population curve is drawn when it reaches this somewhere
 MAX_LEVELS = 12         # levels of the level diagram
 MAX_PULSES = 8
+MARKED_SAMPLES = 60     # traces with at most this many recorded times show a marker at each
 FLOOR = 1e-16           # 1 - F and leakage are drawn on log scales from here
 
 
@@ -361,8 +362,11 @@ def population_panel(ax, time, pops, names, title):
     # The most populated curves in index order. With at most 10 curves a curve's colour is fixed
     # by its index, the same in every panel; with more, colours follow the order in the panel.
     order = sorted([i for i in np.argsort(-peak) if peak[i] >= MIN_SHOWN][:MAX_LINES])
+    # Few recorded times: mark them, so that the straight lines between them do not read as
+    # the dynamics (a trace only knows the populations at its recorded times).
+    marker = dict(marker="o", ms=3) if time.size <= MARKED_SAMPLES else {}
     for n, i in enumerate(order):
-        ax.plot(time, pops[:, i], lw=1.3, color=f"C{i if pops.shape[1] <= 10 else n}", label=names[i])
+        ax.plot(time, pops[:, i], lw=1.3, color=f"C{i if pops.shape[1] <= 10 else n}", label=names[i], **marker)
     rest = [i for i in range(pops.shape[1]) if i not in order]
     if rest and pops[:, rest].sum(axis=1).max() >= MIN_SHOWN and "|" in names[0] and ":" not in names[0]:
         ax.plot(time, pops[:, rest].sum(axis=1), "--", lw=1, color="gray", label=f"{len(rest)} others (sum)")

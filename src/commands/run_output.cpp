@@ -236,7 +236,8 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << line;
     if (lab_frame_hint_applies(sim, *r.config))
       out << "note: frame: lab without compensation: the qubits' single-qubit Z phases count as errors; "
-             "set `evolution.frame: rotating` or `target.compensation: vz` to leave them out\n";
+             "`target.compensation: vz` leaves them out (`evolution.frame: rotating` removes the free "
+             "precession instead, but a pulse tuned in one frame needs its phase re-tuned in the other)\n";
   } else if (!r.config->target) {
     out << "fidelity: not computed (no target)\n";
   } else {

@@ -136,6 +136,8 @@ std::string shortest(double v) {
 void check_trace(const Config& config, double duration) {
   const TraceSpec& t = config.output.trace;
   if (config.where.count("output.trace") == 0) return;
+  if (t.every <= 0 && t.times.empty() && config.where.count("output.trace.times") != 0)
+    config.fail("output.trace.times", "the list is empty", "at least one time (ns)");
   if ((t.every > 0) == !t.times.empty())
     config.fail("output.trace", "give exactly one of `every` and `times`",
                 "{every: K} or {times: [t1, t2, ...]} (ns)");

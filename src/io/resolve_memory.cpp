@@ -328,7 +328,9 @@ double parse_memory_size(const std::string& text, const std::string& flag) {
       {"K", 0x1p10},      {"KiB", 0x1p10},  {"KB", 1e3},
       {"M", 0x1p20},      {"MiB", 0x1p20},  {"MB", 1e6},
       {"G", 0x1p30},      {"GiB", 0x1p30},  {"GB", 1e9},
-      {"T", 0x1p40},      {"TiB", 0x1p40},  {"TB", 1e12}};
+      {"T", 0x1p40},      {"TiB", 0x1p40},  {"TB", 1e12},
+      // ulimit / sort spellings: lowercase single letters are binary units too
+      {"k", 0x1p10},      {"m", 0x1p20},    {"g", 0x1p30},  {"t", 0x1p40}};
   const auto it = kUnits.find(unit);
   if (end == text.c_str() || errno != 0 || it == kUnits.end() || !(v > 0.0) || !std::isfinite(v))
     throw InputError({}, flag, "`" + text + "` is not a memory size", "a positive size such as 8G, 500M or 2GiB");

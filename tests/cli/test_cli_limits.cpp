@@ -59,8 +59,11 @@ TEST(Limits, CheckPrintsTheEstimateAndMaxMemoryRefuses) {
   EXPECT_TRUE(has(ok.out, "small.yaml: ok (1 modes: 1 qubit, D = 3, d = 2, 0 couplings, 1 pulses)")) << ok.out;
   EXPECT_TRUE(has(ok.out, "memory: ~")) << ok.out;
   EXPECT_TRUE(has(ok.out, " estimated (D = 3, 2 columns, trotter)")) << ok.out;
-  for (const char* cmd : {"check", "run"}) {
-    const auto r = run_qevolve(std::string(cmd) + " --max-memory 1M " + quoted(cfg), dir);
+  for (const char* cmd : {"check", "run", "check1k"}) {
+    const bool lower = std::string(cmd) == "check1k";  // 1024k = 1M
+    const auto r = run_qevolve(std::string(lower ? "check" : cmd) + (lower ? " --max-memory 1024k " : " --max-memory 1M ") +
+                                   quoted(cfg),
+                               dir);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_TRUE(has(r.err, "1 MiB available (--max-memory)")) << r.err;
   }

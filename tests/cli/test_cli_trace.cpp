@@ -258,8 +258,9 @@ TEST(CliTrace, SummaryNotesAndQuiet) {
   const auto lab = run_yaml(dir, "lab", fluxonium(3, kXPulse, "  solver: magnus4\n  steps: 400\n", target));
   ASSERT_EQ(lab.exit_code, 0) << lab.err;
   const std::string hint =
-      "note: frame: lab without compensation: the qubits' single-qubit Z phases count as errors; set "
-      "`evolution.frame: rotating` or `target.compensation: vz` to leave them out\n";
+      "note: frame: lab without compensation: the qubits' single-qubit Z phases count as errors; "
+      "`target.compensation: vz` leaves them out (`evolution.frame: rotating` removes the free "
+      "precession instead, but a pulse tuned in one frame needs its phase re-tuned in the other)\n";
   EXPECT_NE(lab.out.find(hint), std::string::npos) << lab.out;
   EXPECT_EQ(lab.err, "");
   const auto rot =
@@ -326,7 +327,9 @@ TEST(CliTrace, BadTracesAreInputErrors) {
   EXPECT_NE(err("neg", "output:\n  trace: {times: [-1.0]}\n").find("output.trace.times[0]"), std::string::npos);
   EXPECT_NE(err("zero", "output:\n  trace: {every: 0}\n").find("output.trace.every"), std::string::npos);
   EXPECT_NE(err("key", "output:\n  trace: {each: 3}\n").find("output.trace.each"), std::string::npos);
-  EXPECT_NE(err("empty", "output:\n  trace: {times: []}\n").find("output.trace: give exactly one"), std::string::npos);
+  EXPECT_EQ(err("empty", "output:\n  trace: {times: []}\n"),
+            "10:11: output.trace.times: the list is empty (expected at least one time (ns))\n");
+  EXPECT_NE(err("none", "output:\n  trace: {}\n").find("output.trace: give exactly one"), std::string::npos);
 }
 
 }  // namespace
