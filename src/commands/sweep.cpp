@@ -109,6 +109,16 @@ void check_outputs(const Config& config, const SweepOptions& options) {
   io::check_flag_output("--plot", options.plot, config.source_file);
 }
 
+/// run's step-size warning (docs/cli.md "The step-size warning") for the grid's point with the
+/// largest phase per step, rebuilt here on rank 0 (the point may have been another rank's).
+void warn_step_size(std::ostream& err, const SweepGrid& grid, const io::ParsedConfig& parsed,
+                    const std::vector<io::Override>& sets, std::int64_t p) {
+  const SweepPoint point = build_point(grid, parsed, sets, p);
+  const device::Device device = device::build_device(point.resolved);
+  const solver::Simulator sim(point.config, device, 1);
+  print_warnings(err, sim, "at the sweep's point " + point.label);
+}
+
 }  // namespace
 
 int sweep(const SweepOptions& options, Streams io) {
@@ -119,7 +129,8 @@ int sweep(const SweepOptions& options, Streams io) {
   SweepChecks checks;
   checks.max_memory = options.max_memory;
   checks.outputs = [&](const Config& config) { check_outputs(config, options); };
-  const SweepPlan plan = plan_sweep(parsed, parse_sets(options.sets), options.vary, comm, threads, checks);
+  const std::vector<io::Override> sets = parse_sets(options.sets);
+  const SweepPlan plan = plan_sweep(parsed, sets, options.vary, comm, threads, checks);
   const double t_validate = since(t_start);
   const std::string output = options.output.empty() ? plan.base.output.file : options.output;
 
@@ -129,7 +140,9 @@ int sweep(const SweepOptions& options, Streams io) {
                          comm.size(), options.progress_interval);
   const GridResult g = evaluate_sweep(plan, threads, comm, stats, std::ref(progress));
   const double t_evaluate = since(t_eval);
+  const std::int64_t worst = worst_step_point(stats, plan.grid, comm);
   if (!comm.is_root()) return 0;
+  if (worst >= 0) warn_step_size(io.err, plan.grid, parsed, sets, worst);  // even with --quiet, as run
 
   const auto t_out = Clock::now();
   if (!output.empty()) write_sweep(output, plan, g, since(t_start));

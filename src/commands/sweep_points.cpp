@@ -15,6 +15,7 @@
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "run_output.hpp"
+#include "summary_notes.hpp"
 
 namespace qevolve::commands {
 
@@ -119,6 +120,14 @@ std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGri
                                                                     : -static_cast<double>(grid.points)));
 }
 
+std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
+  const double mine = stats.worst_step_point >= 0 ? stats.worst_step_phase : -1.0;
+  const double top = comm.allreduce_max(mine);
+  if (top < 0.0) return -1;
+  const auto at = static_cast<double>(comm.shard(grid.points).first + stats.worst_step_point);
+  return static_cast<std::int64_t>(-comm.allreduce_max(mine == top ? -at : -static_cast<double>(grid.points)));
+}
+
 namespace {
 
 /// |x|^2 of a d x d block, row-major.
@@ -219,6 +228,11 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       try {
         const gradient::Evaluation ev = worker.evaluate(point, mine);
         results[static_cast<std::size_t>(i)] = figures(ev, *worker.simulator());
+        const std::optional<StepPhase> step = fastest_step_phase(*worker.simulator());
+        if (step && step->phase > mine.worst_step_phase) {  // ascending i: the first of equals stays
+          mine.worst_step_phase = step->phase;
+          mine.worst_step_point = i;
+        }
       } catch (const NumericalError& e) {  // e.g. lost unitarity: name the point
         t.critical([&] {
           if (!failed.exchange(true))
@@ -237,6 +251,12 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       stats.device_builds += mine.device_builds;
       stats.simulator_builds += mine.simulator_builds;
       stats.pulse_updates += mine.pulse_updates;
+      const bool earlier = stats.worst_step_point < 0 || mine.worst_step_point < stats.worst_step_point;
+      if (mine.worst_step_point >= 0 && (mine.worst_step_phase > stats.worst_step_phase ||
+                                         (mine.worst_step_phase == stats.worst_step_phase && earlier))) {
+        stats.worst_step_phase = mine.worst_step_phase;
+        stats.worst_step_point = mine.worst_step_point;
+      }
     });
   });
   if (failure) std::rethrow_exception(failure);

@@ -66,7 +66,16 @@ struct PointResult {
 /// What the evaluation built, for the summary and the tests of the cache.
 struct SweepStats {
   long device_builds = 0, simulator_builds = 0, pulse_updates = 0;
+  /// The largest phase per step over this rank's points (summary_notes.hpp fastest_step_phase)
+  /// and the point (index into this rank's points; the first of equals), -1: none moves.
+  double worst_step_phase = 0.0;
+  std::int64_t worst_step_point = -1;
 };
+
+/// The grid index of the point with the largest phase per step over every rank's share
+/// (collective; the first of equals), -1 when no point has one: the point the sweep's
+/// step-size warning names.
+[[nodiscard]] std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm);
 
 /// HDF5 (libhdf5 built without thread safety) is entered by one thread of the process at a time:
 /// a sweep's threads reading a matrix_file target, Python sessions on several threads reading

@@ -233,6 +233,26 @@ TEST(CliSweep, BadVaryIsExit2BeforeAnyWork) {
   EXPECT_NE(none.err.find("--vary is required"), std::string::npos) << none.err;
 }
 
+// run's step-size warning, once, for the grid's point with the largest phase per step (on
+// stderr, with --quiet too); none when every point resolves its phases.
+TEST(CliSweep, StepSizeWarningNamesTheWorstPoint) {
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const auto coarse = run_qevolve("sweep " + quoted(cfg) + " --vary evolution.steps=300,20,40 --quiet", dir);
+  ASSERT_EQ(coarse.exit_code, 0) << coarse.err;
+  const auto one = run_qevolve("run " + quoted(cfg) + " --set evolution.steps=20 --quiet", dir);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  // run's line with the point named before the closing parenthesis
+  const std::string marker = " ns) exceeds";
+  ASSERT_NE(one.err.find(marker), std::string::npos) << one.err;
+  std::string expected = one.err;
+  expected.insert(expected.find(marker) + 3, ", at the sweep's point evolution.steps = 20");
+  EXPECT_EQ(coarse.err, expected);
+  const auto fine = run_qevolve("sweep " + quoted(cfg) + " --vary evolution.steps=300,400 --quiet", dir);
+  ASSERT_EQ(fine.exit_code, 0) << fine.err;
+  EXPECT_EQ(fine.err, "");
+}
+
 TEST(CliSweep, ProgressLinesThroughAPipeAndQuiet) {
   TempDir dir;
   const auto cfg = dir.write("small.yaml", kSmallFluxonium);
