@@ -242,9 +242,10 @@ def sweep_map(ax, axes, values, name, best, title):
     mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), data, norm=norm, cmap="viridis", shading="flat")
     label_log_axis(ax.figure.colorbar(mesh, ax=ax, label=f"{name} (log scale)").ax.yaxis)
     if best is not None:
-        ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8,
-                label="best point (max F)")
-        ax.legend(fontsize=8, loc="upper right", framealpha=0.8)
+        # Named in the title rather than by a legend box, which would hide cells of the map.
+        ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8)
+        if "★" not in title:
+            title += " (★: the best point, max F)"
     x_axis.label(ax.xaxis)
     y_axis.label(ax.yaxis)
     ax.set_title(f"sweep: {title}", fontsize=9.5)

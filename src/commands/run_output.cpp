@@ -12,6 +12,16 @@
 #include "summary_notes.hpp"
 
 namespace qevolve::commands {
+
+namespace {
+
+/// "1 input", "4 inputs"; `many` for irregular plurals.
+template <typename Count>
+std::string counted(Count n, const std::string& one, const std::string& many = {}) {
+  return std::to_string(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
+}  // namespace
 namespace {
 /// Largest D for which `run` diagonalises H0 densely to write /energies.
 constexpr auto kMaxDenseEnergies = static_cast<Index>(sizes::kMaxDenseEnergies);
@@ -186,7 +196,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     how = std::string(", splitting ") + enum_name(o.splitting) + " (exact exponentials" +
           (o.solver == Solver::trotter ? ", midpoint rule)" : ")");
   else if (o.solver == Solver::trotter)
-    how = " order " + std::to_string(o.order) + " (" + std::to_string(sim.gates_per_step()) + " local gates per step)";
+    how = " order " + std::to_string(o.order) + " (" + counted(sim.gates_per_step(), "local gate") + " per step)";
   std::snprintf(line, sizeof line,
                 "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d thread%s%s\n",
                 enum_name(o.solver), how.c_str(), o.steps, sim.dt(), o.duration, sim.initial_indices().size(),
@@ -203,10 +213,10 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << line;
   }
   if (sim.is_open()) {
-    std::snprintf(line, sizeof line, "open system: Lindblad, %zu noise entries, %zu collapse operators, %zu inputs |i><j|\n",
-                  r.config->evolution.noise.size(), r.config->evolution.collapse.size(),
-                  sim.initial_indices().size() * sim.initial_indices().size());
-    out << line;
+    const std::size_t inputs = sim.initial_indices().size() * sim.initial_indices().size();
+    out << "open system: Lindblad, " << counted(r.config->evolution.noise.size(), "noise entry", "noise entries") << ", "
+        << counted(r.config->evolution.collapse.size(), "collapse operator") << ", " << counted(inputs, "input")
+        << " |i><j|\n";
   }
   if (!std::isnan(r.single_precision_deviation)) {
     std::snprintf(line, sizeof line, "single precision: first block differs from double by %.3e\n",

@@ -70,7 +70,8 @@ void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g
                    int threads, int ranks) {
   std::string sizes;
   for (const auto& a : grid.axes) sizes += (sizes.empty() ? "" : " x ") + std::to_string(a.texts.size());
-  out << "grid: " << sizes << " = " << grid.points << " points\n";
+  out << "grid: " << (grid.axes.size() > 1 ? sizes + " = " : std::string()) << grid.points
+      << (grid.points == 1 ? " point\n" : " points\n");
   for (std::size_t k = 0; k < grid.axes.size(); ++k) {
     const io::SweepAxis& a = grid.axes[k];
     out << "  axis " << k << ": " << a.key << " = ";
@@ -143,6 +144,9 @@ int sweep(const SweepOptions& options, Streams io) {
   const std::int64_t worst = worst_step_point(stats, plan.grid, comm);
   if (!comm.is_root()) return 0;
   if (worst >= 0) warn_step_size(io.err, plan.grid, parsed, sets, worst);  // even with --quiet, as run
+  if (plan.base.where.count("output.trace") != 0)
+    io.err << "qevolve: warning: sweep records no output.trace (/sweep/* holds each point's final figures); "
+              "`qevolve run` with one point's values as --set records its trace\n";
 
   const auto t_out = Clock::now();
   if (!output.empty()) write_sweep(output, plan, g, since(t_start));

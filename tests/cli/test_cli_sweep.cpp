@@ -253,6 +253,15 @@ TEST(CliSweep, StepSizeWarningNamesTheWorstPoint) {
   EXPECT_EQ(fine.err, "");
 }
 
+TEST(CliSweep, SaysItRecordsNoTrace) {
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const auto r = run_qevolve("sweep " + quoted(cfg) + " --set 'output.trace={every: 10}' --vary pulses[0].phase=0,1 --quiet", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "qevolve: warning: sweep records no output.trace (/sweep/* holds each point's final figures); "
+                   "`qevolve run` with one point's values as --set records its trace\n");
+}
+
 TEST(CliSweep, ProgressLinesThroughAPipeAndQuiet) {
   TempDir dir;
   const auto cfg = dir.write("small.yaml", kSmallFluxonium);
