@@ -21,8 +21,6 @@ std::string counted(Count n, const std::string& one, const std::string& many = {
   return std::to_string(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
 }
 
-}  // namespace
-namespace {
 /// Largest D for which `run` diagonalises H0 densely to write /energies.
 constexpr auto kMaxDenseEnergies = static_cast<Index>(sizes::kMaxDenseEnergies);
 

@@ -123,7 +123,7 @@ std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGri
 std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
   const double mine = stats.worst_step_point >= 0 ? stats.worst_step_phase : -1.0;
   const double top = comm.allreduce_max(mine);
-  if (top < 0.0) return -1;
+  if (top <= kMaxPhasePerStep) return -1;  // nothing to warn of: rank 0 rebuilds no point
   const auto at = static_cast<double>(comm.shard(grid.points).first + stats.worst_step_point);
   return static_cast<std::int64_t>(-comm.allreduce_max(mine == top ? -at : -static_cast<double>(grid.points)));
 }

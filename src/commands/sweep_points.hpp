@@ -73,8 +73,8 @@ struct SweepStats {
 };
 
 /// The grid index of the point with the largest phase per step over every rank's share
-/// (collective; the first of equals), -1 when no point has one: the point the sweep's
-/// step-size warning names.
+/// (collective; the first of equals), -1 when none exceeds kMaxPhasePerStep: the point the
+/// sweep's step-size warning names.
 [[nodiscard]] std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm);
 
 /// HDF5 (libhdf5 built without thread safety) is entered by one thread of the process at a time:
