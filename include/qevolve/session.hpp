@@ -45,6 +45,8 @@ class RunResult {
   [[nodiscard]] std::vector<std::pair<std::string, double>> resolved() const;  ///< /resolved/*
   [[nodiscard]] std::vector<std::string> initial_labels() const;  ///< /initial_states
   [[nodiscard]] std::vector<int> dims() const;          ///< levels per mode
+  /// What `qevolve run` prints as `qevolve: warning: …` (without the prefix): the step size.
+  [[nodiscard]] const std::vector<std::string>& warnings() const;
   [[nodiscard]] double evolve_seconds() const;          ///< engine time by phase
   [[nodiscard]] double fidelity_seconds() const;
   [[nodiscard]] double gradient_seconds() const;
@@ -72,6 +74,8 @@ class SweepData {
   [[nodiscard]] const std::vector<std::string>& labels() const;  ///< computational labels (d)
   /// Devices, simulators built and pulse-only updates (the cache's work).
   [[nodiscard]] std::vector<long> builds() const;
+  /// What `qevolve sweep` prints as `qevolve: warning: …` (without the prefix).
+  [[nodiscard]] const std::vector<std::string>& warnings() const;
   void save(const std::string& path) const;  ///< the file of `qevolve sweep -o PATH`
 
  private:

@@ -16,6 +16,7 @@ runs with the GIL released.
 from __future__ import annotations
 
 import math
+import warnings as _warnings
 from typing import Any, Iterable, Mapping, Optional
 
 import numpy as np
@@ -29,6 +30,7 @@ __all__ = [
     "ConfigError",
     "NumericalError",
     "OptimizeResult",
+    "QevolveWarning",
     "Result",
     "Simulation",
     "Spectrum",
@@ -39,6 +41,17 @@ __all__ = [
 ]
 
 Overrides = Optional[Mapping[str, Any]]
+
+
+class QevolveWarning(UserWarning):
+    """What the CLI prints as ``qevolve: warning: ...`` (a step size too coarse for the fastest
+    phase, a sweep that records no trace), raised with `warnings.warn` by `Simulation.run`,
+    `sweep` and `optimize` (docs/python.md "Warnings"); the text is the CLI's without its prefix."""
+
+
+def _warn(messages: Iterable[str]) -> None:
+    for message in messages:
+        _warnings.warn(message, QevolveWarning, stacklevel=3)  # at the caller of Simulation.*
 
 
 def _yaml(value: Any) -> str:
@@ -84,6 +97,12 @@ class Result:
 
     def __init__(self, core: _core.RunResult) -> None:
         self._r = core
+
+    @property
+    def warnings(self) -> list[str]:
+        """What `qevolve run` prints as ``qevolve: warning: ...`` for this evaluation (the step
+        size), without the prefix; `Simulation.run` also raises them as QevolveWarning."""
+        return self._r.warnings
 
     @property
     def fidelity(self) -> float:
@@ -178,6 +197,7 @@ class SweepResult:
     def __init__(self, core: _core.SweepData) -> None:
         self._s = core
         self.keys: list[str] = core.keys
+        self.warnings: list[str] = core.warnings  # as `qevolve sweep` prints them (QevolveWarning)
         self.shape: tuple[int, ...] = tuple(core.shape)
         self.axes: list[np.ndarray] = [core.axis_values(k) for k in range(len(self.keys))]
         self.labels: list[str] = core.labels
@@ -265,7 +285,9 @@ class Simulation:
     def run(self, overrides: Overrides = None) -> Result:
         """`qevolve run --set KEY=VALUE ...`: evolve, fidelity with compensation and, when
         parameters are marked `optimize:`, the gradient."""
-        return Result(self._s.run(_sets(overrides)))
+        result = Result(self._s.run(_sets(overrides)))
+        _warn(result.warnings)
+        return result
 
     def gradient(self, overrides: Overrides = None) -> dict[str, float]:
         """d(1 - F)/d(theta) keyed by /gradient_names (ConfigError when nothing is trainable)."""
@@ -333,7 +355,9 @@ class Simulation:
         """`qevolve sweep --vary KEY=v1,v2,... --set ...`: the grid of every axis (the first
         slowest), points evaluated over `threads` threads from cached simulators."""
         vary = [f"{k}=" + ",".join(_yaml(v) for v in values) for k, values in axes.items()]
-        return SweepResult(self._s.sweep(vary, _sets(overrides)))
+        result = SweepResult(self._s.sweep(vary, _sets(overrides)))
+        _warn(result.warnings)
+        return result
 
     def spectrum(self, overrides: Overrides = None) -> Spectrum:
         """`qevolve spectrum --set ...`."""
@@ -342,7 +366,9 @@ class Simulation:
     def optimize(self, overrides: Overrides = None, resume: Optional[str] = None, verbose: bool = False) -> OptimizeResult:
         """`qevolve optimize --set ...` (the config's `optimize:` section; `resume` as --resume;
         `verbose` prints the iteration lines on stderr)."""
-        return OptimizeResult(self._s.optimize(_sets(overrides), str(resume or ""), verbose))
+        result = OptimizeResult(self._s.optimize(_sets(overrides), str(resume or ""), verbose))
+        _warn(result.result.warnings)
+        return result
 
     def __repr__(self) -> str:
         return f"<qevolve.Simulation {self._s.name}>"

@@ -34,6 +34,7 @@ class RunResult:
     resolved: list[tuple[str, float]]
     initial_labels: list[str]
     dims: list[int]
+    warnings: list[str]
     evolve_seconds: float
     fidelity_seconds: float
     gradient_seconds: float
@@ -46,6 +47,7 @@ class SweepData:
     keys: list[str]
     labels: list[str]
     builds: list[int]
+    warnings: list[str]
     def axis_values(self, k: int) -> np.ndarray: ...
     def axis_texts(self, k: int) -> list[str]: ...
     def figure(self, name: str) -> np.ndarray: ...

@@ -112,6 +112,7 @@ void bind_run_result(nb::module_& m) {
       .def_prop_ro("resolved", &RunResult::resolved)
       .def_prop_ro("initial_labels", &RunResult::initial_labels)
       .def_prop_ro("dims", &RunResult::dims)
+      .def_prop_ro("warnings", &RunResult::warnings)
       .def_prop_ro("evolve_seconds", &RunResult::evolve_seconds)
       .def_prop_ro("fidelity_seconds", &RunResult::fidelity_seconds)
       .def_prop_ro("gradient_seconds", &RunResult::gradient_seconds)
@@ -141,6 +142,7 @@ void bind_sweep(nb::module_& m) {
       .def("axis_texts", &SweepData::axis_texts)
       .def_prop_ro("labels", &SweepData::labels)
       .def_prop_ro("builds", &SweepData::builds)
+      .def_prop_ro("warnings", &SweepData::warnings)
       .def("figure",
            [](const SweepData& s, const std::string& name) {
              std::vector<size_t> shape;

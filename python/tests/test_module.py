@@ -155,3 +155,25 @@ def test_sessions_on_threads_run_and_save_concurrently(tmp_path):
         t.join()
     assert out == serial
     assert len(list(tmp_path.glob("*.h5"))) == 6
+
+
+def test_warnings_are_the_clis_as_qevolve_warnings(tmp_path):
+    """The CLI's `qevolve: warning: ...` lines (the step size) come as QevolveWarning, with the
+    same text, from run and sweep; none when the steps resolve the phases."""
+    sim = qevolve.load(X)
+    coarse = cli("run", X, "--set", "evolution.steps=10", "--quiet").stderr
+    assert coarse.startswith("qevolve: warning: 14.6 rad per step on mode `q0`"), coarse
+    with pytest.warns(qevolve.QevolveWarning) as caught:
+        r = sim.run({"evolution.steps": 10})
+    assert [str(w.message) for w in caught] == r.warnings == [coarse.strip().removeprefix("qevolve: warning: ")]
+    assert caught[0].filename == __file__  # pointed at the caller's line
+    swept = cli("sweep", X, "--vary", "evolution.steps=300,10", "--quiet").stderr
+    with pytest.warns(qevolve.QevolveWarning) as caught:
+        s = sim.sweep({"evolution.steps": [300, 10]})
+    assert [str(w.message) for w in caught] == s.warnings == [swept.strip().removeprefix("qevolve: warning: ")]
+    assert "at the sweep's point evolution.steps = 10" in s.warnings[0]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", qevolve.QevolveWarning)
+        assert sim.run().warnings == []

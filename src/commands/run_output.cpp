@@ -280,16 +280,9 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   out << line;
 }
 
-void print_warnings(std::ostream& err, const solver::Simulator& sim, const std::string& where) {
-  const std::optional<StepPhase> p = fastest_step_phase(sim);
-  if (!p || p->phase <= kMaxPhasePerStep) return;
-  char line[400];
-  std::snprintf(line, sizeof line, "qevolve: warning: %.3g rad per step on mode `%s` (%.6g GHz x dt = %.6g ns",
-                p->phase, p->mode.c_str(), p->frequency, sim.dt());
-  err << line << (where.empty() ? "" : ", " + where);
-  std::snprintf(line, sizeof line, ") exceeds %.3g rad: the step error may be large; use evolution.steps >= %lld\n",
-                kMaxPhasePerStep, p->steps_needed);
-  err << line;
+void print_warnings(std::ostream& err, const solver::Simulator& sim) {
+  const std::string w = step_size_warning(sim);
+  if (!w.empty()) err << "qevolve: warning: " << w << "\n";
 }
 
 void print_destination(std::ostream& out, const std::string& output) {

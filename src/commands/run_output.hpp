@@ -78,9 +78,8 @@ void print_summary(std::ostream& out, const RunReport& report, const std::string
                    double t_output, double t_total);
 
 /// The warnings of docs/cli.md "The step-size warning" that hold before any work: the step-size check
-/// (summary_notes.hpp). Printed even with --quiet. `where` (a sweep's worst point, "the sweep's
-/// point pulses[0].amplitude = 0.08, ...") is named after the numbers when not empty.
-void print_warnings(std::ostream& err, const solver::Simulator& sim, const std::string& where = {});
+/// (summary_notes.hpp step_size_warning). Printed even with --quiet.
+void print_warnings(std::ostream& err, const solver::Simulator& sim);
 
 /// The end of a summary: where the results went, or that nothing was written and how to.
 void print_destination(std::ostream& out, const std::string& output);

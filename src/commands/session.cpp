@@ -280,6 +280,7 @@ SweepData Session::sweep(const std::vector<std::string>& vary, const std::vector
     data->plan = plan_sweep(m.parsed, all, vary, m.serial, threads);
   }
   data->grid = evaluate_sweep(data->plan, threads, m.serial, data->stats, {});
+  data->warnings = sweep_warnings(data->plan, data->stats, m.parsed, all, m.serial);
   data->wall_time = seconds_since(t0);
   return SweepData(std::move(data));
 }

@@ -22,6 +22,7 @@ struct RunResult::Impl {
   std::vector<io::Override> overrides;  ///< ... and the overrides of this run
   RunReport report;                  ///< config and sim point at the members above
   double wall_time = 0.0;
+  std::vector<std::string> warnings;  ///< RunResult::warnings
 };
 
 /// A RunResult of `report` (an evaluation of `sim` with `config`): captures the pulse samples
@@ -35,6 +36,7 @@ struct SweepData::Impl {
   GridResult grid;
   SweepStats stats;
   double wall_time = 0.0;
+  std::vector<std::string> warnings;  ///< SweepData::warnings
 };
 
 }  // namespace qevolve::commands

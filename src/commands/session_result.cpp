@@ -1,5 +1,6 @@
 // The results of a Session (include/qevolve/session.hpp): a run's report with what its file
 // needs captured, and a sweep's grid. Their files are written by the commands' own writers.
+#include "summary_notes.hpp"
 #include "session_impl.hpp"
 
 #include <chrono>
@@ -42,6 +43,7 @@ std::vector<std::pair<std::string, double>> RunResult::resolved() const {
   return out;
 }
 std::vector<std::string> RunResult::initial_labels() const { return impl_->sim->initial_labels(); }
+const std::vector<std::string>& RunResult::warnings() const { return impl_->warnings; }
 std::vector<int> RunResult::dims() const {
   const auto& d = impl_->sim->device().dims();
   return {d.begin(), d.end()};
@@ -75,6 +77,7 @@ std::shared_ptr<const RunResult::Impl> make_run_result(std::shared_ptr<const sol
   impl->report.pulses = impl->sim->pulse_samples();
   impl->report.resolved = resolved_values(impl->config, *impl->sim);
   impl->wall_time = wall_time;
+  if (std::string w = step_size_warning(*impl->sim); !w.empty()) impl->warnings.push_back(std::move(w));
   return impl;
 }
 
@@ -113,6 +116,7 @@ std::vector<double> SweepData::populations() const {
   return pops;
 }
 const std::vector<std::string>& SweepData::labels() const { return impl_->plan.labels; }
+const std::vector<std::string>& SweepData::warnings() const { return impl_->warnings; }
 std::vector<long> SweepData::builds() const {
   return {impl_->stats.device_builds, impl_->stats.simulator_builds, impl_->stats.pulse_updates};
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "qevolve/pulse.hpp"
@@ -59,6 +60,18 @@ std::optional<StepPhase> fastest_step_phase(const solver::Simulator& sim) {
   if (!(best.phase > 0.0)) return std::nullopt;
   best.steps_needed = static_cast<long long>(std::ceil(kTwoPi * best.frequency * o.duration / kMaxPhasePerStep));
   return best;
+}
+
+std::string step_size_warning(const solver::Simulator& sim, const std::string& where) {
+  const std::optional<StepPhase> p = fastest_step_phase(sim);
+  if (!p || p->phase <= kMaxPhasePerStep) return {};
+  char line[400];
+  std::snprintf(line, sizeof line, "%.3g rad per step on mode `%s` (%.6g GHz x dt = %.6g ns", p->phase,
+                p->mode.c_str(), p->frequency, sim.dt());
+  std::string text = line + (where.empty() ? std::string() : ", " + where);
+  std::snprintf(line, sizeof line, ") exceeds %.3g rad: the step error may be large; use evolution.steps >= %lld",
+                kMaxPhasePerStep, p->steps_needed);
+  return text + line;
 }
 
 bool lab_frame_hint_applies(const solver::Simulator& sim, const Config& config) {

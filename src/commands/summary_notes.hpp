@@ -43,6 +43,11 @@ struct StepPhase {
 /// and when nothing moves.
 [[nodiscard]] std::optional<StepPhase> fastest_step_phase(const solver::Simulator& sim);
 
+/// docs/cli.md "The step-size warning" without its `qevolve: warning: ` prefix and newline, or
+/// empty when the fastest phase per step is within kMaxPhasePerStep. `where` (a sweep's point)
+/// is named after the numbers when not empty.
+[[nodiscard]] std::string step_size_warning(const solver::Simulator& sim, const std::string& where = {});
+
 /// Whether the lab-frame hint applies: frame lab, a fidelity with compensation none.
 [[nodiscard]] bool lab_frame_hint_applies(const solver::Simulator& sim, const Config& config);
 

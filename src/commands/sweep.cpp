@@ -110,16 +110,6 @@ void check_outputs(const Config& config, const SweepOptions& options) {
   io::check_flag_output("--plot", options.plot, config.source_file);
 }
 
-/// run's step-size warning (docs/cli.md "The step-size warning") for the grid's point with the
-/// largest phase per step, rebuilt here on rank 0 (the point may have been another rank's).
-void warn_step_size(std::ostream& err, const SweepGrid& grid, const io::ParsedConfig& parsed,
-                    const std::vector<io::Override>& sets, std::int64_t p) {
-  const SweepPoint point = build_point(grid, parsed, sets, p);
-  const device::Device device = device::build_device(point.resolved);
-  const solver::Simulator sim(point.config, device, 1);
-  print_warnings(err, sim, "at the sweep's point " + point.label);
-}
-
 }  // namespace
 
 int sweep(const SweepOptions& options, Streams io) {
@@ -141,12 +131,9 @@ int sweep(const SweepOptions& options, Streams io) {
                          comm.size(), options.progress_interval);
   const GridResult g = evaluate_sweep(plan, threads, comm, stats, std::ref(progress));
   const double t_evaluate = since(t_eval);
-  const std::int64_t worst = worst_step_point(stats, plan.grid, comm);
+  const std::vector<std::string> warnings = sweep_warnings(plan, stats, parsed, sets, comm);
   if (!comm.is_root()) return 0;
-  if (worst >= 0) warn_step_size(io.err, plan.grid, parsed, sets, worst);  // even with --quiet, as run
-  if (plan.base.where.count("output.trace") != 0)
-    io.err << "qevolve: warning: sweep records no output.trace (/sweep/* holds each point's final figures); "
-              "`qevolve run` with one point's values as --set records its trace\n";
+  for (const std::string& w : warnings) io.err << "qevolve: warning: " << w << "\n";  // even with --quiet, as run
 
   const auto t_out = Clock::now();
   if (!output.empty()) write_sweep(output, plan, g, since(t_start));

@@ -1,4 +1,5 @@
 #include "sweep_grid.hpp"
+#include "summary_notes.hpp"
 
 #include <cmath>
 #include <optional>
@@ -117,6 +118,22 @@ void write_sweep(const std::string& path, const SweepPlan& plan, const GridResul
   w.commit();
 }
 
+
+std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats& stats, const io::ParsedConfig& parsed,
+                                        const std::vector<io::Override>& sets, comm::Communicator& comm) {
+  std::vector<std::string> out;
+  const std::int64_t worst = worst_step_point(stats, plan.grid, comm);
+  if (worst >= 0) {
+    const SweepPoint point = build_point(plan.grid, parsed, sets, worst);
+    const device::Device device = device::build_device(point.resolved);
+    const solver::Simulator sim(point.config, device, 1);
+    out.push_back(step_size_warning(sim, "at the sweep's point " + point.label));
+  }
+  if (plan.base.where.count("output.trace") != 0)
+    out.emplace_back("sweep records no output.trace (/sweep/* holds each point's final figures); "
+                     "`qevolve run` with one point's values as --set records its trace");
+  return out;
+}
 
 GridResult evaluate_sweep(const SweepPlan& plan, int threads, comm::Communicator& comm, SweepStats& stats,
                           const std::function<void(std::int64_t done)>& done) {

@@ -54,6 +54,13 @@ struct GridResult {
   }
 };
 
+/// The sweep's warnings, without the `qevolve: warning: ` prefix (collective; the same on every
+/// rank): run's step-size warning for the grid's point with the largest phase per step (rebuilt
+/// here: it may have been another rank's), and that `output.trace` is not recorded.
+[[nodiscard]] std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats& stats,
+                                                      const io::ParsedConfig& parsed,
+                                                      const std::vector<io::Override>& sets, comm::Communicator& comm);
+
 /// Evaluates this rank's points (evaluate_points) and gathers the grid on rank 0.
 [[nodiscard]] GridResult evaluate_sweep(const SweepPlan& plan, int threads, comm::Communicator& comm,
                                         SweepStats& stats, const std::function<void(std::int64_t done)>& done);
