@@ -198,6 +198,11 @@ struct Config {
   /// overrides the YAML of the overridden tree (docs/cli.md "--set").
   std::string yaml_text;
   std::vector<AppliedOverride> overrides;  ///< in the order given
+  /// The labels ("--set pulses[0].qubit=q2", comma-separated) of the overrides that wrote a key
+  /// of the list entry `key_path` is in (pulses[0], device.qubits[q0], ...), when `key_path`
+  /// itself comes from the file: fail() names them after the problem, since a value the file
+  /// still shows may be wrong only with them. Empty otherwise.
+  [[nodiscard]] std::string overrides_in_entry(const std::string& key_path) const;
   DeviceSpec device;
   std::vector<PulseSpec> pulses;
   EvolutionSpec evolution;

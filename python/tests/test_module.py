@@ -177,3 +177,16 @@ def test_warnings_are_the_clis_as_qevolve_warnings(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", qevolve.QevolveWarning)
         assert sim.run().warnings == []
+
+
+def test_load_checks_what_qevolve_check_checks():
+    """load() refuses what `qevolve check` refuses (the whole resolution stage), with its message."""
+    cz = EXAMPLES / "cz_transmon_coupler.yaml"
+    for key, value in [("pulses[0].qubit", "qa"), ("target.gates", [{"gate": "CZ", "qubits": ["qa", "c"]}])]:
+        text = f"{key}={qevolve._yaml(value)}"
+        expected = cli("check", cz, "--set", text, check=False)
+        assert expected.returncode == 2
+        with pytest.raises(qevolve.ConfigError) as e:
+            qevolve.load(cz, overrides={key: value})
+        assert expected.stderr.strip() == f"qevolve: error: {e.value}"
+    assert qevolve.load(EXAMPLES / "mpc_chain_4q.yaml").spectrum().energies.size > 0  # a device alone loads

@@ -29,10 +29,7 @@ int check(const CheckOptions& options, Streams io) {
   const std::string& config_path = options.config_path;
   // A config with an `optimize` section is meant for `qevolve optimize` (its requirements too);
   // one with a device alone (no pulses, evolution or target) for `qevolve spectrum`.
-  const bool device_only = config.pulses.empty() && !config.has_evolution && !config.target;
-  const io::Purpose purpose = config.optimize ? io::Purpose::optimize
-                              : device_only   ? io::Purpose::inspect
-                                              : io::Purpose::evolve;
+  const io::Purpose purpose = command_purpose(config);
   const device::ResolvedDevice dev = io::resolve(config, purpose);
   // The memory estimate of the command the config is for (refused as `run` would refuse it).
   const io::MemoryEstimate memory =
@@ -42,7 +39,7 @@ int check(const CheckOptions& options, Streams io) {
   io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes: "
          << device::describe_roles(dev.modes) << ", " << memory.dim_text << ", d = " << computational_dim(dev) << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
-         << (device_only ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
+         << (purpose == io::Purpose::inspect ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   io.out << "memory: " << io::describe(memory) << "\n";
   return 0;
 }

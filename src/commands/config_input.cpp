@@ -47,6 +47,11 @@ Config load_command_config(const std::string& path, const std::vector<std::strin
   return io::parse_config(read_command_config(path, comm), io::source_name(path), overrides);
 }
 
+io::Purpose command_purpose(const Config& config) {
+  const bool device_only = config.pulses.empty() && !config.has_evolution && !config.target;
+  return config.optimize ? io::Purpose::optimize : device_only ? io::Purpose::inspect : io::Purpose::evolve;
+}
+
 void write_config_attributes(io::Hdf5Writer& w, const Config& config) {
   w.attribute("config", config.yaml_text);
   if (config.overrides.empty()) return;

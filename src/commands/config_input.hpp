@@ -8,6 +8,7 @@
 
 #include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
+#include "qevolve/resolve.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/hdf5_file.hpp"
@@ -26,6 +27,10 @@ namespace qevolve::commands {
 /// `--steps N` flag as the last override (so the config text as run and /overrides say it).
 [[nodiscard]] Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
                                          comm::Communicator& comm, const std::optional<int>& steps = std::nullopt);
+
+/// The command a config is for, as `qevolve check` validates it: with an `optimize` section
+/// `optimize`; a device alone (no pulses, evolution or target) `spectrum` (inspect); else `run`.
+[[nodiscard]] io::Purpose command_purpose(const Config& config);
 
 /// The root attributes `config` (the YAML text as run) and, with overrides, `overrides` (the
 /// `--set` arguments in order, e.g. "--set pulses[0].amplitude=0.1").

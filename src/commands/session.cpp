@@ -172,9 +172,12 @@ Session::Session(std::string text, std::string name, std::vector<std::string> se
   std::vector<io::Override> parsed_sets;
   for (const std::string& s : sets) parsed_sets.push_back(io::parse_override(s, "--set"));
   impl_ = std::make_unique<Impl>(std::move(text), std::move(name), std::move(parsed_sets), threads);
-  // A config that does not load (bad YAML, unknown keys, a bad device) fails here; the checks
-  // of a run, a sweep or an optimisation are made by each call.
-  (void)impl_->read(impl_->sets, io::Purpose::inspect, false);
+  // A config that `qevolve check` refuses fails here, with check's message: the device alone
+  // for a spectrum-only config, else the whole resolution stage of the command it is for.
+  // Each call checks its own overrides again.
+  const Config config = impl_->read(impl_->sets, io::Purpose::inspect, false);
+  if (const io::Purpose purpose = command_purpose(config); purpose != io::Purpose::inspect)
+    (void)impl_->read(impl_->sets, purpose, false);
 }
 
 Session Session::from_file(const std::string& path, std::vector<std::string> sets, int threads) {

@@ -37,9 +37,24 @@ SourceLocation Config::locate(const std::string& key_path) const {
   return SourceLocation{source_file, 0, 0};
 }
 
+std::string Config::overrides_in_entry(const std::string& key_path) const {
+  const auto close = key_path.find(']');
+  if (close == std::string::npos || override_of(key_path) != nullptr) return {};
+  const std::string entry = key_path.substr(0, close + 1);  // "pulses[0]", "device.qubits[q0]"
+  std::string labels;
+  for (const AppliedOverride& o : overrides)
+    for (const std::string& p : o.paths)
+      if (p.size() > entry.size() && p.compare(0, entry.size(), entry) == 0 && (p[entry.size()] == '.' || p[entry.size()] == '[')) {
+        labels += (labels.empty() ? "" : ", ") + o.label;
+        break;
+      }
+  return labels;
+}
+
 void Config::fail(const std::string& key_path, const std::string& problem,
                   const std::string& expected) const {
-  throw InputError(locate(key_path), key_path, problem, expected);
+  const std::string with = overrides_in_entry(key_path);
+  throw InputError(locate(key_path), key_path, with.empty() ? problem : problem + " (with " + with + ")", expected);
 }
 
 }  // namespace qevolve

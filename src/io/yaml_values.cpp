@@ -101,7 +101,10 @@ SourceLocation Doc::at(const YAML::Mark& mark, const std::string& path) const {
 }
 
 void Doc::fail(const YAML::Mark& mark, const std::string& path, Msg id, MsgArgs args) const {
-  throw input_error(at(mark, path), path, id, args);
+  // A key the file still shows, wrong only with a --set in the same list entry: name the --set.
+  const std::string with = config_.overrides_in_entry(path);
+  if (with.empty()) throw input_error(at(mark, path), path, id, args);
+  throw InputError(at(mark, path), path, message(id, args) + " (with " + with + ")", expected(id, args));
 }
 
 void Doc::record(const std::string& path, const YAML::Mark& mark) {

@@ -113,6 +113,14 @@ TEST(CliSet, ResolutionStageErrorsNameTheSetToo) {
   const auto r = run_qevolve("run " + quoted(base) + " --set pulses[0].qubit=q7", dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("qevolve: error: --set pulses[0].qubit=q7: pulses[0].qubit: unknown mode `q7`", 0), 0u) << r.err;
+  // a key the file still shows, wrong only with a --set in the same list entry: the file's
+  // location, with the --set named after the problem
+  const auto entry = run_qevolve("check " + quoted(base) + " --set pulses[0].shape=rampcos", dir);
+  EXPECT_EQ(entry.exit_code, 2);
+  EXPECT_NE(entry.err.find(".yaml:5:5: pulses[0]: a `rampcos` pulse needs two of duration, plateau, ramp, but only "
+                           "`duration` given (with --set pulses[0].shape=rampcos) (expected"),
+            std::string::npos)
+      << entry.err;
   // a null value is the key without a value, as in a file (it once read as "the config is empty")
   for (const char* set : {"evolution.steps=null", "evolution.steps=~", "target=null"}) {
     const auto n = run_qevolve("run " + quoted(base) + " --set '" + set + "'", dir);
