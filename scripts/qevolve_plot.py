@@ -306,7 +306,8 @@ def history_panels(f):
             handles = handles + twin.get_lines()
         ax.legend(handles, [h.get_label() for h in handles], fontsize=8, loc="upper right")
         title = f"optimisation: {label} {values[0]:.3g} → {values[-1]:.3g} in {values.size - 1} iterations"
-        ax.set_title(title + (f"\nstop: {stop}" if stop else ""), fontsize=10)
+        # A long stop reason wrapped to the panel's width (it was clipped at the figure's edge).
+        ax.set_title(title + ("\n" + textwrap.fill(f"stop: {stop}", 64) if stop else ""), fontsize=10)
 
     return [draw]
 

@@ -265,7 +265,7 @@ namespace {
 void refuse_over_limit(const Config& config, const MemoryEstimate& e, const MemoryLimit& limit, bool columns,
                        const std::string& context) {
   std::string problem = e.dim_text + " states";
-  if (columns) problem += ", " + short_number(e.columns) + " columns";
+  if (columns) problem += ", " + short_number(e.columns) + (e.columns == 1 ? " column" : " columns");
   problem += context + ": " + e.part + " " + format_bytes(e.part_bytes);
   if (e.bytes > 1.01 * e.part_bytes) problem += " (" + format_bytes(e.bytes) + " in all)";
   problem += "; " + format_bytes(limit.bytes) + " available (" + limit.source + ")";
@@ -355,7 +355,7 @@ std::string describe(const MemoryEstimate& e) {
   s += format_bytes(e.bytes);
   s += " estimated (";
   s += e.dim_text;
-  if (e.scheme != "spectrum") s += ", " + short_number(e.columns) + " columns";
+  if (e.scheme != "spectrum") s += ", " + short_number(e.columns) + (e.columns == 1 ? " column" : " columns");
   return s + ", " + e.scheme + ")";
 }
 
