@@ -117,6 +117,8 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
     w.attribute("fidelity", r.fidelity->fidelity);
     w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
     w.attribute("leakage", r.fidelity->leakage);
+    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open())
+      w.attribute("conditional_phase", cp->phase);
   }
   if (sim.is_open())
     w.write("/superoperator", r.superoperator);
@@ -242,6 +244,11 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << line;
     std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
     out << line;
+    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open()) {
+      std::snprintf(line, sizeof line, "conditional phase: %.6f rad = %.4f pi (target %.4f pi)\n", cp->phase,
+                    cp->phase / kPi, cp->target / kPi);
+      out << line;
+    }
     if (lab_frame_hint_applies(sim, *r.config))
       out << "note: frame: lab without compensation: the qubits' single-qubit Z phases count as errors; "
              "`target.compensation: vz` leaves them out (`evolution.frame: rotating` removes the free "

@@ -74,6 +74,16 @@ std::string step_size_warning(const solver::Simulator& sim, const std::string& w
   return text + line;
 }
 
+std::optional<ConditionalPhase> conditional_phase(const Config& config, const CMatrix& unitary) {
+  if (!config.target || config.target->gates.size() != 1 || unitary.rows() != 4 || unitary.cols() != 4)
+    return std::nullopt;
+  const GateSpec& g = config.target->gates.front();
+  if (g.gate != "CZ" && g.gate != "CPHASE") return std::nullopt;
+  const cplx c = unitary(0, 0) * unitary(3, 3) * std::conj(unitary(1, 1)) * std::conj(unitary(2, 2));
+  const double angle = g.gate == "CZ" ? kPi : g.angle.value_or(0.0);
+  return ConditionalPhase{std::arg(c), std::remainder(angle, 2.0 * kPi) == -kPi ? kPi : std::remainder(angle, 2.0 * kPi)};
+}
+
 bool lab_frame_hint_applies(const solver::Simulator& sim, const Config& config) {
   return sim.options().frame == Frame::lab && config.target && config.target->compensation == Compensation::none;
 }

@@ -48,6 +48,17 @@ struct StepPhase {
 /// is named after the numbers when not empty.
 [[nodiscard]] std::string step_size_warning(const solver::Simulator& sim, const std::string& where = {});
 
+/// A two-qubit phase gate's conditional phase: phase = arg(U_00 U_11 conj(U_01) conj(U_10)) of
+/// the computational block before compensation (single-qubit Z phases cancel in it), in
+/// (-pi, pi]; target = pi for CZ, a CPHASE's angle wrapped into (-pi, pi].
+struct ConditionalPhase {
+  double phase = 0.0;
+  double target = 0.0;
+};
+/// Set when the target is one CZ or CPHASE gate, the computational space that of two qubits
+/// (d = 4) and `unitary` its 4 x 4 block (closed systems).
+[[nodiscard]] std::optional<ConditionalPhase> conditional_phase(const Config& config, const CMatrix& unitary);
+
 /// Whether the lab-frame hint applies: frame lab, a fidelity with compensation none.
 [[nodiscard]] bool lab_frame_hint_applies(const solver::Simulator& sim, const Config& config);
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cli_util.hpp"
+#include "qevolve/types.hpp"
 
 namespace qevolve::testing {
 namespace {
@@ -157,6 +158,34 @@ TEST(CliCouplers, TransmonCouplerCzExample) {
   EXPECT_GT(base.infidelity, 5.6e-5);  // the quoted figure, not a better one by accident
   EXPECT_LT(base.leakage, 1e-4);
   EXPECT_LT(std::abs(fine.infidelity - base.infidelity), 0.05 * base.infidelity);
+}
+
+// The summary's conditional phase of a CZ: arg(U00 U11 conj(U01) conj(U10)) of /unitary, also
+// the root attribute conditional_phase; the fluxonium CZ example's is +0.9995 pi. Not printed
+// for a target other than one CZ / CPHASE.
+TEST(CliCouplers, ConditionalPhaseOfTheCzExample) {
+  TempDir dir;
+  const std::string out = (dir / "cz.h5").string();
+  const auto r = run_qevolve("run '" + kSource + "/examples/cz_fluxonium_flux.yaml' --threads 1 --set "
+                             "evolution.solver=trotter --set evolution.splitting=chebyshev -o '" + out + "'", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const double phase = summary_value(r.out, "conditional phase: ");
+  EXPECT_NE(r.out.find(" pi (target 1.0000 pi)\n"), std::string::npos) << r.out;
+  EXPECT_GT(phase, 0.999 * kPi);
+  EXPECT_LE(phase, kPi);
+  const auto x = run_qevolve("run '" + kSource + "/examples/fluxonium_x.yaml' --threads 1", dir);
+  EXPECT_EQ(x.out.find("conditional phase"), std::string::npos) << x.out;
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "f = h5py.File('" + out + "', 'r')\n"
+      "u = f['unitary'][()]\n"
+      "u = u['r'] + 1j * u['i'] if u.dtype.names else u\n"
+      "p = np.angle(u[0, 0] * u[3, 3] * np.conj(u[1, 1]) * np.conj(u[2, 2]))\n"
+      "assert abs(p - f.attrs['conditional_phase']) < 1e-12, (p, f.attrs['conditional_phase'])\n"
+      "assert abs(p - " + std::to_string(phase) + ") < 1e-6, p\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }
 
 TEST(CliCouplers, ParametricIswapExample) {
