@@ -187,6 +187,12 @@ def sweep_panels(f, units):
         if not np.isfinite(leak).any():
             leak = None
     axes = [SweepAxis(f, k, fid.shape[k], units) for k in range(fid.ndim)]
+    phase = None
+    if "/sweep/conditional_phase" in f:
+        phase = np.real(np.asarray(read(f, "/sweep/conditional_phase"), dtype=complex))
+        if phase.size != fid.size:
+            raise BadFile(f"/sweep/conditional_phase has shape {list(phase.shape)}, /sweep/fidelity {list(fid.shape)}")
+        phase = phase.reshape(fid.shape) / math.pi
     infid = 1.0 - fid
     has_fid = bool(np.isfinite(infid).any())
     if not has_fid and leak is None:
@@ -201,12 +207,16 @@ def sweep_panels(f, units):
         index = (slice(None), slice(None)) + tuple(best[2:])
         infid = infid[index]
         leak = leak[index] if leak is not None else None
+        phase = phase[index] if phase is not None else None
     best = best[:2] if has_fid else None
     best_text = ""
     if has_fid:
         best_text = f"1 − F = {infid[best]:.3g} at " + ", ".join(axes[k].value(best[k]) for k in range(len(best)))
     if fid.ndim == 1:
-        return [lambda ax: sweep_line(ax, axes[0], infid if has_fid else None, leak, best, best_text)]
+        panels = [lambda ax: sweep_line(ax, axes[0], infid if has_fid else None, leak, best, best_text)]
+        if phase is not None:
+            panels.append(lambda ax: phase_line(ax, axes[0], phase, best))
+        return panels
     panels = []
     if has_fid:
         best_line = textwrap.fill(f"best ★: {best_text}", 64)
@@ -214,7 +224,36 @@ def sweep_panels(f, units):
     if leak is not None:
         title = "leakage" + ("" if has_fid else " (no fidelity: the config has no target)")
         panels.append(lambda ax: sweep_map(ax, axes, leak, "leakage", best, title + note))
+    if phase is not None:
+        panels.append(lambda ax: phase_map(ax, axes, phase, best, note))
     return panels
+
+
+def phase_line(ax, axis, phase, best):
+    """A CZ / CPHASE sweep's conditional phase (in units of pi) against its one axis."""
+    ax.plot(axis.x, phase, "o-", ms=3, color="C2")
+    if best is not None:
+        ax.plot([axis.x[best[0]]], [phase[best[0]]], "*", ms=14, color="C3")
+    axis.label(ax.xaxis)
+    ax.set_ylim(-1.05, 1.05)
+    ax.set_ylabel("conditional phase / π")
+    ax.set_title("sweep: conditional phase (★: the best point, max F)", fontsize=10)
+    ax.grid(True, alpha=0.3)
+
+
+def phase_map(ax, axes, phase, best, note):
+    """A CZ / CPHASE sweep's conditional phase (units of pi, a cyclic colour scale)."""
+    y_axis, x_axis = axes[0], axes[1]
+    mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), np.ma.masked_invalid(phase),
+                         vmin=-1.0, vmax=1.0, cmap="twilight_shifted", shading="flat")
+    ax.figure.colorbar(mesh, ax=ax, label="conditional phase / π")
+    title = "conditional phase"
+    if best is not None:
+        ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8)
+        title += " (★: the best point, max F)"
+    x_axis.label(ax.xaxis)
+    y_axis.label(ax.yaxis)
+    ax.set_title(f"sweep: {title}{note}", fontsize=9.5)
 
 
 def sweep_line(ax, axis, infid, leak, best, best_text):

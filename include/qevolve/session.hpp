@@ -70,6 +70,8 @@ class SweepData {
   [[nodiscard]] std::vector<double> fidelity() const;
   [[nodiscard]] std::vector<double> fidelity_uncompensated() const;
   [[nodiscard]] std::vector<double> leakage() const;
+  /// rad; NaN unless the target is one CZ / CPHASE gate on two qubits (/sweep/conditional_phase).
+  [[nodiscard]] std::vector<double> conditional_phase() const;
   [[nodiscard]] std::vector<double> populations() const;  ///< shape + [d, d]
   [[nodiscard]] const std::vector<std::string>& labels() const;  ///< computational labels (d)
   /// Devices, simulators built and pulse-only updates (the cache's work).

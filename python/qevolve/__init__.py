@@ -204,6 +204,8 @@ class SweepResult:
         self.fidelity: np.ndarray = core.figure("fidelity")
         self.uncompensated_fidelity: np.ndarray = core.figure("fidelity_uncompensated")
         self.leakage: np.ndarray = core.figure("leakage")
+        # rad, as `qevolve run` reports it; NaN unless the target is one CZ / CPHASE on two qubits
+        self.conditional_phase: np.ndarray = core.figure("conditional_phase")
         self.populations: np.ndarray = core.figure("populations")
 
     @property

@@ -155,6 +155,7 @@ void bind_sweep(nb::module_& m) {
              if (name == "fidelity") return owned(s.fidelity(), shape);
              if (name == "fidelity_uncompensated") return owned(s.fidelity_uncompensated(), shape);
              if (name == "leakage") return owned(s.leakage(), shape);
+             if (name == "conditional_phase") return owned(s.conditional_phase(), shape);
              throw nb::key_error(name.c_str());
            })
       .def("save", &SweepData::save, nb::arg("path"), nb::call_guard<nb::gil_scoped_release>());

@@ -107,6 +107,7 @@ std::vector<double> figure(const SweepData::Impl& s, std::size_t k) {
 std::vector<double> SweepData::fidelity() const { return figure(*impl_, 0); }
 std::vector<double> SweepData::fidelity_uncompensated() const { return figure(*impl_, 1); }
 std::vector<double> SweepData::leakage() const { return figure(*impl_, 2); }
+std::vector<double> SweepData::conditional_phase() const { return figure(*impl_, 3); }
 std::vector<double> SweepData::populations() const {
   const GridResult& g = impl_->grid;
   std::vector<double> pops;

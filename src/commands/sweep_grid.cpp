@@ -1,6 +1,7 @@
 #include "sweep_grid.hpp"
 #include "summary_notes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -69,7 +70,7 @@ GridResult gather(const std::vector<PointResult>& local, std::int64_t d, comm::C
   for (const PointResult& r : local) {
     if (r.populations.size() != static_cast<std::size_t>(d * d))
       throw Error("sweep: the computational dimension changes across the grid (a swept key changes the qubits)");
-    mine.insert(mine.end(), {r.fidelity, r.fidelity_uncompensated, r.leakage});
+    mine.insert(mine.end(), {r.fidelity, r.fidelity_uncompensated, r.leakage, r.conditional_phase});
     mine.insert(mine.end(), r.populations.begin(), r.populations.end());
   }
   g.records = comm.size() == 1 ? std::move(mine) : comm.gather(mine, 0);
@@ -83,10 +84,13 @@ void write_sweep(const std::string& path, const SweepPlan& plan, const GridResul
   io::Hdf5Writer w(path);
   std::vector<long long> shape;
   for (const auto& a : grid.axes) shape.push_back(static_cast<long long>(a.texts.size()));
-  const char* names[kSweepFigures] = {"/sweep/fidelity", "/sweep/fidelity_uncompensated", "/sweep/leakage"};
+  const char* names[kSweepFigures] = {"/sweep/fidelity", "/sweep/fidelity_uncompensated", "/sweep/leakage",
+                                      "/sweep/conditional_phase"};
   for (std::size_t k = 0; k < kSweepFigures; ++k) {
     std::vector<double> v(static_cast<std::size_t>(grid.points));
     for (std::int64_t p = 0; p < grid.points; ++p) v[static_cast<std::size_t>(p)] = g.at(p, k);
+    // The conditional phase only where some point has one (a CZ / CPHASE target on two qubits).
+    if (k == 3 && std::none_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); })) continue;
     w.write(names[k], v, shape);
   }
   std::vector<double> pops;

@@ -16,8 +16,9 @@
 
 namespace qevolve::commands {
 
-/// Per point on the wire and in memory: F, F uncompensated, leakage, then d x d populations.
-constexpr std::size_t kSweepFigures = 3;
+/// Per point on the wire and in memory: F, F uncompensated, leakage, the conditional phase
+/// (NaN unless the target is one CZ / CPHASE on two qubits), then d x d populations.
+constexpr std::size_t kSweepFigures = 4;
 
 /// Everything known before any evolution: the grid, this rank's validated points, the
 /// computational labels (d is the same at every point) and the config of the attributes.

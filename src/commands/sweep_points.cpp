@@ -148,11 +148,12 @@ std::vector<double> channel_populations(const CMatrix& s) {
 }
 
 /// The figures of one evaluation of the pipeline (as `run` reports them).
-PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim) {
+PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim, const Config& config) {
   PointResult r;
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   r.fidelity = ev.fidelity ? ev.fidelity->fidelity : nan;
   r.fidelity_uncompensated = ev.fidelity ? ev.fidelity->fidelity_uncompensated : nan;
+  r.conditional_phase = nan;
   if (sim.is_open()) {
     r.populations = channel_populations(ev.superoperator);
     r.leakage = ev.fidelity ? ev.fidelity->leakage : fidelity::channel_leakage(ev.superoperator);
@@ -166,6 +167,7 @@ PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim
   }
   r.populations = abs2(u);
   r.leakage = ev.fidelity ? ev.fidelity->leakage : fidelity::leakage(u);
+  if (const auto cp = ev.fidelity ? conditional_phase(config, ev.unitary) : std::nullopt) r.conditional_phase = cp->phase;
   return r;
 }
 
@@ -227,7 +229,7 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       const SweepPoint& point = points[static_cast<std::size_t>(i)];
       try {
         const gradient::Evaluation ev = worker.evaluate(point, mine);
-        results[static_cast<std::size_t>(i)] = figures(ev, *worker.simulator());
+        results[static_cast<std::size_t>(i)] = figures(ev, *worker.simulator(), point.config);
         const std::optional<StepPhase> step = fastest_step_phase(*worker.simulator());
         if (step && step->phase > mine.worst_step_phase) {  // ascending i: the first of equals stays
           mine.worst_step_phase = step->phase;

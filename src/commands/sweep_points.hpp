@@ -59,6 +59,7 @@ struct SweepGrid {
 /// One point's figures; NaN fidelities without a target.
 struct PointResult {
   double fidelity = 0.0, fidelity_uncompensated = 0.0, leakage = 0.0;
+  double conditional_phase = 0.0;  ///< summary_notes.hpp conditional_phase; NaN: not a CZ / CPHASE
   std::vector<double> populations;  ///< d x d row-major: |U(out, in)|^2 (closed) or
                                     ///< <out|E(|in><in|)|out> (open)
 };

@@ -186,6 +186,21 @@ TEST(CliCouplers, ConditionalPhaseOfTheCzExample) {
       "assert abs(p - " + std::to_string(phase) + ") < 1e-6, p\n",
       dir);
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+  // A sweep stores it per point (/sweep/conditional_phase), equal to run's at every point.
+  const std::string sweep = (dir / "s.h5").string(), second = (dir / "r2.h5").string();
+  const std::string flags = " --threads 1 --set evolution.solver=trotter --set evolution.splitting=chebyshev";
+  const std::string example = "'" + kSource + "/examples/cz_fluxonium_flux.yaml'";
+  ASSERT_EQ(run_qevolve("sweep " + example + flags + " --vary pulses[0].amplitude=0.13,0.13470486373149695 -o '" + sweep +
+                            "' --quiet", dir).exit_code, 0);
+  ASSERT_EQ(run_qevolve("run " + example + flags + " --set pulses[0].amplitude=0.13 -o '" + second + "' --quiet", dir)
+                .exit_code, 0);
+  const auto swept = run_python(
+      "import h5py, numpy as np\n"
+      "s = h5py.File('" + sweep + "', 'r')['sweep/conditional_phase'][()]\n"
+      "a, b = (h5py.File(p, 'r').attrs['conditional_phase'] for p in ('" + second + "', '" + out + "'))\n"
+      "assert s.shape == (2,) and abs(s[0] - a) < 1e-12 and abs(s[1] - b) < 1e-12, (s, a, b)\n",
+      dir);
+  EXPECT_EQ(swept.exit_code, 0) << swept.err << swept.out;
 }
 
 TEST(CliCouplers, ParametricIswapExample) {
