@@ -80,8 +80,8 @@ std::optional<ConditionalPhase> conditional_phase(const Config& config, const CM
   const GateSpec& g = config.target->gates.front();
   if (g.gate != "CZ" && g.gate != "CPHASE") return std::nullopt;
   const cplx c = unitary(0, 0) * unitary(3, 3) * std::conj(unitary(1, 1)) * std::conj(unitary(2, 2));
-  const double angle = g.gate == "CZ" ? kPi : g.angle.value_or(0.0);
-  return ConditionalPhase{std::arg(c), std::remainder(angle, 2.0 * kPi) == -kPi ? kPi : std::remainder(angle, 2.0 * kPi)};
+  const double target = std::remainder(g.gate == "CZ" ? kPi : g.angle.value_or(0.0), 2.0 * kPi);  // [-pi, pi]
+  return ConditionalPhase{std::arg(c), target == -kPi ? kPi : target};
 }
 
 bool lab_frame_hint_applies(const solver::Simulator& sim, const Config& config) {
