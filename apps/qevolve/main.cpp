@@ -114,6 +114,7 @@ void add_sweep_command(Cli& c) {
   add_set_option(c.sweep, s.sets);
   c.sweep->add_option("-o,--output", s.output, "HDF5 output file (default: output.file)");
   c.sweep->add_option("--plot", s.plot, "Draw the sweep map as an image (qevolve plot of the output; needs -o)");
+  c.sweep->add_option("--steps", s.steps, "Override evolution.steps at every point")->check(CLI::Range(1, 1000000000));
   c.sweep->add_option("--threads", s.threads, "Points evaluated in parallel (default: all cores)")
       ->check(CLI::Range(1, 4096));
   c.sweep->add_option("--progress-interval", s.progress_interval)->group("")->check(CLI::Range(0.0, 3600.0));

@@ -68,6 +68,7 @@ int optimize(const OptimizeOptions& options, Streams io);
 struct SweepOptions {
   std::string config_path;        ///< "-": standard input
   std::vector<std::string> sets;  ///< --set KEY=VALUE, applied to every point
+  std::optional<int> steps;       ///< --steps N: evolution.steps of every point (after the --set)
   std::vector<std::string> vary;  ///< --vary KEY=START:STOP:COUNT | KEY=v1,v2,...: the axes, in order
   std::string output;             ///< -o FILE.h5 (empty: output.file of the config, or none)
   int threads = 0;                ///< points evaluated in parallel (0: all cores)

@@ -122,6 +122,25 @@ class Pulse {
   enum Given : unsigned { kDuration = 1U, kRamp = 2U, kPlateau = 4U, kSigma = 8U, kC = 16U };
 
   [[nodiscard]] bool given(Given g) const { return (given_ & g) != 0U; }
+  /// "pulses[3].<k>", for messages.
+  [[nodiscard]] std::string key(const std::string& k) const { return path_ + "." + k; }
+
+  // The constructor's stages (src/pulse/resolve.cpp), each throwing UnvalidatedInput at the key
+  // a violated precondition names. `desc` describes the pulse ("a drag pulse with base cos").
+  /// The envelope formula: drag's base (cos or gaussian), else the shape itself.
+  [[nodiscard]] Shape checked_base(const PulseSpec& spec) const;
+  /// No shape key, lambda or values that the shape does not take.
+  void check_keys(const PulseSpec& spec, const EnumRow<Shape>& row, const std::string& desc) const;
+  /// Every number finite; duration, ramp, sigma, c > 0; plateau, delay >= 0.
+  void check_numbers(const PulseSpec& spec) const;
+  /// The shape keys of each ShapeFamily (the two-of-three rule) into geom_ and given_.
+  void resolve_length(const PulseSpec& spec, const std::string& desc);
+  void resolve_ramps(const PulseSpec& spec, const std::string& desc);
+  void resolve_gauss(const PulseSpec& spec, const std::string& desc);
+  void resolve_edges(const PulseSpec& spec, const std::string& desc);
+  /// amplitude_: the config's value, `auto` from the angle, or 1 for the values shapes.
+  void resolve_amplitude(const PulseSpec& spec, const std::string& desc, ShapeFamily family,
+                         double matrix_element01);
   /// Sets shape key `k` (duration, ramp, plateau, sigma, c) to `v` with the other given keys
   /// fixed; throws NumericalError (nothing changed) if the shape leaves its domain.
   void set_shape_key(Param k, double v);

@@ -11,16 +11,10 @@
 #include <utility>
 
 #include "qevolve/comm.hpp"
+#include "qevolve/text.hpp"
 
 namespace qevolve::comm {
 namespace {
-
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
 
 /// The pieces of `text` between `separator`s.
 std::vector<std::string> split(const std::string& text, char separator) {

@@ -244,7 +244,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
           std::snprintf(speedup, sizeof speedup, "%.3f", r.speedup);
           std::snprintf(efficiency, sizeof efficiency, "%.3f", r.efficiency);
         }
-        std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %5d %4d %5d %10.3f %14.4g %9.2f %6.1f%% %8s %6s\n", n,
+        std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %5d %4d %5d %10.4g %14.4g %9.2f %6.1f%% %8s %6s\n", n,
                       static_cast<long long>(r.dim), static_cast<long long>(r.columns), r.steps, r.ranks, r.threads,
                       r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / (r.peak * r.ranks), speedup,
                       efficiency);

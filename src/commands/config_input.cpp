@@ -40,11 +40,17 @@ std::string read_command_config(const std::string& path, comm::Communicator& com
   return text;
 }
 
-Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
-                           comm::Communicator& comm, const std::optional<int>& steps) {
+std::vector<io::Override> command_overrides(const std::vector<std::string>& sets,
+                                           const std::optional<int>& steps) {
   std::vector<io::Override> overrides = parse_sets(sets);
   if (steps) overrides.push_back({"evolution.steps", std::to_string(*steps), "--steps " + std::to_string(*steps)});
-  return io::parse_config(read_command_config(path, comm), io::source_name(path), overrides);
+  return overrides;
+}
+
+Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
+                           comm::Communicator& comm, const std::optional<int>& steps) {
+  return io::parse_config(read_command_config(path, comm), io::source_name(path),
+                          command_overrides(sets, steps));
 }
 
 io::Purpose command_purpose(const Config& config) {

@@ -18,6 +18,10 @@ namespace qevolve::commands {
 /// Each `--set KEY=VALUE` argument as an override (InputError naming the argument when it is
 /// not KEY=VALUE).
 [[nodiscard]] std::vector<io::Override> parse_sets(const std::vector<std::string>& sets);
+/// parse_sets, then with `steps` the `--steps N` flag as the last override (run, optimize and
+/// sweep take it).
+[[nodiscard]] std::vector<io::Override> command_overrides(const std::vector<std::string>& sets,
+                                                          const std::optional<int>& steps);
 
 /// The text of CONFIG: under mpirun only rank 0 has standard input, so for `-` rank 0 reads
 /// it and broadcasts it to the others (collective on `comm`); a file is read by every rank.

@@ -120,7 +120,7 @@ int sweep(const SweepOptions& options, Streams io) {
   SweepChecks checks;
   checks.max_memory = options.max_memory;
   checks.outputs = [&](const Config& config) { check_outputs(config, options); };
-  const std::vector<io::Override> sets = parse_sets(options.sets);
+  const std::vector<io::Override> sets = command_overrides(options.sets, options.steps);
   const SweepPlan plan = plan_sweep(parsed, sets, options.vary, comm, threads, checks);
   const double t_validate = since(t_start);
   const std::string output = options.output.empty() ? plan.base.output.file : options.output;

@@ -188,14 +188,97 @@ struct GradientProblem::Impl {
     }
     device_terms_valid = true;
   }
+
+  /// Freezes what the build resolved: `auto` amplitudes and frequencies, and the total time.
+  void freeze_resolved() {
+    for (std::size_t p = 0; p < config.pulses.size(); ++p) {
+      PulseSpec& spec = config.pulses[p];
+      const pulse::Pulse& pulse = sim->pulses()[p];
+      if (spec.amplitude_auto) {
+        spec.amplitude_auto = false;
+        spec.amplitude = pulse.amplitude();
+        spec.angle.reset();
+      }
+      if (spec.frequency_mode != FrequencyMode::value) {
+        spec.frequency_mode = FrequencyMode::value;
+        spec.frequency = pulse.frequency();
+      }
+    }
+    config.evolution.duration = sim->options().duration;
+  }
+
+  /// The parameters, in order: pulses (config order), device, noise rates, compensation angles.
+  /// `given` is the config as given (before freeze_resolved).
+  void collect_parameters(const Config& given) {
+    for (std::size_t p = 0; p < given.pulses.size(); ++p) {
+      const pulse::Pulse& pulse = sim->pulses()[p];
+      for (const auto& ref : pulse.trainable(given.pulses[p])) {
+        Param q;
+        q.kind = Kind::pulse;
+        q.pulse = static_cast<int>(p);
+        q.ref = ref;
+        params.push_back(q);
+        const auto [lo, hi] = pulse_bounds(ref.kind);
+        info.push_back({given.pulses[p].path + "." + ref.name(), lo, hi, pulse_scale(ref.kind)});
+      }
+    }
+    device_params = device::trainable_device_params(given, sim->device());
+    for (std::size_t i = 0; i < device_params.size(); ++i) {
+      Param q;
+      q.kind = Kind::device;
+      q.device = static_cast<int>(i);
+      params.push_back(q);
+      const auto [lo, hi] = device_bounds(device_params[i].key);
+      info.push_back({device_params[i].name, lo, hi, device_scale(device_params[i].key)});
+    }
+    for (std::size_t e = 0; e < given.evolution.noise.size(); ++e)
+      for (const std::string& rate : given.evolution.noise[e].optimize) {
+        Param q;
+        q.kind = Kind::noise;
+        q.noise = static_cast<int>(e);
+        q.t1 = rate == "t1";
+        params.push_back(q);
+        info.push_back({"evolution.noise." + given.evolution.noise[e].qubit + "." + rate, 1e-9, kInf, 1000.0});
+      }
+    compensation = given.target->compensation;
+    angles_trainable = given.target->compensation_trainable && compensation != Compensation::none;
+    const int num_qubits = static_cast<int>(sim->device().qubit_modes().size());
+    if (angles_trainable) {
+      const int na = fidelity::compensation_angle_count(compensation, num_qubits);
+      for (int a = 0; a < na; ++a) {
+        Param q;
+        q.kind = Kind::angle;
+        q.angle = a;
+        params.push_back(q);
+        info.push_back({"compensation.angles[" + std::to_string(a) + "]", -kInf, kInf, 0.01});
+      }
+    }
+    if (params.empty())
+      unvalidated("pulses", "nothing is trainable: no `optimize:` list names a parameter",
+                  "an `optimize: [...]` list on a pulse, qubit or coupling");
+  }
+
+  /// The parameters' current values (compensation angles start at 0).
+  void read_initial_values(const Config& given) {
+    values.resize(static_cast<Index>(params.size()));
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const Param& q = params[i];
+      double v = 0.0;
+      if (q.kind == Kind::pulse) v = sim->pulses()[static_cast<std::size_t>(q.pulse)].get(q.ref);
+      if (q.kind == Kind::device) v = device::get_param(sim->device(), device_params[static_cast<std::size_t>(q.device)]);
+      if (q.kind == Kind::noise) {
+        const NoiseSpec& n = given.evolution.noise[static_cast<std::size_t>(q.noise)];
+        v = q.t1 ? *n.t1 : *n.tphi;
+      }
+      values(static_cast<Index>(i)) = v;
+    }
+  }
 };
 
-GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm)
-    : impl_(std::make_unique<Impl>()) {
-  Impl& m = *impl_;
-  m.config = config;
-  m.threads = threads;
-  m.comm = &comm;
+namespace {
+
+/// The config's preconditions for gradients (the resolution stage rejects these first).
+void check_gradient_config(const Config& config) {
   if (!config.target) unvalidated("target", "gradients need a `target`", "a target section");
   if (config.evolution.solver == Solver::adaptive)
     unvalidated("evolution.solver", "the adaptive solver has no gradient",
@@ -224,75 +307,22 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
                   "lab frame only",
                   "basis: product, frame: lab");
   }
+}
+
+}  // namespace
+
+GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm)
+    : impl_(std::make_unique<Impl>()) {
+  check_gradient_config(config);
+  Impl& m = *impl_;
+  m.config = config;
+  m.threads = threads;
+  m.comm = &comm;
   m.resolved = io::resolve_device(config);
   m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved, {}), threads);
   for (const auto& mode : m.sim->device().modes()) m.bases.push_back(mode.basis);
-
-  // Freeze what the build resolved: `auto` amplitudes and frequencies, and the total time.
-  for (std::size_t p = 0; p < m.config.pulses.size(); ++p) {
-    PulseSpec& spec = m.config.pulses[p];
-    const pulse::Pulse& pulse = m.sim->pulses()[p];
-    if (spec.amplitude_auto) {
-      spec.amplitude_auto = false;
-      spec.amplitude = pulse.amplitude();
-      spec.angle.reset();
-    }
-    if (spec.frequency_mode != FrequencyMode::value) {
-      spec.frequency_mode = FrequencyMode::value;
-      spec.frequency = pulse.frequency();
-    }
-  }
-  m.config.evolution.duration = m.sim->options().duration;
-
-  // Parameters: pulses (config order), device, compensation angles.
-  for (std::size_t p = 0; p < config.pulses.size(); ++p) {
-    const pulse::Pulse& pulse = m.sim->pulses()[p];
-    for (const auto& ref : pulse.trainable(config.pulses[p])) {
-      Param q;
-      q.kind = Kind::pulse;
-      q.pulse = static_cast<int>(p);
-      q.ref = ref;
-      m.params.push_back(q);
-      const auto [lo, hi] = pulse_bounds(ref.kind);
-      m.info.push_back({config.pulses[p].path + "." + ref.name(), lo, hi, pulse_scale(ref.kind)});
-    }
-  }
-  m.device_params = device::trainable_device_params(config, m.sim->device());
-  for (std::size_t i = 0; i < m.device_params.size(); ++i) {
-    Param q;
-    q.kind = Kind::device;
-    q.device = static_cast<int>(i);
-    m.params.push_back(q);
-    const auto [lo, hi] = device_bounds(m.device_params[i].key);
-    m.info.push_back({m.device_params[i].name, lo, hi, device_scale(m.device_params[i].key)});
-  }
-  for (std::size_t e = 0; e < config.evolution.noise.size(); ++e)
-    for (const std::string& rate : config.evolution.noise[e].optimize) {
-      Param q;
-      q.kind = Kind::noise;
-      q.noise = static_cast<int>(e);
-      q.t1 = rate == "t1";
-      m.params.push_back(q);
-      m.info.push_back({"evolution.noise." + config.evolution.noise[e].qubit + "." + rate, 1e-9, kInf, 1000.0});
-    }
-  m.compensation = config.target->compensation;
-  m.angles_trainable = config.target->compensation_trainable && m.compensation != Compensation::none;
-  const auto& dev = m.sim->device();
-  const int num_qubits = static_cast<int>(dev.qubit_modes().size());
-  if (m.angles_trainable) {
-    const int na = fidelity::compensation_angle_count(m.compensation, num_qubits);
-    for (int a = 0; a < na; ++a) {
-      Param q;
-      q.kind = Kind::angle;
-      q.angle = a;
-      m.params.push_back(q);
-      m.info.push_back({"compensation.angles[" + std::to_string(a) + "]", -kInf, kInf, 0.01});
-    }
-  }
-  if (m.params.empty())
-    unvalidated("pulses", "nothing is trainable: no `optimize:` list names a parameter",
-                "an `optimize: [...]` list on a pulse, qubit or coupling");
-
+  m.freeze_resolved();
+  m.collect_parameters(config);
   m.objective = *objective_spec(config, *m.sim);  // a target and computational initial states
   m.pulse_refs.resize(m.sim->pulses().size());
   m.pulse_slots.resize(m.sim->pulses().size());
@@ -300,19 +330,7 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
     m.pulse_refs[static_cast<std::size_t>(q.pulse)].push_back(q.ref);
     m.pulse_slots[static_cast<std::size_t>(q.pulse)].push_back(i);
   });
-
-  m.values.resize(static_cast<Index>(m.params.size()));
-  for (std::size_t i = 0; i < m.params.size(); ++i) {
-    const Param& q = m.params[i];
-    double v = 0.0;
-    if (q.kind == Kind::pulse) v = m.sim->pulses()[static_cast<std::size_t>(q.pulse)].get(q.ref);
-    if (q.kind == Kind::device) v = device::get_param(dev, m.device_params[static_cast<std::size_t>(q.device)]);
-    if (q.kind == Kind::noise) {
-      const NoiseSpec& n = config.evolution.noise[static_cast<std::size_t>(q.noise)];
-      v = q.t1 ? *n.t1 : *n.tphi;
-    }
-    m.values(static_cast<Index>(i)) = v;  // angles start at 0
-  }
+  m.read_initial_values(config);
 }
 
 GradientProblem::~GradientProblem() = default;

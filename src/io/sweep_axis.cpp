@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "messages.hpp"
+#include "qevolve/text.hpp"
 
 namespace qevolve::io {
 namespace {
@@ -16,12 +17,6 @@ bool to_number(const std::string& text, double& out) {
   char* end = nullptr;
   out = std::strtod(text.c_str(), &end);
   return end == text.c_str() + text.size() && std::isfinite(out);
-}
-
-std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return {};
-  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
 }
 
 /// The shortest spelling that reads back as exactly v; integral values as integers (so that

@@ -64,25 +64,55 @@ std::string given_text(const std::vector<std::string>& names) {
 
 Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element01)
     : shape_(spec.shape), path_(spec.path) {
-  const auto key = [this](const std::string& k) { return path_ + "." + k; };
-  const char* sname = enum_name(shape_);
-  const bool drag = shape_ == Shape::drag;
+  const Shape kind = checked_base(spec);
+  const EnumRow<Shape>& row = enum_row(kind);
+  const std::string desc = describe(shape_, kind);
+  check_keys(spec, row, desc);
+  check_numbers(spec);
 
-  // --- base (drag only) ----------------------------------------------------------------------
-  if (drag) {
+  geom_.kind = kind;
+  switch (row.family) {
+    case ShapeFamily::length:
+    case ShapeFamily::values: resolve_length(spec, desc); break;
+    case ShapeFamily::ramps: resolve_ramps(spec, desc); break;
+    case ShapeFamily::gauss: resolve_gauss(spec, desc); break;
+    case ShapeFamily::edges: resolve_edges(spec, desc); break;
+  }
+  detail::prepare_geometry(geom_);
+  if (row.family == ShapeFamily::values) values_ = spec.values;
+  lambda_ = shape_ == Shape::drag ? spec.lambda.value_or(0.0) : 0.0;
+  phase_ = spec.phase;
+  delay_ = spec.delay;
+
+  if (spec.frequency_mode == FrequencyMode::value) {
+    frequency_ = spec.frequency;
+  } else {
+    if (!std::isfinite(auto_frequency)) {
+      throw NumericalError(key("frequency") + ": frequency: auto could not be resolved (got " +
+                           num(auto_frequency) + ")");
+    }
+    frequency_ = auto_frequency;
+  }
+  resolve_amplitude(spec, desc, row.family, matrix_element01);
+}
+
+Shape Pulse::checked_base(const PulseSpec& spec) const {
+  if (shape_ == Shape::drag) {
     if (!enum_row(spec.base).drag_base) {
       unvalidated(key("base"), "drag base must be " + drag_bases() + ", not " +
                                    enum_name(spec.base));
     }
-  } else if (spec.base != Shape::cos) {
-    unvalidated(key("base"), std::string("base applies only to shape drag, not to ") + sname);
+    return spec.base;
   }
-  const Shape kind = drag ? spec.base : shape_;
-  const EnumRow<Shape>& row = enum_row(kind);
-  const ShapeFamily fam = row.family;
-  const std::string desc = describe(shape_, kind);
+  if (spec.base != Shape::cos) {
+    unvalidated(key("base"),
+                std::string("base applies only to shape drag, not to ") + enum_name(shape_));
+  }
+  return shape_;
+}
 
-  // --- keys that do not belong to this shape ---------------------------------------------------
+void Pulse::check_keys(const PulseSpec& spec, const EnumRow<Shape>& row,
+                       const std::string& desc) const {
   const auto foreign = [&](const char* k) {
     unvalidated(key(k), std::string(k) + " does not apply to " + desc,
                 "the keys of " + desc + ": " + shape_keys(shape_, row));
@@ -92,10 +122,11 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
       {"sigma", spec.sigma.has_value()}, {"c", spec.c.has_value()}};
   for (const auto& [k, present] : shape_keys_present)
     if (present && !takes_key(row, k)) foreign(k);
-  if (!drag && spec.lambda) foreign("lambda");
+  if (shape_ != Shape::drag && spec.lambda) foreign("lambda");
   if (!spec.values.empty() && !takes_key(row, "values")) foreign("values");
+}
 
-  // --- finite numbers and ranges ------------------------------------------------------------
+void Pulse::check_numbers(const PulseSpec& spec) const {
   const auto finite = [&](const std::string& k, double v) {
     if (!std::isfinite(v)) unvalidated(key(k), k + " must be a finite number");
   };
@@ -127,151 +158,132 @@ Pulse::Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element
   if (spec.plateau && *spec.plateau < 0.0) {
     unvalidated(key("plateau"), "plateau must be >= 0, got " + num(*spec.plateau));
   }
+}
 
-  // --- shape keys: the two-of-three rule ------------------------------------------------------
-  geom_.kind = kind;
-  switch (fam) {
-    case ShapeFamily::length:
-    case ShapeFamily::values: {
-      if (!spec.duration) {
-        unvalidated(key("duration"), desc + " needs a duration", "duration: the length in ns");
-      }
-      geom_.L = *spec.duration;
-      given_ = kDuration;
-      if (shape_ == Shape::piecewise_constant && spec.values.empty()) {
-        unvalidated(key("values"), std::string(sname) + " needs at least one value",
-                    "values: [v0, v1, ...] in GHz");
-      }
-      if (shape_ == Shape::spline && spec.values.size() < 4) {
-        unvalidated(key("values"), std::string(sname) + " needs at least 4 control values, got " +
-                                       std::to_string(spec.values.size()),
-                    "values: [v0, v1, v2, v3, ...] in GHz");
-      }
-      break;
-    }
-    case ShapeFamily::ramps: {
-      std::vector<std::string> have;
-      if (spec.duration) have.emplace_back("duration");
-      if (spec.plateau) have.emplace_back("plateau");
-      if (spec.ramp) have.emplace_back("ramp");
-      if (have.size() < 2) {
-        const char* missing = !spec.duration ? "duration" : !spec.plateau ? "plateau" : "ramp";
-        unvalidated(key(missing), desc + " needs two of duration, plateau, ramp; " + given_text(have),
-                    "duration = plateau + 2*ramp");
-      }
-      if (have.size() == 3) {
-        const double sum = *spec.plateau + 2.0 * *spec.ramp;
-        if (std::fabs(*spec.duration - sum) > kConsistencyTol * *spec.duration) {
-          unvalidated(key("duration"), "duration " + num(*spec.duration) + ", plateau " +
-                                           num(*spec.plateau) + " and ramp " + num(*spec.ramp) +
-                                           " are inconsistent: plateau + 2*ramp = " + num(sum),
-                      "only two of them, or duration = plateau + 2*ramp");
-        }
-      }
-      if (spec.duration && spec.ramp) {  // plateau follows (also when all three are given)
-        geom_.L = *spec.duration;
-        geom_.ramp = *spec.ramp;
-        given_ = kDuration | kRamp;
-        if (geom_.L - 2.0 * geom_.ramp < -kConsistencyTol * geom_.L) {
-          unvalidated(key("ramp"), "ramp " + num(geom_.ramp) + " is longer than half the duration " +
-                                       num(geom_.L) + ": plateau = duration - 2*ramp = " +
-                                       num(geom_.L - 2.0 * geom_.ramp),
-                      "ramp <= duration/2");
-        }
-      } else if (spec.duration) {  // (duration, plateau): ramp follows
-        geom_.L = *spec.duration;
-        geom_.ramp = 0.5 * (*spec.duration - *spec.plateau);
-        given_ = kDuration | kPlateau;
-        if (!(geom_.ramp > 0.0)) {
-          unvalidated(key("plateau"), "plateau " + num(*spec.plateau) +
-                                          " leaves no ramp in duration " + num(geom_.L),
-                      "plateau < duration");
-        }
-      } else {  // (ramp, plateau): duration follows
-        geom_.ramp = *spec.ramp;
-        geom_.L = *spec.plateau + 2.0 * *spec.ramp;
-        given_ = kRamp | kPlateau;
-      }
-      break;
-    }
-    case ShapeFamily::gauss: {
-      std::vector<std::string> have;
-      if (spec.duration) have.emplace_back("duration");
-      if (spec.sigma) have.emplace_back("sigma");
-      if (spec.c) have.emplace_back("c");
-      if (have.size() < 2) {
-        const char* missing = !spec.duration ? "duration" : !spec.sigma ? "sigma" : "c";
-        unvalidated(key(missing), desc + " needs two of duration, sigma, c; " + given_text(have),
-                    "duration = 2*c*sigma");
-      }
-      if (have.size() == 3) {
-        const double prod = 2.0 * *spec.c * *spec.sigma;
-        if (std::fabs(*spec.duration - prod) > kConsistencyTol * *spec.duration) {
-          unvalidated(key("duration"), "duration " + num(*spec.duration) + ", sigma " +
-                                           num(*spec.sigma) + " and c " + num(*spec.c) +
-                                           " are inconsistent: 2*c*sigma = " + num(prod),
-                      "only two of them, or duration = 2*c*sigma");
-        }
-      }
-      if (spec.duration && spec.sigma) {  // c follows (also when all three are given)
-        geom_.sigma = *spec.sigma;
-        geom_.c = *spec.duration / (2.0 * *spec.sigma);
-        given_ = kDuration | kSigma;
-      } else if (spec.duration) {  // (duration, c): sigma follows
-        geom_.c = *spec.c;
-        geom_.sigma = *spec.duration / (2.0 * *spec.c);
-        given_ = kDuration | kC;
-      } else {  // (sigma, c): duration follows
-        geom_.sigma = *spec.sigma;
-        geom_.c = *spec.c;
-        given_ = kSigma | kC;
-      }
-      break;
-    }
-    case ShapeFamily::edges: {
-      // g(tau) has three independent scales (rise at c*sigma, fall at L - c*sigma, width sigma):
-      // with L = 2 c sigma it would vanish identically, so all three keys are needed.
-      const std::pair<const char*, const std::optional<double>*> keys[] = {
-          {"duration", &spec.duration}, {"sigma", &spec.sigma}, {"c", &spec.c}};
-      for (const auto& [k, v] : keys) {
-        if (!v->has_value()) {
-          unvalidated(key(k), desc + " needs all three of duration, sigma, c (independent: the " +
-                                  "rise is centred at c*sigma, the fall at duration - c*sigma); " +
-                                  k + " is missing");
-        }
-      }
-      geom_.L = *spec.duration;
-      geom_.sigma = *spec.sigma;
-      geom_.c = *spec.c;
-      given_ = kDuration | kSigma | kC;
-      if (!(geom_.L > 2.0 * geom_.c * geom_.sigma)) {
-        unvalidated(key("duration"), "duration " + num(geom_.L) + " must exceed 2*c*sigma = " +
-                                         num(2.0 * geom_.c * geom_.sigma) +
-                                         " (the rise centre c*sigma must come before the fall "
-                                         "centre duration - c*sigma)");
-      }
-      break;
+void Pulse::resolve_length(const PulseSpec& spec, const std::string& desc) {
+  const char* sname = enum_name(shape_);
+  if (!spec.duration) {
+    unvalidated(key("duration"), desc + " needs a duration", "duration: the length in ns");
+  }
+  geom_.L = *spec.duration;
+  given_ = kDuration;
+  if (shape_ == Shape::piecewise_constant && spec.values.empty()) {
+    unvalidated(key("values"), std::string(sname) + " needs at least one value",
+                "values: [v0, v1, ...] in GHz");
+  }
+  if (shape_ == Shape::spline && spec.values.size() < 4) {
+    unvalidated(key("values"), std::string(sname) + " needs at least 4 control values, got " +
+                                   std::to_string(spec.values.size()),
+                "values: [v0, v1, v2, v3, ...] in GHz");
+  }
+}
+
+void Pulse::resolve_ramps(const PulseSpec& spec, const std::string& desc) {
+  std::vector<std::string> have;
+  if (spec.duration) have.emplace_back("duration");
+  if (spec.plateau) have.emplace_back("plateau");
+  if (spec.ramp) have.emplace_back("ramp");
+  if (have.size() < 2) {
+    const char* missing = !spec.duration ? "duration" : !spec.plateau ? "plateau" : "ramp";
+    unvalidated(key(missing), desc + " needs two of duration, plateau, ramp; " + given_text(have),
+                "duration = plateau + 2*ramp");
+  }
+  if (have.size() == 3) {
+    const double sum = *spec.plateau + 2.0 * *spec.ramp;
+    if (std::fabs(*spec.duration - sum) > kConsistencyTol * *spec.duration) {
+      unvalidated(key("duration"), "duration " + num(*spec.duration) + ", plateau " +
+                                       num(*spec.plateau) + " and ramp " + num(*spec.ramp) +
+                                       " are inconsistent: plateau + 2*ramp = " + num(sum),
+                  "only two of them, or duration = plateau + 2*ramp");
     }
   }
-  detail::prepare_geometry(geom_);
-  if (fam == ShapeFamily::values) values_ = spec.values;
-  lambda_ = drag ? spec.lambda.value_or(0.0) : 0.0;
-  phase_ = spec.phase;
-  delay_ = spec.delay;
-
-  // --- frequency ----------------------------------------------------------------------------
-  if (spec.frequency_mode == FrequencyMode::value) {
-    frequency_ = spec.frequency;
-  } else {
-    if (!std::isfinite(auto_frequency)) {
-      throw NumericalError(key("frequency") + ": frequency: auto could not be resolved (got " +
-                           num(auto_frequency) + ")");
+  if (spec.duration && spec.ramp) {  // plateau follows (also when all three are given)
+    geom_.L = *spec.duration;
+    geom_.ramp = *spec.ramp;
+    given_ = kDuration | kRamp;
+    if (geom_.L - 2.0 * geom_.ramp < -kConsistencyTol * geom_.L) {
+      unvalidated(key("ramp"), "ramp " + num(geom_.ramp) + " is longer than half the duration " +
+                                   num(geom_.L) + ": plateau = duration - 2*ramp = " +
+                                   num(geom_.L - 2.0 * geom_.ramp),
+                  "ramp <= duration/2");
     }
-    frequency_ = auto_frequency;
+  } else if (spec.duration) {  // (duration, plateau): ramp follows
+    geom_.L = *spec.duration;
+    geom_.ramp = 0.5 * (*spec.duration - *spec.plateau);
+    given_ = kDuration | kPlateau;
+    if (!(geom_.ramp > 0.0)) {
+      unvalidated(key("plateau"), "plateau " + num(*spec.plateau) +
+                                      " leaves no ramp in duration " + num(geom_.L),
+                  "plateau < duration");
+    }
+  } else {  // (ramp, plateau): duration follows
+    geom_.ramp = *spec.ramp;
+    geom_.L = *spec.plateau + 2.0 * *spec.ramp;
+    given_ = kRamp | kPlateau;
   }
+}
 
-  // --- amplitude ----------------------------------------------------------------------------
-  if (fam == ShapeFamily::values) {
+void Pulse::resolve_gauss(const PulseSpec& spec, const std::string& desc) {
+  std::vector<std::string> have;
+  if (spec.duration) have.emplace_back("duration");
+  if (spec.sigma) have.emplace_back("sigma");
+  if (spec.c) have.emplace_back("c");
+  if (have.size() < 2) {
+    const char* missing = !spec.duration ? "duration" : !spec.sigma ? "sigma" : "c";
+    unvalidated(key(missing), desc + " needs two of duration, sigma, c; " + given_text(have),
+                "duration = 2*c*sigma");
+  }
+  if (have.size() == 3) {
+    const double prod = 2.0 * *spec.c * *spec.sigma;
+    if (std::fabs(*spec.duration - prod) > kConsistencyTol * *spec.duration) {
+      unvalidated(key("duration"), "duration " + num(*spec.duration) + ", sigma " +
+                                       num(*spec.sigma) + " and c " + num(*spec.c) +
+                                       " are inconsistent: 2*c*sigma = " + num(prod),
+                  "only two of them, or duration = 2*c*sigma");
+    }
+  }
+  if (spec.duration && spec.sigma) {  // c follows (also when all three are given)
+    geom_.sigma = *spec.sigma;
+    geom_.c = *spec.duration / (2.0 * *spec.sigma);
+    given_ = kDuration | kSigma;
+  } else if (spec.duration) {  // (duration, c): sigma follows
+    geom_.c = *spec.c;
+    geom_.sigma = *spec.duration / (2.0 * *spec.c);
+    given_ = kDuration | kC;
+  } else {  // (sigma, c): duration follows
+    geom_.sigma = *spec.sigma;
+    geom_.c = *spec.c;
+    given_ = kSigma | kC;
+  }
+}
+
+void Pulse::resolve_edges(const PulseSpec& spec, const std::string& desc) {
+  // g(tau) has three independent scales (rise at c*sigma, fall at L - c*sigma, width sigma):
+  // with L = 2 c sigma it would vanish identically, so all three keys are needed.
+  const std::pair<const char*, const std::optional<double>*> keys[] = {
+      {"duration", &spec.duration}, {"sigma", &spec.sigma}, {"c", &spec.c}};
+  for (const auto& [k, v] : keys) {
+    if (!v->has_value()) {
+      unvalidated(key(k), desc + " needs all three of duration, sigma, c (independent: the " +
+                              "rise is centred at c*sigma, the fall at duration - c*sigma); " +
+                              k + " is missing");
+    }
+  }
+  geom_.L = *spec.duration;
+  geom_.sigma = *spec.sigma;
+  geom_.c = *spec.c;
+  given_ = kDuration | kSigma | kC;
+  if (!(geom_.L > 2.0 * geom_.c * geom_.sigma)) {
+    unvalidated(key("duration"), "duration " + num(geom_.L) + " must exceed 2*c*sigma = " +
+                                     num(2.0 * geom_.c * geom_.sigma) +
+                                     " (the rise centre c*sigma must come before the fall "
+                                     "centre duration - c*sigma)");
+  }
+}
+
+void Pulse::resolve_amplitude(const PulseSpec& spec, const std::string& desc, ShapeFamily family,
+                              double matrix_element01) {
+  if (family == ShapeFamily::values) {
     if (spec.amplitude_auto) {
       unvalidated(key("amplitude"), std::string("amplitude: auto does not apply to ") + desc +
                                         ": its values are the drive in GHz");

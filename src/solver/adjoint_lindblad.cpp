@@ -36,6 +36,111 @@ CMatrix expm_frechet(const CMatrix& A, const CMatrix& E) {
   return linalg::expm(big).topRightCorner(g, g);
 }
 
+/// Where each application's data lives: a unitary application has its adjoint and its
+/// environment per step (split g x g, offsets within a step's block); a dissipator its
+/// environment summed over all steps, and its step-independent adjoint.
+struct AppLayout {
+  std::vector<std::size_t> adj_off, env_off, diss_off;
+  std::size_t adj_per_step = 0, env_per_step = 0, diss_total = 0;
+  std::vector<std::vector<double>> diss_adj;
+
+  explicit AppLayout(const DensityPlan& plan) {
+    const auto& apps = plan.apps();
+    const std::size_t num_apps = apps.size();
+    adj_off.assign(num_apps, 0);
+    env_off.assign(num_apps, 0);
+    diss_off.assign(num_apps, 0);
+    diss_adj.resize(num_apps);
+    for (std::size_t i = 0; i < num_apps; ++i) {
+      const int g = plan.size(apps[i]);
+      const auto gg2 = static_cast<std::size_t>(2 * g * g);
+      if (apps[i].kind == DensityApp::Kind::dissipator) {
+        diss_off[i] = diss_total;
+        diss_total += gg2;
+        diss_adj[i].resize(gg2);
+        split_adjoint(plan.matrix(apps[i], nullptr), g, diss_adj[i].data());
+      } else {
+        adj_off[i] = adj_per_step;
+        adj_per_step += gg2;
+        env_off[i] = env_per_step;
+        env_per_step += gg2;
+      }
+    }
+  }
+};
+
+/// The checkpoints x_0, x_K, x_2K, ... of a forward pass from x0.
+std::vector<CMatrix> forward_checkpoints(const DensityEvolution& job, const DensityPlan& plan,
+                                         const CMatrix& x0, int K) {
+  std::vector<CMatrix> checkpoints;
+  CMatrix x = x0;
+  for (int s = 0; s < job.steps; s += K) {
+    checkpoints.push_back(x);
+    evolve_density_steps(job, plan, x, s, std::min(job.steps, s + K), nullptr, {});
+  }
+  return checkpoints;
+}
+
+/// Parameter side of steps sa..sb-1 (descending, as on_step expects): each unitary set's
+/// environments (row digits plus conj of column digits) contracted with its gate derivatives.
+struct SegmentContraction {
+  const DensityEvolution& job;
+  const DensityPlan& plan;
+  const AppLayout& layout;
+  std::vector<GateContraction>& contraction;
+  std::vector<GateContraction::Accumulators>& totals;
+
+  void operator()(int sa, int sb, const std::vector<std::vector<double>>& coeffs,
+                  const std::vector<double>& env, const SubstepCotangent& on_step,
+                  std::vector<double>& dc, std::vector<double>& set_env) const {
+    const auto& apps = plan.apps();
+    for (int s = sb - 1; s >= sa; --s) {
+      const auto at = static_cast<std::size_t>(s - sa);
+      std::fill(dc.begin(), dc.end(), 0.0);
+      for (std::size_t u = 0; u < job.unitary.size(); ++u) {
+        const TrotterGates& gates = *job.unitary[u];
+        set_env.assign(gates.step_size(), 0.0);
+        for (std::size_t i = 0; i < apps.size(); ++i) {
+          const DensityApp& a = apps[i];
+          if (a.kind == DensityApp::Kind::dissipator || a.set != static_cast<int>(u)) continue;
+          const int g = gates.size(a.gate);
+          const int gg = g * g;
+          const double* e = env.data() + layout.env_per_step * at + layout.env_off[i];
+          double* out = set_env.data() + gates.offset(a.gate);
+          const double sign = a.kind == DensityApp::Kind::column ? -1.0 : 1.0;  // conj(E_col)
+          for (int k = 0; k < gg; ++k) {
+            out[k] += e[k];
+            out[gg + k] += sign * e[gg + k];
+          }
+        }
+        contraction[u].contract_step(coeffs[at], set_env.data(), dc, totals[u]);
+      }
+      if (on_step) on_step(s, dc);
+    }
+  }
+};
+
+/// Noise parameters: 2 Re Tr(dE env) per dissipator application, dE the Frechet derivative of
+/// its exponential, env its environment summed over all steps.
+void add_noise_gradient(const DensityEvolution& job, const DensityPlan& plan,
+                        const AppLayout& layout, const std::vector<double>& diss_env,
+                        const std::vector<DissipatorTangent>& noise_tangents,
+                        std::vector<double>& noise_sums) {
+  const auto& apps = plan.apps();
+  for (std::size_t t = 0; t < noise_tangents.size(); ++t) {
+    const DissipatorTangent& nt = noise_tangents[t];
+    const CMatrix& G = (*job.dissipators)[static_cast<std::size_t>(nt.dissipator)].generator;
+    for (std::size_t i = 0; i < apps.size(); ++i) {
+      const DensityApp& a = apps[i];
+      if (a.kind != DensityApp::Kind::dissipator || a.gate != nt.dissipator) continue;
+      const double tau = plan.fracs()[static_cast<std::size_t>(a.frac_index)] * job.dt;
+      const CMatrix dE = expm_frechet(G * tau, nt.generator * tau);
+      const CMatrix E = from_split(diss_env.data() + layout.diss_off[i], static_cast<int>(G.rows()));
+      noise_sums[t] += 2.0 * dE.cwiseProduct(E.transpose()).sum().real();
+    }
+  }
+}
+
 }  // namespace
 
 void adjoint_density(const DensityEvolution& job, const TermList& terms, const CMatrix& x0,
@@ -52,42 +157,10 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
   const auto& apps = plan.apps();
   const std::size_t num_apps = apps.size();
   const int K = interval > 0 ? interval : checkpoint_interval(job.steps);
-
-  // Forward: the checkpoints x_0, x_K, x_2K, ...
-  std::vector<CMatrix> checkpoints;
-  {
-    CMatrix x = x0;
-    for (int s = 0; s < job.steps; s += K) {
-      checkpoints.push_back(x);
-      evolve_density_steps(job, plan, x, s, std::min(job.steps, s + K), nullptr, {});
-    }
-  }
-
-  // Layout of the per-step data: the adjoint (and inverse) of every unitary application, and
-  // every application's environment (unitary: per step; dissipators: summed over steps).
-  std::vector<std::size_t> adj_off(num_apps, 0), env_off(num_apps, 0), diss_off(num_apps, 0);
-  std::size_t adj_per_step = 0, env_per_step = 0, diss_total = 0;
-  for (std::size_t i = 0; i < num_apps; ++i) {
-    const auto gg2 = static_cast<std::size_t>(2 * plan.size(apps[i]) * plan.size(apps[i]));
-    if (apps[i].kind == DensityApp::Kind::dissipator) {
-      diss_off[i] = diss_total;
-      diss_total += gg2;
-    } else {
-      adj_off[i] = adj_per_step;
-      adj_per_step += gg2;
-      env_off[i] = env_per_step;
-      env_per_step += gg2;
-    }
-  }
-  // Dissipator adjoints are step independent.
-  std::vector<std::vector<double>> diss_adj(num_apps);
-  for (std::size_t i = 0; i < num_apps; ++i)
-    if (apps[i].kind == DensityApp::Kind::dissipator) {
-      const int g = plan.size(apps[i]);
-      diss_adj[i].resize(static_cast<std::size_t>(2 * g * g));
-      split_adjoint(plan.matrix(apps[i], nullptr), g, diss_adj[i].data());
-    }
-  std::vector<double> diss_env(diss_total, 0.0);
+  const std::vector<CMatrix> checkpoints = forward_checkpoints(job, plan, x0, K);
+  const AppLayout layout(plan);
+  const std::size_t adj_per_step = layout.adj_per_step, env_per_step = layout.env_per_step;
+  std::vector<double> diss_env(layout.diss_total, 0.0);
 
   std::vector<GateContraction> contraction;
   std::vector<GateContraction::Accumulators> totals;
@@ -95,6 +168,7 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
     contraction.emplace_back(*gates, terms, tangents);
     totals.push_back(contraction.back().make_accumulators());
   }
+  const SegmentContraction contract_segment{job, plan, layout, contraction, totals};
   const auto num_channels = job.unitary.empty() ? std::size_t{0} : job.unitary[0]->drives().size();
 
   const std::size_t per_step = plan.per_step();
@@ -121,13 +195,13 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
       plan.compute_step(coeffs[at], step);
       for (std::size_t i = 0; i < num_apps; ++i)
         if (apps[i].kind != DensityApp::Kind::dissipator)
-          split_adjoint(plan.matrix(apps[i], step), plan.size(apps[i]), adj_data.data() + adj_per_step * at + adj_off[i]);
+          split_adjoint(plan.matrix(apps[i], step), plan.size(apps[i]), adj_data.data() + adj_per_step * at + layout.adj_off[i]);
     }
     std::fill(env.begin(), env.end(), 0.0);
     const bool parallel = backend::worth_threads(threads, step_flops * len, num_blocks);
     backend::run_team(threads, parallel, [&](backend::Team& team) {
       std::vector<double> local_env(env_per_step * static_cast<std::size_t>(len), 0.0);
-      std::vector<double> local_diss(diss_total, 0.0);
+      std::vector<double> local_diss(layout.diss_total, 0.0);
       AdjointPlanes planes(static_cast<std::size_t>(D2 * width));
       double* xr = planes.plane(0);
       double* xi = planes.plane(1);
@@ -144,8 +218,8 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
             const DensityApp& a = apps[i];
             const auto& geo = plan.geometry(b, i);
             const bool diss = a.kind == DensityApp::Kind::dissipator;
-            const double* adjoint = diss ? diss_adj[i].data() : adj + adj_off[i];
-            double* e = diss ? local_diss.data() + diss_off[i] : local_env.data() + env_per_step * at + env_off[i];
+            const double* adjoint = diss ? layout.diss_adj[i].data() : adj + layout.adj_off[i];
+            double* e = diss ? local_diss.data() + layout.diss_off[i] : local_env.data() + env_per_step * at + layout.env_off[i];
             backend::adjoint_gate(xr, xi, lr, li, geo,
                                   diss ? plan.dissipator_inverse(a) : adjoint, adjoint, e);
           }
@@ -154,49 +228,13 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
       });
       team.critical([&] {
         for (std::size_t i = 0; i < local_env.size(); ++i) env[i] += local_env[i];
-        for (std::size_t i = 0; i < diss_total; ++i) diss_env[i] += local_diss[i];
+        for (std::size_t i = 0; i < layout.diss_total; ++i) diss_env[i] += local_diss[i];
       });
     });
-    // Contraction, step by step (descending, as on_step expects).
-    for (int s = sb - 1; s >= sa; --s) {
-      const auto at = static_cast<std::size_t>(s - sa);
-      std::fill(dc.begin(), dc.end(), 0.0);
-      for (std::size_t u = 0; u < job.unitary.size(); ++u) {
-        const TrotterGates& gates = *job.unitary[u];
-        set_env.assign(gates.step_size(), 0.0);
-        for (std::size_t i = 0; i < num_apps; ++i) {
-          const DensityApp& a = apps[i];
-          if (a.kind == DensityApp::Kind::dissipator || a.set != static_cast<int>(u)) continue;
-          const int g = gates.size(a.gate);
-          const int gg = g * g;
-          const double* e = env.data() + env_per_step * at + env_off[i];
-          double* out = set_env.data() + gates.offset(a.gate);
-          const double sign = a.kind == DensityApp::Kind::column ? -1.0 : 1.0;  // conj(E_col)
-          for (int k = 0; k < gg; ++k) {
-            out[k] += e[k];
-            out[gg + k] += sign * e[gg + k];
-          }
-        }
-        contraction[u].contract_step(coeffs[at], set_env.data(), dc, totals[u]);
-      }
-      if (on_step) on_step(s, dc);
-    }
+    contract_segment(sa, sb, coeffs, env, on_step, dc, set_env);
   }
   for (std::size_t u = 0; u < contraction.size(); ++u) contraction[u].finish(totals[u], tangent_sums);
-
-  // Noise parameters: 2 Re Tr(dE env) per dissipator application, dE the Frechet derivative.
-  for (std::size_t t = 0; t < noise_tangents.size(); ++t) {
-    const DissipatorTangent& nt = noise_tangents[t];
-    const CMatrix& G = (*job.dissipators)[static_cast<std::size_t>(nt.dissipator)].generator;
-    for (std::size_t i = 0; i < num_apps; ++i) {
-      const DensityApp& a = apps[i];
-      if (a.kind != DensityApp::Kind::dissipator || a.gate != nt.dissipator) continue;
-      const double tau = plan.fracs()[static_cast<std::size_t>(a.frac_index)] * job.dt;
-      const CMatrix dE = expm_frechet(G * tau, nt.generator * tau);
-      const CMatrix E = from_split(diss_env.data() + diss_off[i], static_cast<int>(G.rows()));
-      noise_sums[t] += 2.0 * dE.cwiseProduct(E.transpose()).sum().real();
-    }
-  }
+  add_noise_gradient(job, plan, layout, diss_env, noise_tangents, noise_sums);
 }
 
 }  // namespace qevolve::solver

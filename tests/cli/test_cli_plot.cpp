@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "cli_util.hpp"
 #include "qevolve/hdf5_file.hpp"
@@ -207,6 +208,34 @@ TEST(CliPlot, BenchPlotTakesAnyFileName) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("wrote " + png.string() + "\n"), std::string::npos) << r.out;
   EXPECT_TRUE(is_png(png));
+}
+
+/// The width in pixels of a PNG (its IHDR chunk, big-endian at byte 16).
+unsigned png_width(const std::filesystem::path& path) {
+  const std::string b = read_file(path);
+  if (b.size() < 24) return 0;
+  unsigned w = 0;
+  for (int i = 16; i < 20; ++i) w = (w << 8) | static_cast<unsigned char>(b[static_cast<std::size_t>(i)]);
+  return w;
+}
+
+// bench scaling --plot: time and GFLOP/s panels; the strong-scaling panel only when the table
+// has a 1-rank, 1-thread row beside another thread count (it was drawn empty before).
+TEST(CliPlot, BenchScalingDrawsTheSpeedupPanelOnlyWithSpeedups) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  TempDir dir;
+  const auto one = dir / "one.png", two = dir / "two.png";
+  for (const auto& [threads, png] : {std::pair{"1", one}, std::pair{"1,2", two}}) {
+    const auto r = run_qevolve("bench scaling --qubits 2:3 --steps 20 --threads " + std::string(threads) +
+                                   " --csv " + shell_word(dir / "t.csv") + " --plot " + shell_word(png),
+                               dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_TRUE(is_png(png)) << threads;
+  }
+  // 110 dpi: 10 x 4.2 in for two panels, 15 x 4.2 in for three.
+  EXPECT_EQ(png_width(one), 1100u);
+  EXPECT_EQ(png_width(two), 1650u);
 }
 
 }  // namespace

@@ -122,6 +122,36 @@ TEST(CliSweep, ThreadsChangeNoBit) {
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }
 
+// sweep --steps N: every point as `--set evolution.steps=N` (bitwise), recorded in /overrides
+// as run's flag is; an axis over evolution.steps still sets each point's own steps.
+TEST(CliSweep, StepsFlagIsTheSetOfEveryPoint) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto cfg = dir.write("small.yaml", kSmallFluxonium);
+  const std::string axis = " --vary pulses[0].amplitude=0.07,0.09 --threads 1 --quiet -o ";
+  ASSERT_EQ(run_qevolve("sweep " + quoted(cfg) + axis + quoted(dir / "flag.h5") + " --steps 150", dir).exit_code, 0);
+  ASSERT_EQ(run_qevolve("sweep " + quoted(cfg) + axis + quoted(dir / "set.h5") + " --set evolution.steps=150", dir)
+                .exit_code, 0);
+  ASSERT_EQ(run_qevolve("sweep " + quoted(cfg) + axis + quoted(dir / "base.h5"), dir).exit_code, 0);
+  const auto both = run_qevolve("sweep " + quoted(cfg) + " --vary evolution.steps=200,300 --steps 150 --threads 1 "
+                                "--quiet -o " + quoted(dir / "axis.h5"), dir);
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  ASSERT_EQ(run_qevolve("sweep " + quoted(cfg) + " --vary evolution.steps=200,300 --threads 1 --quiet -o " +
+                            quoted(dir / "axis_only.h5"), dir).exit_code, 0);
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "f = lambda n: h5py.File('" + dir.path().string() + "/' + n + '.h5', 'r')\n"
+      "a, b, c = f('flag'), f('set'), f('base')\n"
+      "for k in ['fidelity', 'leakage', 'populations']:\n"
+      "    assert np.array_equal(a['sweep/' + k][()], b['sweep/' + k][()]), k\n"
+      "assert not np.array_equal(a['sweep/fidelity'][()], c['sweep/fidelity'][()])\n"
+      "labels = [x.decode() if isinstance(x, bytes) else x for x in a.attrs['overrides']]\n"
+      "assert labels == ['--steps 150'], labels\n"
+      "assert np.array_equal(f('axis')['sweep/fidelity'][()], f('axis_only')['sweep/fidelity'][()])\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+}
+
 // sweep --plot: refused before any work without an output file; with one, the picture is drawn
 // from it (and --quiet leaves stdout empty, as run's).
 TEST(CliSweep, PlotNeedsAnOutputAndDrawsTheMap) {
