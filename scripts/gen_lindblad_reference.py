@@ -12,7 +12,7 @@ inputs |i><j| (i, j in {0, 1}) with vern9 at rtol 1e-12, atol 1e-14; the run at 
 agree to 1e-9 (printed). Each row is one entry of the computational block of the channel,
 S(a + 2b, i + 2j) = <a| E(|i><j|) |b>.
 
-The C++ test (tests/solver/test_lindblad_qutip.cpp) runs qevolve on the same YAML and compares
+The C++ test (tests/solver/test_lindblad.cpp) runs qevolve on the same YAML and compares
 to 1e-6 (issue acceptance). Requires qutip and scipy (`python3 -m pip install qutip scipy`).
 Run:  python3 scripts/gen_lindblad_reference.py [output.csv]
 """

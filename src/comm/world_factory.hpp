@@ -1,5 +1,5 @@
 // Internal: what the MPI build adds (src/comm/mpi/) or the serial build stubs out
-// (src/comm/no_mpi.cpp, compiled only without MPI).
+// (src/comm/mpi/no_mpi.cpp, compiled only without MPI).
 #pragma once
 
 #include <memory>

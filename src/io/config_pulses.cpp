@@ -113,12 +113,23 @@ void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, const Sh
     }
     return;
   }
-  if (!ramp || !p.duration) return;  // sigma and c are > 0: every derived value is positive
-  // duration with ramp or plateau: the derived one must not be negative.
+  if (!p.duration) {  // the derived duration: within the range a given one has
+    const double derived = derived_duration();
+    if (!physical::kDuration.contains(derived))
+      doc.fail(m.mark(), m.path(), Msg::DerivedDurationTooLong,
+               {{"FORMULA", ramp ? "plateau + 2*ramp" : "2*c*sigma"},
+                {"VALUE", format_number(derived)},
+                {"MAX", format_number(physical::kDuration.hi)},
+                {"KEYS", std::string(a_key) + " and " + b_key}});
+    return;
+  }
+  if (!ramp) return;  // sigma and c are > 0: the derived one is positive
+  // duration with ramp: the derived plateau must not be negative; with plateau: the derived
+  // ramp must be positive (a ramp of 0 is a jump, refused as a given ramp of 0 is).
   const bool plateau_derived = !a.has_value();
   const double derived = plateau_derived ? *p.duration - 2.0 * *b : 0.5 * (*p.duration - *a);
-  if (derived < 0.0)
-    doc.fail(m.mark(), m.path(), Msg::ShapeKeyNegative,
+  if (plateau_derived ? derived < 0.0 : !(derived > 0.0))
+    doc.fail(m.mark(), m.path(), plateau_derived ? Msg::ShapeKeyNegative : Msg::ShapeKeyNotPositive,
              {{"KEY", plateau_derived ? "plateau" : "ramp"},
               {"FORMULA", message(plateau_derived ? Msg::FormulaPlateau : Msg::FormulaRamp)},
               {"VALUE", format_number(derived)},
@@ -235,7 +246,7 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
   if (auto v = opt_number(doc, m, "phase", Range::any("rad"))) p.phase = *v;
   if (auto v = opt_number(doc, m, "delay", physical::kTimeOffset)) p.delay = *v;
   p.duration = opt_number(doc, m, "duration", physical::kDuration);
-  p.ramp = opt_number(doc, m, "ramp", physical::kTimeOffset);
+  p.ramp = opt_number(doc, m, "ramp", physical::kDuration);
   p.plateau = opt_number(doc, m, "plateau", physical::kTimeOffset);
   p.sigma = opt_number(doc, m, "sigma", physical::kDuration);
   p.c = opt_number(doc, m, "c", Range::gt(0.0));

@@ -69,6 +69,8 @@ enum class Msg {
   EdgeKeysMissing,
   EdgesOverlap,
   ShapeKeyNegative,
+  ShapeKeyNotPositive,
+  DerivedDurationTooLong,
   TooFewValues,
   CrosstalkSelf,
   // --- trainable parameters ----------------------------------------------------------------

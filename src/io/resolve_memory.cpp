@@ -296,11 +296,12 @@ MemoryEstimate estimate_sweep_memory(const Config& point, const device::Resolved
   t.add(at_once * (one.bytes - kBaseBytes), "the points evaluated at once need", one.key);
   // The validated points this rank keeps (their configs and resolved devices) ...
   t.add(size.local_points * kSweepPointBytes, "the validated points need", "--vary");
-  // ... and rank 0's results of the whole grid: F, F uncompensated, leakage and the d x d
-  // populations per point, in three copies at the peak (this rank's results, the gathered
-  // records, the populations written).
+  // ... and rank 0's results of the whole grid: F, F uncompensated, leakage, the conditional
+  // phase and the d x d populations per point (kSweepFigures + d^2, src/commands/sweep_grid.hpp),
+  // in three copies at the peak (this rank's results, the gathered records, the populations
+  // written).
   const double d = computational_dim(dev);
-  t.add(3.0 * size.points * (3.0 + d * d) * kReal, "the grid's results need", "--vary");
+  t.add(3.0 * size.points * (4.0 + d * d) * kReal, "the grid's results need", "--vary");
   e.scheme = one.scheme + ", " + short_number(size.points) + " points";
   return e;
 }

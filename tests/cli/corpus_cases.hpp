@@ -430,7 +430,7 @@ inline std::vector<CorpusCase> size_cases() {
        {{"t4.yaml", transmons4}},
        "sweep t4.yaml --vary pulses[0].amplitude=0.001:0.002:1000000 --threads 1 --max-memory 2G",
        "--vary: D = 3^4 = 81 states, 16 columns per point, 1000000 points, 1 at once: the grid's "
-       "results need 5.79 GiB "
+       "results need 5.81 GiB "
        "(9.6"},
       {"size",
        "SweepLaterPointLarger",

@@ -112,7 +112,7 @@ inline constexpr BadCase kSectionsCases[] = {
      "    amplitude: 0.1\n"
      "    duration: 50\n"
      "    ramp: -1\n",
-     "bad.yaml:7:11: pulses[0].ramp: `-1` is out of range (expected a number in [0, 1e9] (ns))"},
+     "bad.yaml:7:11: pulses[0].ramp: `-1` is out of range (expected a number in (0, 1e9] (ns))"},
     {"ShapeKeysMissing",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -164,6 +164,35 @@ inline constexpr BadCase kSectionsCases[] = {
      "    ramp: 6\n",
      "bad.yaml:3:5: pulses[0]: the derived plateau = duration - 2*ramp = -2 is negative"
      " (expected duration >= 2*ramp)"},
+    {"DerivedRampNotPositive",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - qubit: q0\n"
+     "    shape: rampcos\n"
+     "    amplitude: 0.1\n"
+     "    duration: 10\n"
+     "    plateau: 10\n",
+     "bad.yaml:3:5: pulses[0]: the derived ramp = (duration - plateau)/2 = 0 is not positive"
+     " (expected duration > plateau)"},
+    {"RampZero",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - qubit: q0\n"
+     "    shape: trapezoid\n"
+     "    amplitude: 0.1\n"
+     "    plateau: 10\n"
+     "    ramp: 0\n",
+     "bad.yaml:7:11: pulses[0].ramp: `0` is out of range (expected a number in (0, 1e9] (ns))"},
+    {"DerivedDurationTooLong",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - qubit: q0\n"
+     "    shape: gaussian\n"
+     "    amplitude: 0.1\n"
+     "    sigma: 3\n"
+     "    c: 1e12\n",
+     "bad.yaml:3:5: pulses[0]: the derived duration = 2*c*sigma = 6e12 ns exceeds 1e9 ns"
+     " (expected sigma and c giving a duration in (0, 1e9] ns)"},
     {"SplineTooFewValues",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"

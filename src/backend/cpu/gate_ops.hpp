@@ -1,8 +1,7 @@
-// Register-level gate arithmetic shared by the CPU kernels (local_gate.cpp: one gate per
-// sweep; gate_pair.cpp: two gates per sweep). Every kernel that applies a given kind of gate
-// goes through the same functions here, so the updates of an amplitude happen in the same
-// order whichever kernel ran them: results are bitwise the same with and without pairing,
-// and for vector and scalar (tail) positions.
+// Register-level gate arithmetic shared by the CPU kernels (local_gate.cpp: the dense, block
+// and factored gate kernels). Every kernel that applies a given kind of gate goes through the
+// same functions here, so the updates of an amplitude happen in the same order whichever
+// kernel ran them: results are bitwise the same for vector and scalar (tail) positions.
 #pragma once
 
 #include <algorithm>
