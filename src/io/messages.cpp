@@ -98,6 +98,10 @@ constexpr std::array kTable{
           "${CONDITION}"},
     Entry{Msg::DerivedDurationTooLong, "the derived duration = ${FORMULA} = ${VALUE} ns exceeds ${MAX} ns",
           "${KEYS} giving a duration in (0, ${MAX}] ns"},
+    Entry{Msg::GaussianTooFlat,
+          "${C} is too small: the Gaussian's normalisation 1/(1 - e^(-c^2/2)) loses the envelope "
+          "to rounding",
+          "c >= ${MIN}, c = duration/(2*sigma), usually 2 to 4"},
     Entry{Msg::TooFewValues, "${COUNT} control values given",
           "at least ${MIN} values for a `${SHAPE}` pulse"},
     Entry{Msg::CrosstalkSelf, "crosstalk onto the pulse's own mode `${NAME}`",

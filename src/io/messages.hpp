@@ -71,6 +71,7 @@ enum class Msg {
   ShapeKeyNegative,
   ShapeKeyNotPositive,
   DerivedDurationTooLong,
+  GaussianTooFlat,
   TooFewValues,
   CrosstalkSelf,
   // --- trainable parameters ----------------------------------------------------------------

@@ -193,6 +193,28 @@ inline constexpr BadCase kSectionsCases[] = {
      "    c: 1e12\n",
      "bad.yaml:3:5: pulses[0]: the derived duration = 2*c*sigma = 6e12 ns exceeds 1e9 ns"
      " (expected sigma and c giving a duration in (0, 1e9] ns)"},
+    {"GaussianTooFlat",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - qubit: q0\n"
+     "    shape: gaussian\n"
+     "    amplitude: 0.1\n"
+     "    duration: 10\n"
+     "    c: 1e-12\n",
+     "bad.yaml:7:8: pulses[0].c: c = 1e-12 is too small: the Gaussian's normalisation 1/(1 - e^(-c^2/2))"
+     " loses the envelope to rounding (expected c >= 0.01, c = duration/(2*sigma), usually 2 to 4)"},
+    {"DerivedGaussianTooFlat",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "pulses:\n"
+     "  - qubit: q0\n"
+     "    shape: drag\n"
+     "    base: gaussian\n"
+     "    amplitude: 0.1\n"
+     "    duration: 10\n"
+     "    sigma: 1000\n",
+     "bad.yaml:3:5: pulses[0]: the derived c = duration/(2*sigma) = 0.005 is too small: the Gaussian's"
+     " normalisation 1/(1 - e^(-c^2/2)) loses the envelope to rounding (expected c >= 0.01, c = duration/(2*sigma),"
+     " usually 2 to 4)"},
     {"SplineTooFewValues",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
