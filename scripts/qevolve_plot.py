@@ -117,14 +117,28 @@ class Units:
              "plateau": "ns", "sigma": "ns", "lambda": "ns", "t1": "ns", "tphi": "ns", "phase": "rad",
              "angle": "rad", "flux": "Φ0", "ng": "2e", "steps": "", "rate": "1/ns"}
 
-    def __init__(self, config):
-        # A flux pulse's amplitude is in flux quanta, not GHz (docs/pulses.md).
-        self.flux_pulses = re.search(r"operator:\s*[\"']?flux", config or "") is not None
+    def __init__(self, config, flux_pulses=None):
+        # A flux pulse's amplitude and values are in flux quanta, not GHz (docs/pulses.md).
+        # Files name those pulses (attribute flux_pulses); older ones only hold the config text.
+        self.flux_set = None if flux_pulses is None else {int(p) for p in np.ravel(flux_pulses)}
+        self.flux_pulses = bool(self.flux_set) or (
+            flux_pulses is None and re.search(r"operator:\s*[\"']?flux", config or "") is not None)
+
+    def is_flux(self, pulse):
+        """True or False for pulse index `pulse`; None when the file does not say."""
+        if self.flux_set is not None:
+            return pulse in self.flux_set
+        return None if self.flux_pulses else False
+
+    def pulse_unit(self, pulse):
+        flux = self.is_flux(pulse)
+        return "GHz or Φ0" if flux is None else "Φ0" if flux else "GHz"
 
     def unit(self, key):
         last = re.sub(r"\[.*?\]", "", key.split(".")[-1])
-        if last == "amplitude" and self.flux_pulses:
-            return "GHz or Φ0"
+        m = re.match(r"pulses\[(\d+)\]\.(amplitude|values)", key)
+        if m:
+            return self.pulse_unit(int(m.group(1)))
         return self.TABLE.get(last, "")
 
     def label(self, key):
@@ -230,13 +244,19 @@ def sweep_panels(f, units):
 
 
 def phase_line(ax, axis, phase, best):
-    """A CZ / CPHASE sweep's conditional phase (in units of pi) against its one axis."""
+    """A CZ / CPHASE sweep's conditional phase (in units of pi) against its one axis, unwrapped
+    along it (a line through the +-pi cut would read as a jump), shifted by a multiple of 2 so
+    that the best point (else the first) lies in (-1, 1]."""
+    phase = np.unwrap(np.asarray(phase, dtype=float) * np.pi) / np.pi
+    ref = phase[best[0]] if best is not None else phase[0]
+    phase = phase - 2.0 * np.round(ref / 2.0 - 1e-12)
+    for level in (-1.0, 1.0):
+        ax.axhline(level, ls="--", lw=0.8, color="gray")
     ax.plot(axis.x, phase, "o-", ms=3, color="C2")
     if best is not None:
         ax.plot([axis.x[best[0]]], [phase[best[0]]], "*", ms=14, color="C3")
     axis.label(ax.xaxis)
-    ax.set_ylim(-1.05, 1.05)
-    ax.set_ylabel("conditional phase / π")
+    ax.set_ylabel("conditional phase / π (unwrapped along the axis)")
     ax.set_title("sweep: conditional phase (★: the best point, max F)", fontsize=10)
     ax.grid(True, alpha=0.3)
 
@@ -430,8 +450,13 @@ def pulse_rows(f, units):
     names = strings(f, "/pulses/names") if "/pulses/names" in f else []
     if len(names) != values.shape[0]:
         names = [f"pulses[{p}]" for p in range(values.shape[0])]
-    unit = "GHz or Φ0 (flux)" if units.flux_pulses else "GHz"
     shown = min(values.shape[0], MAX_PULSES)
+    row_units = [units.pulse_unit(p) for p in range(shown)]
+    if len(set(row_units)) == 1:
+        unit = row_units[0] if row_units[0] != "GHz or Φ0" else "GHz or Φ0 (flux)"
+    else:  # each row names its own unit
+        unit = "GHz; flux pulses Φ0"
+        names = [f"{n} [{row_units[p]}]" if p < shown else n for p, n in enumerate(names)]
 
     peaks = np.abs(values[:shown]).max(axis=1) if values.size else np.zeros(shown)
     limits = np.maximum(peaks, (peaks.max(initial=0.0) or 1.0) / 20)
@@ -449,9 +474,17 @@ def pulse_rows(f, units):
                 ax.legend(fontsize=7, loc="upper right")
             # Each row its own scale, but none finer than 1/20 of the largest pulse: a pulse that
             # is numerically zero (a carrier sampled at its nodes) stays a flat line.
-            ax.set_ylim(-1.15 * limits[p], 1.15 * limits[p])
-            ax.text(0.005, 0.93, names[p], transform=ax.transAxes, fontsize=8, va="top",
-                    bbox=dict(facecolor="white", alpha=0.7, lw=0))
+            # A one-signed pulse (a flux pulse, a baseband envelope) keeps the other side small.
+            lo, hi = -1.15 * limits[p], 1.15 * limits[p]
+            negative = np.all(np.real(v) <= 0) and np.any(np.real(v) < 0)
+            if np.all(np.real(v) >= 0):
+                lo = -0.08 * limits[p]
+            elif negative:
+                hi = 0.08 * limits[p]
+            ax.set_ylim(lo, hi)
+            # The name in the corner the pulse leaves free (a negative one starts at the top).
+            ax.text(0.005, 0.07 if negative else 0.93, names[p], transform=ax.transAxes, fontsize=8,
+                    va="bottom" if negative else "top", bbox=dict(facecolor="white", alpha=0.7, lw=0))
             ax.grid(True, alpha=0.3)
             if p < shown - 1:
                 ax.tick_params(labelbottom=False)
@@ -584,7 +617,7 @@ def title_of(f, path):
 
 def collect_panels(f):
     """The panels (functions draw(ax)) and the pulses (draw(fig, spec), rows) or None."""
-    units = Units(text(f.attrs.get("config", "")))
+    units = Units(text(f.attrs.get("config", "")), f.attrs.get("flux_pulses"))
     dims = [int(d) for d in np.ravel(f.attrs["dims"])] if "dims" in f.attrs else None
     panels = []
     if "/sweep/fidelity" in f:

@@ -60,6 +60,12 @@ io::Purpose command_purpose(const Config& config) {
 
 void write_config_attributes(io::Hdf5Writer& w, const Config& config) {
   w.attribute("config", config.yaml_text);
+  // Which pulses drive flux (their amplitudes and values are in flux quanta, not GHz): what
+  // `qevolve plot` needs to give a pulse or sweep axis its unit.
+  std::vector<long long> flux;
+  for (std::size_t p = 0; p < config.pulses.size(); ++p)
+    if (config.pulses[p].op == "flux") flux.push_back(static_cast<long long>(p));
+  if (!flux.empty()) w.attribute("flux_pulses", flux);
   if (config.overrides.empty()) return;
   std::vector<std::string> labels;
   for (const AppliedOverride& o : config.overrides) labels.push_back(o.label);

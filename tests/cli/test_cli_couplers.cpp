@@ -173,7 +173,8 @@ TEST(CliCouplers, ConditionalPhaseOfTheCzExample) {
   EXPECT_NE(r.out.find(" pi (target 1.0000 pi)\n"), std::string::npos) << r.out;
   EXPECT_GT(phase, 0.999 * kPi);
   EXPECT_LE(phase, kPi);
-  const auto x = run_qevolve("run '" + kSource + "/examples/fluxonium_x.yaml' --threads 1", dir);
+  const auto x = run_qevolve("run '" + kSource + "/examples/fluxonium_x.yaml' --threads 1 -o '" +
+                                 (dir / "x.h5").string() + "'", dir);
   EXPECT_EQ(x.out.find("conditional phase"), std::string::npos) << x.out;
   if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
   const auto py = run_python(
@@ -183,7 +184,10 @@ TEST(CliCouplers, ConditionalPhaseOfTheCzExample) {
       "u = u['r'] + 1j * u['i'] if u.dtype.names else u\n"
       "p = np.angle(u[0, 0] * u[3, 3] * np.conj(u[1, 1]) * np.conj(u[2, 2]))\n"
       "assert abs(p - f.attrs['conditional_phase']) < 1e-12, (p, f.attrs['conditional_phase'])\n"
-      "assert abs(p - " + std::to_string(phase) + ") < 1e-6, p\n",
+      "assert abs(p - " + std::to_string(phase) + ") < 1e-6, p\n"
+      // the flux pulses named for `qevolve plot` (their amplitudes are in flux quanta)
+      "assert list(f.attrs['flux_pulses']) == [0], f.attrs['flux_pulses']\n"
+      "assert 'flux_pulses' not in h5py.File('" + (dir / "x.h5").string() + "', 'r').attrs\n",
       dir);
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
   // A sweep stores it per point (/sweep/conditional_phase), equal to run's at every point.

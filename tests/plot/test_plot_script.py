@@ -58,6 +58,36 @@ def run(h5, png):
     return subprocess.run([sys.executable, SCRIPT, h5, png], capture_output=True, text=True)
 
 
+def unit_and_phase_failures():
+    """Axis units of flux pulses (the attribute flux_pulses, or the config text of older files)
+    and the conditional-phase line, unwrapped through +-pi with the best point in (-1, 1]."""
+    sys.path.insert(0, os.path.dirname(SCRIPT))
+    import types
+    import numpy as np
+    import matplotlib.pyplot as plt
+    import qevolve_plot
+    failures = []
+    cases = [(qevolve_plot.Units("", [1]), "pulses[1].amplitude", "Φ0"),
+             (qevolve_plot.Units("", [1]), "pulses[0].amplitude", "GHz"),
+             (qevolve_plot.Units("", [1]), "pulses[1].values[2]", "Φ0"),
+             (qevolve_plot.Units("", [1]), "pulses[1].duration", "ns"),
+             (qevolve_plot.Units("pulses:\n  - {operator: flux}\n"), "pulses[0].amplitude", "GHz or Φ0"),
+             (qevolve_plot.Units("pulses:\n  - {operator: phi}\n"), "pulses[0].amplitude", "GHz")]
+    for units, key, want in cases:
+        if units.unit(key) != want:
+            failures.append(f"unit of {key}: {units.unit(key)!r}, expected {want!r}")
+    fig = plt.figure()
+    ax = fig.add_subplot()
+    axis = types.SimpleNamespace(x=np.arange(5.0), label=lambda a: None)
+    qevolve_plot.phase_line(ax, axis, np.array([-0.92, -0.96, 0.995, 0.945, 0.89]), (2,))
+    drawn = [line.get_ydata() for line in ax.lines if len(line.get_xdata()) == 5]
+    plt.close(fig)
+    want = [1.08, 1.04, 0.995, 0.945, 0.89]
+    if len(drawn) != 1 or not np.allclose(drawn[0], want, atol=1e-12):
+        failures.append(f"conditional phase line {drawn}, expected {want}")
+    return failures
+
+
 def main(folder):
     make_plot_inputs.main(folder)
     failures = []
@@ -88,6 +118,7 @@ def main(folder):
     notarget = panels_of(os.path.join(folder, "sweep_notarget.h5"))
     if notarget != ["sweep: leakage (no fidelity: the config has no target)"]:
         failures.append(f"sweep_notarget.h5: panels {notarget}")
+    failures += unit_and_phase_failures()
     # A malformed file: exit 2, one line `FILE: problem`, no image.
     bad = os.path.join(folder, "bad_trace.h5")
     r = run(bad, os.path.join(folder, "bad.png"))
