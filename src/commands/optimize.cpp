@@ -1,6 +1,7 @@
 // `qevolve optimize`: config -> GradientProblem (cached simulator) -> optimize::minimize
 // (L-BFGS-B / Adam, checkpoint every iteration, resume by replay) -> final evaluation ->
 // HDF5 (/gradient, /history) + the optimised config as YAML + summary.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -188,6 +189,12 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // The trace of the optimised pulses, when there is a file to hold it.
   final_hooks.trace = config.output.trace.requested() && !(options.output.empty() && config.output.file.empty());
   take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
+  // The values the config left to qevolve, at the optimum: an `auto` one that was trained is
+  // no longer the auto value ("auto, then optimised").
+  report.resolved = resolved_values(config, problem.simulator());
+  const std::vector<std::string> trained = problem.names();
+  for (ResolvedValue& v : *report.resolved)
+    if (std::find(trained.begin(), trained.end(), v.key) != trained.end()) v.how += ", then optimised";
   report.ranks = comm.size();
   report.bytes_communicated = comm.bytes_sent();
   if (!comm.is_root()) return 0;

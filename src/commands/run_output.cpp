@@ -223,7 +223,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                   r.single_precision_deviation);
     out << line;
   }
-  for (const ResolvedValue& v : resolved_values(*r.config, sim)) {
+  for (const ResolvedValue& v : r.resolved ? *r.resolved : resolved_values(*r.config, sim)) {
     std::snprintf(line, sizeof line, "resolved: %s = %.10g%s%s (%s)\n", v.key.c_str(), v.value,
                   v.unit.empty() ? "" : " ", v.unit.c_str(), v.how.c_str());
     out << line;

@@ -60,6 +60,28 @@ TEST(CliOptimize, XGateReachesTargetAndWritesOutputs) {
   EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
 }
 
+// An `amplitude: auto` that is trained: the summary says the value is the optimised one, not
+// the auto value; /resolved holds the optimised amplitude (the one the write-back YAML has).
+TEST(CliOptimize, TrainedAutoAmplitudeIsLabelledOptimised) {
+  TempDir dir;
+  const auto r = run_qevolve("optimize '" + kSource + "/examples/fluxonium_x_optimize.yaml' --set "
+                             "pulses[0].amplitude=auto --set pulses[0].angle=3.14159 --set "
+                             "optimize.max_iterations=2 --threads 1 -o '" + (dir / "o.h5").string() + "'", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::regex line(R"(resolved: pulses\[0\]\.amplitude = ([0-9.e+-]+) GHz \(auto, then optimised\)\n)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, line)) << r.out;
+  const auto run = run_qevolve("run '" + kSource + "/examples/fluxonium_x_optimize.yaml' --set "
+                               "pulses[0].amplitude=auto --set pulses[0].angle=3.14159 --threads 1", dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::smatch a;
+  ASSERT_TRUE(std::regex_search(run.out, a, std::regex(R"(resolved: pulses\[0\]\.amplitude = ([0-9.e+-]+) GHz \(auto\)\n)")))
+      << run.out;
+  EXPECT_NE(m[1].str(), a[1].str());  // trained away from the auto value
+  const std::string yaml = read_file(dir / "o.optimized.yaml");
+  EXPECT_NE(yaml.find("amplitude: " + m[1].str().substr(0, 8)), std::string::npos) << yaml;
+}
+
 // optimize.leakage_weight: the objective (1 - F) + w leakage is what is minimised, printed per
 // iteration and stored in /history/objective next to /history/infidelity and /history/leakage.
 TEST(CliOptimize, LeakageWeightIsTheObjectiveAndQuietSilencesProgress) {
