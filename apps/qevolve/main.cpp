@@ -20,6 +20,7 @@
 #include "qevolve/interrupt.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
+#include "qevolve/text.hpp"
 #include "qevolve/version.hpp"
 
 namespace {
@@ -249,6 +250,33 @@ std::string flag_error(const CLI::App& app, const CLI::ParseError& e) {
   return std::string(e.what()) + " (see `" + command + " --help`)";
 }
 
+/// The first word of the command line that looks like a flag of none of the parsed
+/// (sub)commands, as "unknown flag `--step`, did you mean `--steps`?" (a suggestion for long
+/// flags only); empty when every flag is known.
+std::string unknown_flag(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> known{"--help", "-h"};
+  for (const CLI::App* level = &app;;) {
+    for (const CLI::Option* o : level->get_options()) {
+      for (const std::string& l : o->get_lnames()) known.push_back("--" + l);
+      for (const std::string& s : o->get_snames()) known.push_back("-" + s);
+    }
+    const auto parsed = level->get_subcommands();
+    if (parsed.empty()) break;
+    level = parsed.front();
+  }
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-' || (arg[1] >= '0' && arg[1] <= '9') || arg[1] == '.') continue;
+    const std::string flag = arg.substr(0, arg.find('='));
+    if (std::find(known.begin(), known.end(), flag) != known.end()) continue;
+    const std::vector<std::string_view> names(known.begin(), known.end());
+    const std::string hint = flag.rfind("--", 0) == 0 ? qevolve::suggest(flag, names) : std::string();
+    return "unknown flag `" + flag + "`" + (hint.empty() ? "" : ", did you mean `" + hint + "`?");
+  }
+  return {};
+}
+
 /// --threads beyond the processors this process may use is capped to them, with a warning
 /// (docs/cli.md "Flags"): more threads than cores only add contention, and thousands of them
 /// stall in the BLAS and OpenMP allocators. Not under mpirun, where the launcher's binding
@@ -329,9 +357,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return c.app.exit(e);
   } catch (const CLI::RequiredError& e) {
-    if (std::string(e.what()).find("subcommand is required") != std::string::npos)
-      return report(command_error(c.app, argc, argv), 2);
+    if (std::string(e.what()).find("subcommand is required") != std::string::npos) {
+      const std::string flag = unknown_flag(c.app, argc, argv);  // `qevolve --verison`
+      return report(flag.empty() ? command_error(c.app, argc, argv) : flag + " (see `qevolve --help`)", 2);
+    }
     return report(flag_error(c.app, e), 2);
+  } catch (const CLI::ExtrasError& e) {
+    // CLI11 lists the unexpected words last first ("not expected: 10 --step"): name the flag.
+    const std::string flag = unknown_flag(c.app, argc, argv);
+    return report(flag.empty() ? flag_error(c.app, e) : flag_error(c.app, CLI::ExtrasError(flag, e.get_exit_code())), 2);
   } catch (const CLI::ParseError& e) {
     return report(flag_error(c.app, e), 2);
   }

@@ -1,5 +1,7 @@
 #pragma once
-// Small text helpers shared by the layers that read text (config values, MCA parameter files).
+// Small text helpers shared by the layers that read text (config values, MCA parameter files,
+// command lines): trimming, and the "did you mean" of misspelt keys, values and flags.
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -7,5 +9,16 @@ namespace qevolve {
 
 /// `s` without leading and trailing blanks (spaces, tabs, carriage returns).
 [[nodiscard]] std::string trim(std::string_view s);
+
+/// Optimal-string-alignment distance (insertions, deletions, substitutions and transpositions
+/// of adjacent characters each cost 1), ignoring ASCII case.
+[[nodiscard]] int edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `word` if it is close enough to be a plausible misspelling
+/// (distance <= max(1, min(3, |word| / 3)); ties: the first listed), else an empty string.
+[[nodiscard]] std::string suggest(std::string_view word, std::span<const std::string_view> candidates);
+
+/// "a, b, c".
+[[nodiscard]] std::string join(std::span<const std::string_view> items);
 
 }  // namespace qevolve

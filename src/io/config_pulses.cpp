@@ -7,7 +7,7 @@
 
 #include "physical_ranges.hpp"
 #include "config_sections.hpp"
-#include "config_suggest.hpp"
+#include "qevolve/text.hpp"
 
 namespace qevolve::io::detail {
 namespace {

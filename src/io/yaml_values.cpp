@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include "config_suggest.hpp"
+#include "qevolve/text.hpp"
 
 namespace qevolve::io {
 namespace {

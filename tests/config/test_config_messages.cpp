@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "config_suggest.hpp"
+#include "qevolve/text.hpp"
 #include "messages.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/error.hpp"
@@ -42,22 +42,22 @@ TEST(Messages, MissingPlaceholderIsAProgrammingError) {
 }
 
 TEST(Suggest, EditDistance) {
-  EXPECT_EQ(io::edit_distance("", ""), 0);
-  EXPECT_EQ(io::edit_distance("abc", ""), 3);
-  EXPECT_EQ(io::edit_distance("amplitud", "amplitude"), 1);  // deletion
-  EXPECT_EQ(io::edit_distance("shpae", "shape"), 1);         // adjacent transposition
-  EXPECT_EQ(io::edit_distance("cnot", "CNOT"), 0);           // case is ignored
-  EXPECT_EQ(io::edit_distance("kitten", "sitting"), 3);
+  EXPECT_EQ(qevolve::edit_distance("", ""), 0);
+  EXPECT_EQ(qevolve::edit_distance("abc", ""), 3);
+  EXPECT_EQ(qevolve::edit_distance("amplitud", "amplitude"), 1);  // deletion
+  EXPECT_EQ(qevolve::edit_distance("shpae", "shape"), 1);         // adjacent transposition
+  EXPECT_EQ(qevolve::edit_distance("cnot", "CNOT"), 0);           // case is ignored
+  EXPECT_EQ(qevolve::edit_distance("kitten", "sitting"), 3);
 }
 
 TEST(Suggest, OnlyPlausibleMisspellings) {
   constexpr std::string_view keys[] = {"levels", "el", "ec", "frequency", "optimize"};
-  EXPECT_EQ(io::suggest("levls", keys), "levels");
-  EXPECT_EQ(io::suggest("frequncy", keys), "frequency");
-  EXPECT_EQ(io::suggest("ell", keys), "el");
-  EXPECT_EQ(io::suggest("xyz", keys), "");          // distance 2 > limit 1 for 3 letters
-  EXPECT_EQ(io::suggest("optimise", keys), "optimize");
-  EXPECT_EQ(io::suggest(std::string(100, 'e'), keys), "");
+  EXPECT_EQ(qevolve::suggest("levls", keys), "levels");
+  EXPECT_EQ(qevolve::suggest("frequncy", keys), "frequency");
+  EXPECT_EQ(qevolve::suggest("ell", keys), "el");
+  EXPECT_EQ(qevolve::suggest("xyz", keys), "");          // distance 2 > limit 1 for 3 letters
+  EXPECT_EQ(qevolve::suggest("optimise", keys), "optimize");
+  EXPECT_EQ(qevolve::suggest(std::string(100, 'e'), keys), "");
 }
 
 TEST(Ranges, ExpectedTexts) {
