@@ -169,6 +169,24 @@ TEST(Minimize, AFailedLineSearchIsAStopReasonAndTheBestPointIsReturned) {
   EXPECT_GT(r.evaluations, 1);
 }
 
+TEST(Minimize, ALineSearchThatOnlySeesRoundingEndsAfterFiveTrials) {
+  // At a flat minimum f changes by rounding only while the gradient still points somewhere:
+  // here f is constant, so every trial step returns the start value (within 64 eps) and the
+  // search cannot decrease it.
+  struct Flat final : Quadratic {
+    double evaluate(const RVector& v, RVector& g, RVector& aux) override {
+      (void)Quadratic::evaluate(v, g, aux);
+      g = RVector::Constant(v.size(), 1e-3);  // a direction to search along
+      return 1e-5;
+    }
+  } q;
+  const RVector x0 = RVector::Zero(2);
+  const auto r = optimize::minimize(q, x0, settings(100));
+  EXPECT_EQ(r.stop, optimize::StopReason::line_search) << r.stop_reason;
+  EXPECT_EQ(r.x, x0);
+  EXPECT_EQ(r.evaluations, 1 + 5);  // the start point and five flat trials (40 allowed)
+}
+
 TEST(Minimize, ErrorsOfTheObjectivePropagate) {
   struct Throwing final : Rosenbrock {
     int fail_at = 4;
