@@ -11,6 +11,7 @@
 
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/pulse.hpp"
 
 namespace qevolve::io {
 
@@ -40,5 +41,20 @@ device::ResolvedDevice resolve(const Config& config, Purpose purpose);
 /// Whether `run` computes gradients for this config (an `optimize:` list names a parameter,
 /// or trainable compensation angles).
 [[nodiscard]] bool has_trainable(const Config& config);
+
+/// The range the config accepts for a trainable value (docs/config.md "Physical ranges"), as
+/// closed bounds for the optimiser: what `optimize` writes back then loads again. An open end
+/// (a duration > 0) is closed at 1e-9 of its unit.
+struct TrainableRange {
+  double lo = 0.0, hi = 0.0;
+};
+/// A pulse parameter; `flux`: the pulse drives flux (amplitude and values in flux quanta);
+/// `gaussian`: its envelope is a Gaussian (c >= 0.01).
+[[nodiscard]] TrainableRange pulse_param_range(pulse::Param p, bool flux, bool gaussian);
+/// A device parameter by its key: ec, ej, el, flux, ng, asymmetry, frequency, anharmonicity,
+/// capacitive, inductive, dipole, cross_kerr (std::invalid_argument for another).
+[[nodiscard]] TrainableRange device_param_range(const std::string& key);
+/// T1 and Tphi (ns).
+[[nodiscard]] TrainableRange coherence_time_range();
 
 }  // namespace qevolve::io

@@ -41,18 +41,6 @@ struct Param {
   bool t1 = true;             // Kind::noise: T1 (else Tphi)
 };
 
-std::pair<double, double> pulse_bounds(pulse::Param p) {
-  switch (p) {
-    case pulse::Param::delay:
-    case pulse::Param::ramp:
-    case pulse::Param::plateau: return {0.0, kInf};
-    case pulse::Param::duration:
-    case pulse::Param::sigma:
-    case pulse::Param::c: return {1e-9, kInf};
-    default: return {-kInf, kInf};
-  }
-}
-
 /// Typical meaningful change of a pulse parameter (ParameterInfo::scale). Fixed per kind (not
 /// relative to the current value), so that theta / scale identifies the start point: a
 /// checkpoint is matched against it on resume.
@@ -72,12 +60,6 @@ double device_scale(const std::string& key) {
   if (key == "flux" || key == "ng" || key == "asymmetry") return 1e-3;
   if (key == "capacitive" || key == "inductive" || key == "dipole" || key == "cross_kerr") return 1e-4;
   return 1e-3;  // ec ej el frequency anharmonicity (GHz)
-}
-
-std::pair<double, double> device_bounds(const std::string& key) {
-  if (key == "ec" || key == "ej" || key == "el" || key == "frequency") return {1e-9, kInf};
-  if (key == "asymmetry") return {0.0, 1.0};
-  return {-kInf, kInf};
 }
 
 /// Builds the device; with `bases`, every mode is diagonalised in the internal basis of the
@@ -218,7 +200,9 @@ struct GradientProblem::Impl {
         q.pulse = static_cast<int>(p);
         q.ref = ref;
         params.push_back(q);
-        const auto [lo, hi] = pulse_bounds(ref.kind);
+        // The config's range: what `optimize` writes back loads again.
+        const auto [lo, hi] = io::pulse_param_range(ref.kind, given.pulses[p].op == "flux",
+                                                    pulse.base() == Shape::gaussian);
         info.push_back({given.pulses[p].path + "." + ref.name(), lo, hi, pulse_scale(ref.kind)});
       }
     }
@@ -228,7 +212,7 @@ struct GradientProblem::Impl {
       q.kind = Kind::device;
       q.device = static_cast<int>(i);
       params.push_back(q);
-      const auto [lo, hi] = device_bounds(device_params[i].key);
+      const auto [lo, hi] = io::device_param_range(device_params[i].key);
       info.push_back({device_params[i].name, lo, hi, device_scale(device_params[i].key)});
     }
     for (std::size_t e = 0; e < given.evolution.noise.size(); ++e)
@@ -238,7 +222,8 @@ struct GradientProblem::Impl {
         q.noise = static_cast<int>(e);
         q.t1 = rate == "t1";
         params.push_back(q);
-        info.push_back({"evolution.noise." + given.evolution.noise[e].qubit + "." + rate, 1e-9, kInf, 1000.0});
+        const auto [lo, hi] = io::coherence_time_range();
+        info.push_back({"evolution.noise." + given.evolution.noise[e].qubit + "." + rate, lo, hi, 1000.0});
       }
     compensation = given.target->compensation;
     angles_trainable = given.target->compensation_trainable && compensation != Compensation::none;

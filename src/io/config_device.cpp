@@ -113,7 +113,7 @@ ModeEntry read_mode(Doc& doc, const Item& item, bool has_preset) {
   e.el = opt_number(doc, m, "el", physical::kEnergy);
   e.flux = opt_number(doc, m, "flux", physical::kFlux);
   e.ng = opt_number(doc, m, "ng", physical::kOffsetCharge);
-  e.asymmetry = opt_number(doc, m, "asymmetry", Range::closed(0.0, 1.0));
+  e.asymmetry = opt_number(doc, m, "asymmetry", physical::kAsymmetry);
   e.frequency = opt_number(doc, m, "frequency", physical::kModeFrequency);
   e.anharmonicity = opt_number(doc, m, "anharmonicity", physical::kCoupling);
   e.basis_size = opt_int(doc, m, "basis_size", kMinLevels, kMaxBasisSize);

@@ -27,10 +27,6 @@ using ShapeRow = EnumRow<Shape>;
 constexpr std::size_t kMinSplineValues = 4;
 /// Relative tolerance of the relation between three given shape keys.
 constexpr double kShapeRelTol = 1e-9;
-/// Smallest c of a Gaussian envelope, given or derived: e(tau) = (q - e^{-c^2/2}) / (1 - e^{-c^2/2})
-/// loses about log10(2 / c^2) of its 16 digits to cancellation (4.3 at c = 0.01, so ~1e-12
-/// accurate); at c < 1.5e-8 the denominator is 0 and the evolution NaN.
-constexpr double kMinGaussianC = 0.01;
 
 /// The shapes a drag pulse takes as its base.
 std::vector<ShapeRow> drag_bases() {
@@ -107,11 +103,11 @@ void check_two_of_three(Doc& doc, const MapView& m, const PulseSpec& p, const Sh
   const auto derived_duration = [&] { return ramp ? *a + 2.0 * *b : 2.0 * *b * *a; };
   if (!ramp) {  // the gauss family: gaussian, drag with base gaussian
     const double c = b ? *b : *p.duration / (2.0 * *a);
-    if (c < kMinGaussianC) {
+    if (c < physical::kMinGaussianC) {
       const Item* at = b ? m.find(b_key) : nullptr;
       doc.fail(at ? at->mark() : m.mark(), at ? at->path : m.path(), Msg::GaussianTooFlat,
                {{"C", b ? "c = " + format_number(c) : "the derived c = duration/(2*sigma) = " + format_number(c)},
-                {"MIN", format_number(kMinGaussianC)}});
+                {"MIN", format_number(physical::kMinGaussianC)}});
     }
   }
   if (given == 3) {

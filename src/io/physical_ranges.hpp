@@ -16,6 +16,8 @@ inline const Range kJosephson = Range::closed(0.0, 1000.0, "GHz");
 /// External flux (flux quanta) and offset charge: |x| <= 1000.
 inline const Range kFlux = Range::closed(-1000.0, 1000.0, "flux quanta");
 inline const Range kOffsetCharge = Range::closed(-1000.0, 1000.0);
+/// SQUID junction asymmetry d = (EJ1 - EJ2)/(EJ1 + EJ2): [0, 1].
+inline const Range kAsymmetry = Range::closed(0.0, 1.0);
 /// Oscillator frequency (GHz): 1e-4 to 1000 GHz.
 inline const Range kModeFrequency = Range::closed(1e-4, 1000.0, "GHz");
 /// Couplings and anharmonicities (GHz): |g| <= 100 GHz.
@@ -29,6 +31,10 @@ inline const Range kDuration = Range::open_closed(0.0, 1e9, "ns");
 inline const Range kTimeOffset = Range::closed(0.0, 1e9, "ns");
 /// T1, Tphi (ns): 1e-3 ns to 1e15 ns.
 inline const Range kCoherenceTime = Range::closed(1e-3, 1e15, "ns");
+/// Smallest c of a Gaussian envelope, given or derived: e(tau) = (q - e^{-c^2/2}) / (1 - e^{-c^2/2})
+/// loses about log10(2 / c^2) of its 16 digits to cancellation (4.3 at c = 0.01, so ~1e-12
+/// accurate); at c < 1.5e-8 the denominator is 0 and the evolution NaN.
+inline constexpr double kMinGaussianC = 0.01;
 /// Collapse rates (1/ns): up to 1e3 / ns.
 inline const Range kRate = Range::open_closed(0.0, 1e3, "1/ns");
 

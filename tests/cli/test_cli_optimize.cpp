@@ -82,6 +82,21 @@ TEST(CliOptimize, TrainedAutoAmplitudeIsLabelledOptimised) {
   EXPECT_NE(yaml.find("amplitude: " + m[1].str().substr(0, 8)), std::string::npos) << yaml;
 }
 
+// The optimiser's bounds are the config's ranges: Adam with a huge step drives T1 to the
+// config's 1e15 ns and no further, and the written YAML loads again (it held 1e16 and was
+// refused before: the bound was (1e-9, inf)).
+TEST(CliOptimize, TrainedValuesStayInTheConfigsRanges) {
+  TempDir dir;
+  const auto r = run_qevolve("optimize '" + kSource + "/examples/fluxonium_x_lindblad.yaml' --set 'pulses[0].optimize=[]' "
+                             "--set 'optimize={method: adam, learning_rate: 1.0e13, max_iterations: 5}' --threads 1 -o '" +
+                                 (dir / "t1.h5").string() + "'",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("evolution.noise.q0.t1                    20000 -> 1e+15\n"), std::string::npos) << r.out;
+  const auto again = run_qevolve("check '" + (dir / "t1.optimized.yaml").string() + "'", dir);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+}
+
 // optimize.leakage_weight: the objective (1 - F) + w leakage is what is minimised, printed per
 // iteration and stored in /history/objective next to /history/infidelity and /history/leakage.
 TEST(CliOptimize, LeakageWeightIsTheObjectiveAndQuietSilencesProgress) {
