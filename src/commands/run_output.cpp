@@ -262,8 +262,8 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     // optimize with a leakage weight reports the gradient of its objective, (1 - F) + w leakage.
     char of[64] = "1-F";
     if (r.leakage_weight > 0.0) std::snprintf(of, sizeof of, "(1-F) + %g leakage", r.leakage_weight);
-    std::snprintf(line, sizeof line, "gradient: %zu parameters, |d(%s)/dtheta| = %.4e\n", r.gradient_names.size(), of,
-                  r.gradient.norm());
+    std::snprintf(line, sizeof line, "gradient: %zu parameter%s, |d(%s)/dtheta| = %.4e\n", r.gradient_names.size(),
+                  r.gradient_names.size() == 1 ? "" : "s", of, r.gradient.norm());
     out << line;
     for (std::size_t i = 0; i < r.gradient_names.size() && i < 12; ++i) {
       std::snprintf(line, sizeof line, "  %-40s % .6e\n", r.gradient_names[i].c_str(),

@@ -34,7 +34,10 @@ SourceLocation Config::locate(const std::string& key_path) const {
     if (cut == std::string::npos) break;
     path.resize(cut);
   }
-  return SourceLocation{source_file, 0, 0};
+  // A key missing at the top level (`target`): the document's start, so that every input
+  // error reads FILE:LINE:COL (a config built in code has no file and no position).
+  if (source_file.empty()) return SourceLocation{source_file, 0, 0};
+  return SourceLocation{source_file, 1, 1};
 }
 
 std::string Config::overrides_in_entry(const std::string& key_path) const {

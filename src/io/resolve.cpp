@@ -16,6 +16,7 @@
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/pulse.hpp"
+#include "unknown_mode.hpp"
 
 namespace qevolve::io {
 namespace {
@@ -82,7 +83,7 @@ double check_pulses(const Config& config, const Modes& modes) {
   double latest = 0.0;
   for (const PulseSpec& spec : config.pulses) {
     const int q = modes.find(spec.qubit);
-    if (q < 0) config.fail(spec.path + ".qubit", "unknown mode `" + spec.qubit + "`", "a mode name of the device");
+    if (q < 0) fail_unknown_mode(config, spec.path + ".qubit", spec.qubit, modes.dev.modes);
     const device::ModeParams& mode = modes.at(q);
     const std::string op = spec.op.empty() ? std::string(device::default_operator(mode.type)) : spec.op;
     if (!device::accepts_pulse_operator(mode, op))
@@ -91,7 +92,7 @@ double check_pulses(const Config& config, const Modes& modes) {
     for (const auto& [other, factor] : spec.crosstalk) {
       const std::string key = spec.path + ".crosstalk." + other;
       const int q2 = modes.find(other);
-      if (q2 < 0) config.fail(key, "unknown mode `" + other + "`", "a mode name of the device");
+      if (q2 < 0) fail_unknown_mode(config, key, other, modes.dev.modes);
       const device::ModeParams& target = modes.at(q2);
       if (!device::accepts_pulse_operator(target, op))
         config.fail(key, "mode `" + other + "` has no operator `" + op + "` for crosstalk",
@@ -213,12 +214,12 @@ void check_open_system(const Config& config, const Modes& modes) {
   for (const NoiseSpec& n : config.evolution.noise) {
     const std::string path = "evolution.noise." + n.qubit;
     const int m = modes.find(n.qubit);
-    if (m < 0) config.fail(path, "unknown mode `" + n.qubit + "`", "a mode name of the device");
+    if (m < 0) fail_unknown_mode(config, path, n.qubit, modes.dev.modes);
     kernel_size(m, path);
   }
   for (const CollapseSpec& cs : config.evolution.collapse) {
     const int m = modes.find(cs.qubit);
-    if (m < 0) config.fail(cs.path + ".qubit", "unknown mode `" + cs.qubit + "`", "a mode name of the device");
+    if (m < 0) fail_unknown_mode(config, cs.path + ".qubit", cs.qubit, modes.dev.modes);
     kernel_size(m, cs.path);
     const int d = modes.at(m).levels;
     if (cs.op == "matrix") {

@@ -9,6 +9,7 @@
 
 #include "qevolve/device.hpp"
 #include "qevolve/names.hpp"
+#include "unknown_mode.hpp"
 #include "qevolve/presets.hpp"
 #include "qevolve/resolve.hpp"
 
@@ -217,8 +218,8 @@ ResolvedDevice resolve_device(const Config& config) {
 
   for (const CouplingEntry& e : config.device.couplings) {
     const int a = index_of(e.a), b = index_of(e.b);
-    if (a < 0) config.fail(e.path + ".qubits", "unknown mode `" + e.a + "`", "a mode name of the device");
-    if (b < 0) config.fail(e.path + ".qubits", "unknown mode `" + e.b + "`", "a mode name of the device");
+    if (a < 0) fail_unknown_mode(config, e.path + ".qubits", e.a, out.modes);
+    if (b < 0) fail_unknown_mode(config, e.path + ".qubits", e.b, out.modes);
     if (a == b) config.fail(e.path + ".qubits", "a mode cannot be coupled to itself");
     // An explicit coupling on a pair the preset already couples overrides the given strengths.
     auto same_pair = [&](const Coupling& c) {

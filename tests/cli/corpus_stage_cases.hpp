@@ -31,6 +31,10 @@ inline std::vector<CorpusCase> stage_cases() {
       row("NumberPulseOnATransmon",
           "pulses:\n  - {qubit: t0, operator: number, shape: cos, amplitude: 0.1, duration: 20}\n",
           "pulses[0].operator: mode `t0` is a transmon: `operator: number` drives a resonator or duffing mode"),
+      row("PulseOnAModeSpeltInCapitals",
+          "pulses:\n  - {qubit: T0, shape: cos, amplitude: 0.01, duration: 20}\n",
+          "bad.yaml:5:6: pulses[0].qubit: unknown mode `T0`, did you mean `t0`? (expected a mode name of the "
+          "device: t0)"),
       row("PulseOnAnUnknownMode",
           "pulses:\n  - {qubit: q9, shape: cos, amplitude: 0.01, duration: 20}\n",
           "pulses[0].qubit: unknown mode `q9`"),
@@ -38,7 +42,7 @@ inline std::vector<CorpusCase> stage_cases() {
           "pulses:\n  - {qubit: t0, shape: cos, amplitude: 0.01, duration: 20, crosstalk: {q5: "
           "0.1}}\n",
           "bad.yaml:5:72: pulses[0].crosstalk.q5: unknown mode `q5` (expected a mode name of the "
-          "device)"),
+          "device: t0)"),
       row("DurationShorterThanThePulse", pulse + "evolution: {duration: 10}\n",
           "evolution.duration: duration 10.000000 ns is shorter than the latest pulse end"),
       row("InitialStateLevelNotKept", pulse + "evolution: {initial_states: ['5']}\n",
@@ -51,6 +55,10 @@ inline std::vector<CorpusCase> stage_cases() {
       row("SinglePrecisionWithNoise",
           pulse + "evolution: {precision: single, noise: {t0: {t1: 1000}}}\n",
           "precision: single is for closed systems"),
+      // A key missing at the top level is located at the document's start.
+      row("GradientsWithoutATarget",
+          "pulses:\n  - {qubit: t0, shape: cos, amplitude: 0.01, duration: 20, optimize: [amplitude]}\n",
+          "bad.yaml:1:1: target: gradients need a `target` (expected a target section)"),
       row("TargetOnAMissingQubit", pulse + "target: {gates: [{gate: X, qubits: [q3]}]}\n",
           "target.gates[0].qubits: `q3` is not a qubit of the device"),
       row("TwoQubitGateOnOneQubit", pulse + "target: {gates: [{gate: CZ, qubits: [t0]}]}\n",

@@ -107,7 +107,7 @@ TEST(Cli, DeviceErrorsAreLocated) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "qevolve: error: " + cfg.string() +
                        ":5:8: device.couplings[0].qubits: unknown mode `q7` (expected a mode "
-                       "name of the device)\n");
+                       "name of the device: q0, q1)\n");
 }
 
 TEST(Cli, SpectrumWritesReadableHdf5) {

@@ -217,7 +217,7 @@ TEST(Resolve, ErrorsAreLocated) {
   c.device.couplings.push_back(ce);
   EXPECT_EQ(error_of(c),
             "test.yaml:9:17: device.couplings[0].qubits: unknown mode `q7` (expected a mode "
-            "name of the device)");
+            "name of the device: q0, q1)");
 }
 
 TEST(Resolve, RolesAreChecked) {
@@ -258,7 +258,7 @@ TEST(Resolve, InductiveCouplingOnTransmonIsAnError) {
   ce.path = "device.couplings[0]";
   c.device.couplings.push_back(ce);
   EXPECT_EQ(error_of(c),
-            "test.yaml: device.couplings[0].inductive: transmon `q0` has no flux-like operator "
+            "test.yaml:1:1: device.couplings[0].inductive: transmon `q0` has no flux-like operator "
             "for an inductive coupling (expected capacitive for transmons)");
 }
 

@@ -321,10 +321,10 @@ TEST(Lindblad, GeneralCollapseOperatorsReproduceT1AndTphiAndAddUp) {
   // Located errors: an operator the mode lacks, a matrix of the wrong size.
   Config bad = testing::driven_chain(2, 3);
   bad.evolution.collapse.push_back(collapse_entry("q0", "x", 1e-3));
-  EXPECT_EQ(build_error(bad), "chain.yaml: evolution.collapse[0].operator: mode `q0` has no operator `x` (expected "
+  EXPECT_EQ(build_error(bad), "chain.yaml:1:1: evolution.collapse[0].operator: mode `q0` has no operator `x` (expected "
                            "lowering | number | matrix, or an operator of the mode's model)");
   bad.evolution.collapse[0] = collapse_entry("q0", "matrix", 1e-3, {{0, 1}, {0, 0}});
-  EXPECT_EQ(build_error(bad), "chain.yaml: evolution.collapse[0].matrix: mode `q0` keeps 3 levels but the matrix is "
+  EXPECT_EQ(build_error(bad), "chain.yaml:1:1: evolution.collapse[0].matrix: mode `q0` keeps 3 levels but the matrix is "
                            "2 x 2 (expected a 3 x 3 matrix)");
 }
 
@@ -337,7 +337,7 @@ TEST(Lindblad, DenseLiouvillianIsLimitedToSmallSystems) {
     FAIL() << "expected an input error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "chain.yaml: evolution.solver: the dense Liouvillian of an open system with D = 81 would "
+              "chain.yaml:1:1: evolution.solver: the dense Liouvillian of an open system with D = 81 would "
               "be 6561 x 6561 (limit 1024) (expected solver: trotter for D > 32)");
   }
 }
@@ -347,14 +347,14 @@ TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
   // the simulator says which open-system feature is not there yet.
   Config c = noisy_chain();
   c.evolution.precision = Precision::single;
-  EXPECT_EQ(build_error(c), "chain.yaml: evolution.precision: precision: single is for closed systems, but "
+  EXPECT_EQ(build_error(c), "chain.yaml:1:1: evolution.precision: precision: single is for closed systems, but "
                          "`evolution.noise` is given (expected precision: double for an open system)");
   c = noisy_chain();
   c.evolution.noise.push_back(noise_entry("q7", 100.0, {}));
-  EXPECT_EQ(build_error(c), "chain.yaml: evolution.noise.q7: unknown mode `q7` (expected a mode name of the device)");
+  EXPECT_EQ(build_error(c), "chain.yaml:1:1: evolution.noise.q7: unknown mode `q7` (expected a mode name of the device: q0, q1)");
   c = noisy_chain();
   c.device.preset->levels = 9;
-  EXPECT_EQ(build_error(c), "chain.yaml: evolution.noise.q0: mode `q0` keeps 9 levels; its dissipator would act on "
+  EXPECT_EQ(build_error(c), "chain.yaml:1:1: evolution.noise.q0: mode `q0` keeps 9 levels; its dissipator would act on "
                          "81 (column, row) levels, more than the local kernels take (64) (expected at most 8 "
                          "levels on a mode with noise)");
 }

@@ -207,7 +207,7 @@ TEST(Simulator, LocatedInputErrors) {
   c.where["pulses[1].qubit"] = {"chain.yaml", 12, 12};
   c.pulses[1].qubit = "q9";
   EXPECT_EQ(error_of(c), "chain.yaml:12:12: pulses[1].qubit: unknown mode `q9` (expected a mode "
-                         "name of the device)");
+                         "name of the device: q0, q1)");
   c = testing::driven_chain(2, 2);
   c.where["evolution.duration"] = {"chain.yaml", 20, 13};
   c.evolution.duration = 10.0;
@@ -217,7 +217,7 @@ TEST(Simulator, LocatedInputErrors) {
   c = testing::driven_chain(2, 2);
   c.evolution.initial_states.kind = InitialStates::Kind::list;
   c.evolution.initial_states.labels = {"02"};
-  EXPECT_EQ(error_of(c), "chain.yaml: evolution.initial_states[0]: level 2 of mode `q1` is not "
+  EXPECT_EQ(error_of(c), "chain.yaml:1:1: evolution.initial_states[0]: level 2 of mode `q1` is not "
                          "kept (levels 2) (expected a digit below the mode's levels)");
 }
 
