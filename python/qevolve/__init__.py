@@ -85,6 +85,12 @@ def _sets(overrides: Overrides) -> list[str]:
     return [f"{k}={_yaml(v)}" for k, v in overrides.items()]
 
 
+def _present(a: np.ndarray) -> Optional[np.ndarray]:
+    """An array the run computed, or None for one it did not (the engine leaves it empty), as
+    the HDF5 file has the dataset or not."""
+    return a if a.size else None
+
+
 class Result:
     """One evaluation, as `qevolve run` computes it (docs/output.md names the same arrays).
 
@@ -120,24 +126,25 @@ class Result:
         return self._r.leakage
 
     @property
-    def unitary(self) -> np.ndarray:
-        """/unitary: the computational block (d x d, complex) before compensation."""
-        return self._r.unitary
+    def unitary(self) -> Optional[np.ndarray]:
+        """/unitary: the computational block (d x d, complex) before compensation; None where the
+        file has no /unitary (open systems, no target)."""
+        return _present(self._r.unitary)
 
     @property
-    def unitary_compensated(self) -> np.ndarray:
-        """/unitary_compensated: the block after the compensation layers."""
-        return self._r.unitary_compensated
+    def unitary_compensated(self) -> Optional[np.ndarray]:
+        """/unitary_compensated: the block after the compensation layers (None as unitary)."""
+        return _present(self._r.unitary_compensated)
 
     @property
-    def propagator(self) -> np.ndarray:
-        """/propagator: every evolved initial state (D x n, complex; closed systems)."""
-        return self._r.propagator
+    def propagator(self) -> Optional[np.ndarray]:
+        """/propagator: every evolved initial state (D x n, complex; closed systems; else None)."""
+        return _present(self._r.propagator)
 
     @property
-    def superoperator(self) -> np.ndarray:
-        """/superoperator: the channel on the initial states (open systems)."""
-        return self._r.superoperator
+    def superoperator(self) -> Optional[np.ndarray]:
+        """/superoperator: the channel on the initial states (open systems; else None)."""
+        return _present(self._r.superoperator)
 
     @property
     def angles(self) -> np.ndarray:

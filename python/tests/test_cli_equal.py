@@ -51,6 +51,9 @@ def test_run_equals_the_cli(name, tmp_path):
     else:
         np.testing.assert_allclose(r.superoperator, ref["/superoperator"], rtol=0, atol=1e-12)
     np.testing.assert_allclose(r.angles, ref["/compensation/angles"], rtol=0, atol=1e-12)
+    # What the file lacks, the Result has as None (not an empty array).
+    for key in ("unitary", "unitary_compensated", "propagator", "superoperator"):
+        assert (getattr(r, key) is None) == (f"/{key}" not in ref), key
     if "/gradient" in ref:
         names = [n.decode() if isinstance(n, bytes) else n for n in ref["/gradient_names"]]
         assert list(r.gradient) == names
