@@ -3,6 +3,7 @@
 // stage (io::resolve) has checked the spec; a violated precondition here (a programmatic spec)
 // throws UnvalidatedInput naming the key. Also Pulse::trainable().
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <optional>
@@ -58,6 +59,25 @@ std::string given_text(const std::vector<std::string>& names) {
   std::string s = "only ";
   for (std::size_t i = 0; i < names.size(); ++i) s += (i ? " and " : "") + names[i];
   return s + " is given";
+}
+
+/// The two-of-three rule's count: how many of a family's three shape keys (duration first)
+/// are given. Fewer than two: UnvalidatedInput at the first missing one, naming `relation`.
+std::size_t given_of_three(
+    const std::string& path, const std::string& desc,
+    const std::array<std::pair<const char*, const std::optional<double>*>, 3>& keys,
+    const char* relation) {
+  std::vector<std::string> have;
+  for (const auto& [k, v] : keys)
+    if (v->has_value()) have.emplace_back(k);
+  if (have.size() < 2) {
+    const auto missing = std::find_if(keys.begin(), keys.end(), [](const auto& k) { return !k.second->has_value(); });
+    unvalidated(path + "." + missing->first,
+                desc + " needs two of " + keys[0].first + ", " + keys[1].first + ", " + keys[2].first + "; " +
+                    given_text(have),
+                relation);
+  }
+  return have.size();
 }
 
 }  // namespace
@@ -179,16 +199,10 @@ void Pulse::resolve_length(const PulseSpec& spec, const std::string& desc) {
 }
 
 void Pulse::resolve_ramps(const PulseSpec& spec, const std::string& desc) {
-  std::vector<std::string> have;
-  if (spec.duration) have.emplace_back("duration");
-  if (spec.plateau) have.emplace_back("plateau");
-  if (spec.ramp) have.emplace_back("ramp");
-  if (have.size() < 2) {
-    const char* missing = !spec.duration ? "duration" : !spec.plateau ? "plateau" : "ramp";
-    unvalidated(key(missing), desc + " needs two of duration, plateau, ramp; " + given_text(have),
-                "duration = plateau + 2*ramp");
-  }
-  if (have.size() == 3) {
+  const std::size_t given = given_of_three(
+      path_, desc, {{{"duration", &spec.duration}, {"plateau", &spec.plateau}, {"ramp", &spec.ramp}}},
+      "duration = plateau + 2*ramp");
+  if (given == 3) {
     const double sum = *spec.plateau + 2.0 * *spec.ramp;
     if (std::fabs(*spec.duration - sum) > kConsistencyTol * *spec.duration) {
       unvalidated(key("duration"), "duration " + num(*spec.duration) + ", plateau " +
@@ -224,16 +238,10 @@ void Pulse::resolve_ramps(const PulseSpec& spec, const std::string& desc) {
 }
 
 void Pulse::resolve_gauss(const PulseSpec& spec, const std::string& desc) {
-  std::vector<std::string> have;
-  if (spec.duration) have.emplace_back("duration");
-  if (spec.sigma) have.emplace_back("sigma");
-  if (spec.c) have.emplace_back("c");
-  if (have.size() < 2) {
-    const char* missing = !spec.duration ? "duration" : !spec.sigma ? "sigma" : "c";
-    unvalidated(key(missing), desc + " needs two of duration, sigma, c; " + given_text(have),
-                "duration = 2*c*sigma");
-  }
-  if (have.size() == 3) {
+  const std::size_t given = given_of_three(
+      path_, desc, {{{"duration", &spec.duration}, {"sigma", &spec.sigma}, {"c", &spec.c}}},
+      "duration = 2*c*sigma");
+  if (given == 3) {
     const double prod = 2.0 * *spec.c * *spec.sigma;
     if (std::fabs(*spec.duration - prod) > kConsistencyTol * *spec.duration) {
       unvalidated(key("duration"), "duration " + num(*spec.duration) + ", sigma " +
