@@ -1,11 +1,16 @@
 """Side-by-side timing of qevolve, QuTiP and SuperGrad on the standard workload (workload.py).
 
-For each N: qevolve runs the workload from a YAML config (written to a temporary folder) and its
-"evolve" wall time and F are parsed from the run summary; then each installed peer runs in its
-own Python subprocess (qutip_bench.py, supergrad_bench.py) under --timeout. A peer that is not
-installed is skipped; one that times out is not tried at larger N. Prints a table (times, the
-ratio peer time / qevolve evolve time, 1 - F of each, and max |U_peer - U_qevolve| when h5py is
-available to read qevolve's propagator) and the same as CSV (stdout, or --csv FILE).
+For each N: qevolve runs the workload from a YAML config (written to a temporary folder); F and
+the unitary are read from its HDF5 output (docs/output.md) and the "evolve" wall time from the
+summary's `wall time:` line (qevolve_cli.py); then each installed peer runs in its own Python
+subprocess (qutip_bench.py, supergrad_bench.py) under --timeout. A peer that is not installed is
+skipped with a note; one that times out is not tried at larger N. Prints a table (times, the
+ratio peer time / qevolve evolve time, 1 - F of each, max |U_peer - U_qevolve|) and the same as
+CSV (stdout, or --csv FILE). --numpy-check also compares qevolve's unitary with workload.py's
+numpy Strang splitting (the same discretisation; needs no peer, small N only).
+
+Exit status 1 when qevolve fails at any N or when a comparison shows a MISMATCH. Smoke run
+(CI, tests/benchmarks): --qubits 2 3 --steps 50 --repeat 1 --numpy-check.
 
 1 - F must agree between the tools to 1e-4 for the timing comparison to be apples to apples;
 a larger difference is flagged ("MISMATCH"). Expected agreement: SuperGrad runs the very same
@@ -27,16 +32,19 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import qevolve_cli  # noqa: E402
 AGREEMENT = 1e-4  # |d(1-F)| above this: not the same computation (the brief's criterion)
+
+NUMPY_AGREEMENT = 1e-8  # --numpy-check: max |dU| of the same discretisation (observed ~1e-9)
 
 CSV_FIELDS = ["qubits", "qevolve_evolve_s", "qevolve_total_s", "qutip_s", "qutip_ratio",
               "supergrad_s", "supergrad_ratio", "supergrad_jit_s", "qevolve_1mF", "qutip_1mF",
-              "supergrad_1mF", "qutip_max_dU", "supergrad_max_dU", "flag"]
+              "supergrad_1mF", "qutip_max_dU", "supergrad_max_dU", "numpy_max_dU", "flag"]
 
 
 def workload_yaml(qubits: int, steps: int) -> str:
@@ -72,33 +80,25 @@ def _run_qevolve_once(exe: str, qubits: int, steps: int, threads: int | None, tm
     with open(cfg, "w") as fh:
         fh.write(workload_yaml(qubits, steps))
     h5 = os.path.join(tmp, f"qevolve_{qubits}.h5")
-    cmd = [exe, "run", cfg, "-o", h5, "--quiet"]
-    if threads:
-        cmd += ["--threads", str(threads)]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    elapsed = time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise RuntimeError(f"qevolve exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
-    text = proc.stdout
-    m_wall = re.search(r"wall time:.*?evolve\s+([0-9.eE+-]+)\s*s.*?total\s+([0-9.eE+-]+)\s*s", text)
-    m_fid = re.search(r"fidelity:\s*F\s*=\s*([0-9.eE+-]+)\s*\(1 - F = ([0-9.eE+-]+)\)", text)
-    if not (m_wall and m_fid):
-        raise RuntimeError("could not parse the qevolve summary:\n" + text)
-    out = {"evolve_s": float(m_wall.group(1)), "total_s": float(m_wall.group(2)),
-           "process_s": elapsed, "infidelity": 1.0 - float(m_fid.group(1)),
-           "infidelity_printed": float(m_fid.group(2)), "unitary": None}
-    try:
-        import h5py
+    args = ["--threads", str(threads)] if threads else []
+    r = qevolve_cli.run(exe, cfg, h5, args, timeout=timeout)
+    if "fidelity" not in r["attrs"] or r["unitary"] is None:
+        raise RuntimeError(f"{h5} has no fidelity attribute or /unitary (docs/output.md)")
+    return {"evolve_s": r["times"]["evolve"], "total_s": r["times"]["total"],
+            "process_s": r["process_s"], "infidelity": 1.0 - float(r["attrs"]["fidelity"]),
+            "unitary": r["unitary"]}
 
-        with h5py.File(h5, "r") as f:
-            u = f["unitary"][()]
-        if u.dtype.names:  # compound {r, i}
-            u = u["r"] + 1j * u["i"]
-        out["unitary"] = np.asarray(u, dtype=complex)
-    except ImportError:
-        pass
-    return out
+
+def numpy_check(qubits: int, steps: int, qe: dict) -> dict:
+    """qevolve's propagator against workload.py's numpy Strang splitting over the same term
+    list (the same discretisation, so they agree to rounding: ~1e-9 from the two independent
+    mode diagonalisations); no peer needed."""
+    from workload import Workload, evolve_trotter2_terms, unitary_error
+
+    w = Workload(qubits, steps)
+    u = evolve_trotter2_terms(w, steps)
+    return {"max_dU": unitary_error(qe["unitary"], u),
+            "d_infidelity": abs(w.infidelity(u) - qe["infidelity"])}
 
 
 def run_peer(script: str, qubits: int, extra: list, tmp: str, timeout: float,
@@ -131,8 +131,9 @@ def fmt(x, spec):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--qevolve", default="build/release/bin/qevolve",
-                   help="qevolve binary (default build/release/bin/qevolve)")
+    p.add_argument("--qevolve", default=None,
+                   help="qevolve binary (default build/release/bin/qevolve; when that default "
+                        "is absent, the peers run alone)")
     p.add_argument("--qubits", type=int, nargs="+", default=list(range(2, 9)))
     p.add_argument("--steps", type=int, default=500)
     p.add_argument("--threads", type=int, default=None,
@@ -149,10 +150,18 @@ def main(argv=None) -> int:
                    help="extra arguments for qutip_bench.py, e.g. \"--rtol 1e-9 --atol 1e-11\"")
     p.add_argument("--supergrad-args", default="",
                    help="extra arguments for supergrad_bench.py, e.g. \"--diag-ops\"")
+    p.add_argument("--numpy-check", action="store_true",
+                   help="also compare qevolve's unitary with workload.py's numpy Strang splitting "
+                        f"(MISMATCH above max|dU| {NUMPY_AGREEMENT:g}; dense numpy, small N only)")
     p.add_argument("--csv", help="write the CSV here (default: print it after the table)")
     args = p.parse_args(argv)
 
+    explicit = args.qevolve is not None
+    args.qevolve = args.qevolve or "build/release/bin/qevolve"
     have_qevolve = os.path.isfile(args.qevolve) and os.access(args.qevolve, os.X_OK)
+    if not have_qevolve and explicit:
+        print(f"error: --qevolve {args.qevolve}: no such executable", file=sys.stderr)
+        return 2
     if not have_qevolve:
         print(f"note: qevolve binary {args.qevolve} not found: peers only, no ratios")
     peers = {}
@@ -180,8 +189,14 @@ def main(argv=None) -> int:
                     row["qevolve_evolve_s"] = qe["evolve_s"]
                     row["qevolve_total_s"] = qe["total_s"]
                     row["qevolve_1mF"] = qe["infidelity"]
-                except (RuntimeError, subprocess.TimeoutExpired) as e:
+                except RuntimeError as e:
                     notes.append(f"qevolve failed: {e}")
+                if qe is not None and args.numpy_check:
+                    c = numpy_check(n, args.steps, qe)
+                    row["numpy_max_dU"] = c["max_dU"]
+                    if c["max_dU"] > NUMPY_AGREEMENT or c["d_infidelity"] > NUMPY_AGREEMENT:
+                        notes.append(f"MISMATCH numpy Strang: max|dU| {c['max_dU']:.1e}, "
+                                     f"|d(1-F)| {c['d_infidelity']:.1e} > {NUMPY_AGREEMENT:g}")
             for name, peer in peers.items():
                 if not peer["alive"]:
                     notes.append(f"{name} skipped (timed out at smaller N)")
@@ -225,21 +240,25 @@ def main(argv=None) -> int:
     else:
         print("\nCSV:")
         print(buf.getvalue(), end="")
-    return 1 if any("MISMATCH" in r["flag"] for r in rows) else 0
+    failed = [r["qubits"] for r in rows if "qevolve failed" in r["flag"]]
+    if failed:
+        print(f"error: qevolve failed at N = {', '.join(map(str, failed))}", file=sys.stderr)
+    return 1 if failed or any("MISMATCH" in r["flag"] for r in rows) else 0
 
 
 def print_row(row: dict, header: bool) -> None:
     if header:
         print(f"{'N':>2} | {'qevolve s':>9} | {'QuTiP s':>9} {'ratio':>7} | {'SuperGrad s':>11} "
               f"{'ratio':>7} {'(jit s)':>8} | {'1-F qevolve':>12} {'1-F QuTiP':>12} "
-              f"{'1-F SuperGrad':>13} | {'dU QuTiP':>8} {'dU SG':>8} | flag", flush=True)
+              f"{'1-F SuperGrad':>13} | {'dU QuTiP':>8} {'dU SG':>8} {'dU numpy':>8} | flag",
+              flush=True)
     print(f"{row['qubits']:>2} | {fmt(row['qevolve_evolve_s'], '9.4f')} | "
           f"{fmt(row['qutip_s'], '9.3f')} {fmt(row['qutip_ratio'], '7.1f')} | "
           f"{fmt(row['supergrad_s'], '11.3f')} {fmt(row['supergrad_ratio'], '7.1f')} "
           f"{fmt(row['supergrad_jit_s'], '8.2f')} | {fmt(row['qevolve_1mF'], '12.9f')} "
           f"{fmt(row['qutip_1mF'], '12.9f')} {fmt(row['supergrad_1mF'], '13.9f')} | "
-          f"{fmt(row['qutip_max_dU'], '8.1e')} {fmt(row['supergrad_max_dU'], '8.1e')} | "
-          f"{row['flag']}", flush=True)
+          f"{fmt(row['qutip_max_dU'], '8.1e')} {fmt(row['supergrad_max_dU'], '8.1e')} "
+          f"{fmt(row['numpy_max_dU'], '8.1e')} | {row['flag']}", flush=True)
 
 
 if __name__ == "__main__":
