@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # Memory estimate (qevolve check, docs/cli.md "Memory") against the measured peak resident set
-# size (/usr/bin/time -v "Maximum resident set size") of the same command, on five configs from
-# ~20 MB to 6 GB. Usage: benchmarks/memory/estimate_vs_rss.sh [QEVOLVE] (default
-# build/release/bin/qevolve). Prints a Markdown table (docs/performance.md "Memory estimate").
+# size of the same command (ru_maxrss from wait4, the figure /usr/bin/time -v prints as "Maximum
+# resident set size"), on eleven configs from ~20 MiB to 6 GiB. Prints a Markdown table
+# (docs/performance.md "Memory estimate").
+# Usage: benchmarks/memory/estimate_vs_rss.sh [QEVOLVE] [--smoke]
+#   QEVOLVE defaults to build/release/bin/qevolve; --smoke (CI, tests/benchmarks) measures only
+#   the three smallest configs. Fails when `check` prints no `memory:` estimate it can read.
 set -euo pipefail
-QEVOLVE=${1:-build/release/bin/qevolve}
+QEVOLVE=build/release/bin/qevolve
+SMOKE=0
+for arg in "$@"; do
+  case $arg in
+    --smoke) SMOKE=1 ;;
+    *) QEVOLVE=$arg ;;
+  esac
+done
+PYTHON=${PYTHON:-python3}
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 
@@ -38,21 +49,36 @@ YAML
 
 # "~1.2 GiB" -> bytes
 to_bytes() {
-  python3 -c "import sys; v, u = sys.argv[1].lstrip('~'), sys.argv[2]
+  "$PYTHON" -c "import sys; v, u = sys.argv[1].lstrip('~'), sys.argv[2]
 print(int(float(v) * {'bytes': 1, 'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB': 2**40}[u]))" "$1" "$2"
 }
 
+# Runs the command, its output discarded; prints its peak resident set size in KiB.
+peak_rss_kib() {
+  "$PYTHON" - "$@" <<'PY'
+import os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+err = p.stderr.read()
+_, status, usage = os.wait4(p.pid, 0)
+if os.waitstatus_to_exitcode(status) != 0:
+    sys.exit(" ".join(sys.argv[1:]) + " failed:\n" + err.decode(errors="replace"))
+print(usage.ru_maxrss)
+PY
+}
+
+configs="tiny trotter8 expm7 lindblad4 opengrad3 gradient9 trotter10 big9 out12 target12 $SPECTRUM"
+[ "$SMOKE" = 1 ] && configs="tiny lindblad4 opengrad3"
+
 echo "| config | command | estimate | measured peak RSS | estimate / measured |"
 echo "| --- | --- | --- | --- | --- |"
-for name in tiny trotter8 expm7 lindblad4 opengrad3 gradient9 trotter10 big9 out12 target12 $SPECTRUM; do
+for name in $configs; do
   cfg="$DIR/$name.yaml"
   line=$("$QEVOLVE" check "$cfg" | grep '^memory:')
   est=$(to_bytes $(echo "$line" | awk '{print $2, $3}'))
   cmd=run
   [ "$name" = "$SPECTRUM" ] && cmd=spectrum
-  /usr/bin/time -v "$QEVOLVE" $cmd "$cfg" --quiet >/dev/null 2>"$DIR/time.txt" || { cat "$DIR/time.txt"; exit 1; }
-  rss_kib=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$DIR/time.txt")
-  python3 -c "import sys
+  rss_kib=$(peak_rss_kib "$QEVOLVE" $cmd "$cfg" --quiet)
+  "$PYTHON" -c "import sys
 est, rss = int(sys.argv[1]), int(sys.argv[2]) * 1024
 print(f'| {sys.argv[3]} | {sys.argv[4]} | {est / 2**20:.0f} MiB | {rss / 2**20:.0f} MiB | {est / rss:.2f} |')" \
     "$est" "$rss_kib" "$name ($(echo "$line" | sed 's/.*estimated (//; s/)$//'))" "$cmd"

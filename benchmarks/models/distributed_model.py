@@ -4,6 +4,8 @@
 hardware assumptions. Nothing here is a measurement on a GPU: no GPU exists on this machine.
 
 usage: distributed_model.py [SCALING.csv]
+  SCALING.csv from `qevolve bench scaling --csv SCALING.csv` (any --ranks; the 1-rank row of the
+  largest N is used). CI's smoke run (tests/benchmarks) makes one with --qubits 3:4 --steps 20.
 
 Inputs
 - flops per column and step, F(N) = 8 D sum_k g_k (docs/solvers.md): the CSV's gflops * seconds /
@@ -39,13 +41,19 @@ def flops_per_column_step(n, per_qubit=6.8):
 def main():
     per_qubit = 6.8
     if len(sys.argv) > 1:
-        rows = [r for r in csv.DictReader(open(sys.argv[1])) if int(r["ranks"]) == 1]
-        if rows:
-            r = max(rows, key=lambda x: int(x["qubits"]))
-            n = int(r["qubits"])
-            f = float(r["gflops"]) * 1e9 * float(r["seconds"]) / (int(r["columns"]) * int(r["steps"]))
-            per_qubit = f / (8.0 * 2**n * n)
-            print(f"measured F({n}) = {f:.4g} flop per column-step -> sum of gate sizes = {per_qubit:.2f} N")
+        table = csv.DictReader(open(sys.argv[1]))
+        missing = {"ranks", "qubits", "gflops", "seconds", "columns", "steps"} - set(table.fieldnames or [])
+        if missing:
+            sys.exit(f"{sys.argv[1]}: not a `qevolve bench scaling --csv` table: no column "
+                     + ", ".join(sorted(missing)))
+        rows = [r for r in table if int(r["ranks"]) == 1]
+        if not rows:
+            sys.exit(f"{sys.argv[1]}: no 1-rank row")
+        r = max(rows, key=lambda x: int(x["qubits"]))
+        n = int(r["qubits"])
+        f = float(r["gflops"]) * 1e9 * float(r["seconds"]) / (int(r["columns"]) * int(r["steps"]))
+        per_qubit = f / (8.0 * 2**n * n)
+        print(f"measured F({n}) = {f:.4g} flop per column-step -> sum of gate sizes = {per_qubit:.2f} N")
     print(f"{'N':>3} {'GPUs':>4} {'where':>8} {'compute s':>10} {'reduce s':>9} {'gather s':>9} {'efficiency':>10}")
     for n in (12, 13, 14, 15, 16):
         work = STEPS * 2**n * flops_per_column_step(n, per_qubit)

@@ -23,6 +23,11 @@ Hilbert-space size, input count and step count, not numbers.
 Build Quandary first (Debian: apt-get install libpetsc-real-dev; a checkout with its blt and
 examples submodules; cmake -S . -B build && cmake --build build), then:
   python3 benchmarks/peers/quandary_lindblad.py --quandary /path/to/quandary --levels 4 --steps 2000
+Without --quandary (or when its executable is missing) the Quandary half is skipped with a note
+and only qevolve's rows are printed; the smoke run of CI (tests/benchmarks) is
+  python3 benchmarks/peers/quandary_lindblad.py --qevolve build/release/bin/qevolve --steps 20
+qevolve's times are the summary's evolve and gradient phases, its peak RSS that of the process
+(qevolve_cli.py); Quandary's time is its "Used Time", its peak RSS from wait4 as well.
 """
 import argparse
 import os
@@ -31,20 +36,29 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import qevolve_cli  # noqa: E402
+
 QEVOLVE = os.path.normpath(os.path.join(HERE, "..", "..", "build", "release", "bin", "qevolve"))
 
 
 def timed(cmd, cwd):
-    """Runs cmd under /usr/bin/time -v; returns (stdout, wall s, peak RSS MB)."""
-    r = subprocess.run(["/usr/bin/time", "-v"] + cmd, cwd=cwd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{r.stdout}\n{r.stderr}")
-    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", r.stderr)
-    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr)
-    seconds = float(wall.group(2)) * 60 + float(wall.group(3)) + (float(wall.group(1)) * 3600 if wall.group(1) else 0)
-    return r.stdout, seconds, int(rss.group(1)) / 1024.0
+    """Runs cmd; returns (stdout, wall s, peak RSS MB from wait4)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{stdout}\n{stderr}")
+    return stdout, seconds, usage.ru_maxrss / 1024.0
 
 
 def quandary_cfg(src: str, levels: int, steps: int, runtype: str, outdir: str) -> str:
@@ -79,44 +93,63 @@ def qevolve_yaml(levels: int, steps: int, trainable: bool) -> str:
     return "\n".join(out) + "\n"
 
 
+def run_quandary(a, tmp: str) -> list:
+    """Quandary's simulation and gradient runs of its example, resized (rows of the table)."""
+    exe = os.path.join(a.quandary, "quandary")
+    example = os.path.join(a.quandary, "examples", "gate_cnot")
+    src = os.path.join(example, "cnot_FWD_optimized_withnoise.cfg")
+    if not os.path.exists(src):
+        sys.exit(f"need {src}")
+    for f in os.listdir(example):
+        if f.endswith(".dat"):
+            os.symlink(os.path.join(example, f), os.path.join(tmp, f))
+    rows = []
+    for runtype in ("simulation", "gradient"):
+        cfg = os.path.join(tmp, f"{runtype}.cfg")
+        open(cfg, "w").write(quandary_cfg(src, a.levels, a.steps, runtype, os.path.join(tmp, "out_" + runtype)))
+        out, wall, rss = timed([exe, cfg], tmp)
+        used = float(re.search(r"Used Time:\s+([\d.]+)", out).group(1))
+        rows.append(("Quandary", runtype, used, wall, rss))
+    return rows
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--quandary", required=True, help="Quandary checkout with the built `quandary` executable")
+    p.add_argument("--quandary", help="Quandary checkout with the built `quandary` executable "
+                                      "(without it only qevolve runs)")
+    p.add_argument("--qevolve", default=QEVOLVE, help="the qevolve executable")
     p.add_argument("--levels", type=int, default=2)
     p.add_argument("--steps", type=int, default=1000)
     p.add_argument("--threads", type=int, default=1, help="qevolve --threads")
     a = p.parse_args()
-    exe = os.path.join(a.quandary, "quandary")
-    example = os.path.join(a.quandary, "examples", "gate_cnot")
-    src = os.path.join(example, "cnot_FWD_optimized_withnoise.cfg")
-    if not os.path.exists(exe) or not os.path.exists(src):
-        sys.exit(f"need {exe} and {src}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for f in os.listdir(example):
-            if f.endswith(".dat"):
-                os.symlink(os.path.join(example, f), os.path.join(tmp, f))
-        for runtype in ("simulation", "gradient"):
-            cfg = os.path.join(tmp, f"{runtype}.cfg")
-            open(cfg, "w").write(quandary_cfg(src, a.levels, a.steps, runtype, os.path.join(tmp, "out_" + runtype)))
-            out, wall, rss = timed([exe, cfg], tmp)
-            used = float(re.search(r"Used Time:\s+([\d.]+)", out).group(1))
-            rows.append(("Quandary", runtype, used, wall, rss))
+        if a.quandary is None:
+            print("note: no --quandary: the Quandary half is skipped, qevolve's rows only")
+        elif not os.path.exists(os.path.join(a.quandary, "quandary")):
+            print(f"note: {os.path.join(a.quandary, 'quandary')} not found: the Quandary half is "
+                  "skipped, qevolve's rows only")
+        else:
+            rows += run_quandary(a, tmp)
         for trainable in (False, True):
             y = os.path.join(tmp, f"qevolve_{trainable}.yaml")
             open(y, "w").write(qevolve_yaml(a.levels, a.steps, trainable))
-            out, wall, rss = timed([QEVOLVE, "run", y, "--threads", str(a.threads), "-o", y + ".h5", "--quiet"], tmp)
-            ev = re.search(r"evolve ([\d.]+) s", out)
-            gr = re.search(r"gradient ([\d.]+) s", out)
-            compute = float(ev.group(1)) + (float(gr.group(1)) if gr else 0.0)
-            rows.append(("qevolve", "gradient" if trainable else "simulation", compute, wall, rss))
+            try:
+                r = qevolve_cli.run(a.qevolve, y, y + ".h5", ["--threads", str(a.threads)], cwd=tmp)
+            except RuntimeError as e:
+                sys.exit(f"qevolve failed: {e}")
+            if trainable and "gradient" not in r["times"]:
+                sys.exit("qevolve printed no gradient time for the trainable config:\n" + r["summary"])
+            compute = r["times"]["evolve"] + r["times"].get("gradient", 0.0)
+            rows.append(("qevolve", "gradient" if trainable else "simulation", compute,
+                         r["process_s"], r["peak_rss_mb"]))
     print(f"levels {a.levels} per oscillator (D = {a.levels ** 2}), 16 inputs, {a.steps} steps, qevolve --threads {a.threads}")
     print(f"{'tool':<10} {'run':<11} {'compute [s]':>12} {'process [s]':>12} {'peak RSS [MB]':>14}")
     for r in rows:
         print(f"{r[0]:<10} {r[1]:<11} {r[2]:>12.3f} {r[3]:>12.2f} {r[4]:>14.1f}")
     q = {r[1]: r for r in rows if r[0] == "Quandary"}
     e = {r[1]: r for r in rows if r[0] == "qevolve"}
-    for k in ("simulation", "gradient"):
+    for k in q:
         print(f"{k}: qevolve {q[k][2] / e[k][2]:.1f}x faster (compute), peak RSS {e[k][4]:.1f} vs {q[k][4]:.1f} MB")
     return 0
 

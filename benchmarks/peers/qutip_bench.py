@@ -100,15 +100,25 @@ def main(argv=None) -> int:
                    help="QuTiP data layer of H and U")
     p.add_argument("--repeat", type=int, default=1,
                    help="best of this many runs (only runs shorter than 10 s are repeated)")
+    p.add_argument("--smoke", action="store_true",
+                   help="CI smoke run (tests/benchmarks): N = 2, cheap settings; when qutip is not "
+                        "installed, builds the numpy workload, says so and exits 77 (skipped)")
     p.add_argument("--save-unitary", metavar="PREFIX",
                    help="write each propagator to PREFIX<N>.npy (compare.py uses it)")
     p.add_argument("--check", action="store_true",
                    help="compare with the magnus4 reference of workload.py (small N)")
     args = p.parse_args(argv)
+    if args.smoke:
+        args.qubits, args.rtol, args.atol = [2], 1e-6, 1e-8
     try:
         import qutip  # noqa: F401
     except ImportError:
         print("qutip is not installed (python3 -m pip install qutip)", file=sys.stderr)
+        if args.smoke:
+            w = Workload(2)
+            print(f"skipped: qutip is not installed; the numpy workload builds (N = 2, D = {w.dim}, "
+                  f"f01 {w.freq[0]:.6f} / {w.freq[1]:.6f} GHz)")
+            return 77
         return 1
     for n in args.qubits:
         r = run(n, args.rtol, args.atol, args.method, args.dtype, args.check, args.repeat)

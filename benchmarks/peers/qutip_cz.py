@@ -23,6 +23,10 @@ Subcommands (run with Debian's python, which has numpy, scipy, h5py, PyYAML; qut
              times; --find bisects --steps LO HI for the smallest count meeting --target
   qutip      QuTiP at each tolerance (--method, --rtol-list, atol = rtol x --atol-ratio, --nsteps):
              max|U - U_ref| and the best of --repeat wall times of the sesolve call
+  smoke      a few seconds, for CI (tests/benchmarks): `model` at 5 steps (fails above 1e-9),
+             qevolve magnus4 with `splitting: chebyshev` against `splitting: dense` at 30 steps
+             (the same discretisation; fails above 1e-8), and QuTiP at rtol 1e-6 against the
+             latter when qutip is installed (else a note says it was skipped)
 
   /usr/bin/python3 benchmarks/peers/qutip_cz.py reference --qevolve build/release/bin/qevolve \
       --steps 3000 --threads 2
@@ -37,7 +41,6 @@ import argparse
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,7 +50,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, HERE)
 import design_coupler_gates as dcg  # noqa: E402
+import qevolve_cli  # noqa: E402
 
 EXAMPLE = os.path.join(ROOT, "examples", "cz_transmon_coupler.yaml")
 DEFAULT_QEVOLVE = os.path.join(ROOT, "build", "release", "bin", "qevolve")
@@ -59,14 +64,24 @@ TWO_PI = 2.0 * math.pi
 # The model (numpy, no qevolve code) and its conversion to qevolve's output convention
 # ---------------------------------------------------------------------------------------------
 def example_pulse():
-    """(amplitude, ramp, duration) of the example's flux pulse, read from the YAML."""
-    import yaml
-
+    """(amplitude, ramp, duration) of the example's flux pulse, read from the YAML (with PyYAML
+    when it is installed, else from the text of its `pulses:` section)."""
     with open(EXAMPLE) as f:
-        cfg = yaml.safe_load(f)
-    (p,) = cfg["pulses"]
+        text = f.read()
+    try:
+        import yaml
+    except ImportError:
+        yaml = None
+    if yaml is not None:
+        cfg = yaml.safe_load(text)
+        (p,) = cfg["pulses"]
+        levels = [m["levels"] for m in cfg["device"]["qubits"]]
+    else:
+        device, rest = text.split("\npulses:", 1)
+        section = rest.split("\nevolution:", 1)[0]
+        p = dict(re.findall(r"(\w+): ([^,{}\s]+)", section))
+        levels = [int(x) for x in re.findall(r"levels: (\d+)", device)]
     assert p["qubit"] == "c" and p["operator"] == "flux" and p["shape"] == "rampcos", p
-    levels = [m["levels"] for m in cfg["device"]["qubits"]]
     assert levels == [4, 8, 4], levels
     return float(p["amplitude"]), float(p["ramp"]), float(p["duration"])
 
@@ -131,23 +146,15 @@ class Model:
 # ---------------------------------------------------------------------------------------------
 def run_qevolve(exe, solver, steps, threads, splitting=None):
     """(propagator [128, 4], evolve seconds, process seconds) of one `qevolve run`."""
-    import h5py
-
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "cz.h5")
-        cmd = [exe, "run", EXAMPLE, "--set", f"evolution.solver={solver}", "--steps", str(steps),
-               "--threads", str(threads), "-o", out]
+        args = ["--set", f"evolution.solver={solver}", "--steps", str(steps),
+                "--threads", str(threads)]
         if splitting:
-            cmd[3:3] = ["--set", f"evolution.splitting={splitting}"]
-        t0 = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        wall = time.perf_counter() - t0
-        if proc.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr}")
-        m = re.search(r"evolve ([0-9.]+) s", proc.stdout)
-        with h5py.File(out) as f:
-            u = f["/propagator"][()]
-    return u, float(m.group(1)), wall
+            args += ["--set", f"evolution.splitting={splitting}"]
+        r = qevolve_cli.run(exe, EXAMPLE, os.path.join(tmp, "cz.h5"), args)
+    if r["propagator"] is None or r["propagator"].shape != (128, 4):
+        raise RuntimeError("the output has no /propagator [128, 4] (docs/output.md)")
+    return r["propagator"], r["times"]["evolve"], r["process_s"]
 
 
 def run_qutip(model, method, rtol, atol, nsteps, dtype="csr"):
@@ -250,9 +257,33 @@ def cmd_qutip(args):
               f"sesolve {best:.3f} s (best of {args.repeat})", flush=True)
 
 
+def cmd_smoke(args):
+    model = Model()
+    u_np = model.midpoint(5)
+    u_expm, _, _ = run_qevolve(args.qevolve, "expm", 5, 1)
+    d_model = max_du(u_np, u_expm)
+    print(f"numpy model vs qevolve, expm 5 steps: max|dU| = {d_model:.2e} (limit 1e-9)")
+    dense, t_dense, _ = run_qevolve(args.qevolve, "magnus4", 30, 1, "dense")
+    cheb, t_cheb, _ = run_qevolve(args.qevolve, "magnus4", 30, 1, "chebyshev")
+    d_split = max_du(cheb, dense)
+    print(f"qevolve magnus4 30 steps, chebyshev ({t_cheb:.3f} s) vs dense ({t_dense:.3f} s): "
+          f"max|dU| = {d_split:.2e} (limit 1e-8)")
+    try:
+        import qutip  # noqa: F401
+    except ImportError:
+        print("skipped: the QuTiP half (qutip is not installed; python3 -m pip install qutip)")
+    else:
+        q, tq = run_qutip(model, "vern9", 1e-6, 1e-6, args.nsteps)
+        print(f"QuTiP vern9 rtol = atol = 1e-6 ({tq:.2f} s) vs qevolve magnus4 dense 30 steps: "
+              f"max|dU| = {max_du(q, dense):.2e} (30 steps are far from converged)")
+    if not (d_model <= 1e-9 and d_split <= 1e-8):
+        raise SystemExit("smoke: FAILED")
+    print("smoke: ok")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("part", choices=["model", "reference", "qevolve", "qutip"])
+    p.add_argument("part", choices=["model", "reference", "qevolve", "qutip", "smoke"])
     p.add_argument("--qevolve", default=DEFAULT_QEVOLVE, help="the qevolve executable")
     p.add_argument("--ref", default=DEFAULT_REF, help="reference propagator (.npy)")
     p.add_argument("--steps", type=int, nargs="+", default=[50])
@@ -273,7 +304,7 @@ def main(argv=None):
                    help="reference: also compare QuTiP at rtol = atol = TOL")
     args = p.parse_args(argv)
     {"model": cmd_model, "reference": cmd_reference, "qevolve": cmd_qevolve,
-     "qutip": cmd_qutip}[args.part](args)
+     "qutip": cmd_qutip, "smoke": cmd_smoke}[args.part](args)
     return 0
 
 

@@ -144,15 +144,25 @@ def main(argv=None) -> int:
                    help="SuperGrad's diag_ops option (exponentiate via pre-diagonalised terms)")
     p.add_argument("--repeat", type=int, default=1,
                    help="run time = best of this many calls after the compiling one")
+    p.add_argument("--smoke", action="store_true",
+                   help="CI smoke run (tests/benchmarks): N = 2, cheap settings; when supergrad is not "
+                        "installed, builds the numpy workload, says so and exits 77 (skipped)")
     p.add_argument("--save-unitary", metavar="PREFIX",
                    help="write each propagator to PREFIX<N>.npy (compare.py uses it)")
     p.add_argument("--check", action="store_true",
                    help="cross-check SuperGrad's Fluxonium class and the numpy Strang splitting")
     args = p.parse_args(argv)
+    if args.smoke:
+        args.qubits, args.steps = [2], 50
     try:
         import supergrad  # noqa: F401
     except ImportError:
         print("supergrad is not installed (python3 -m pip install supergrad)", file=sys.stderr)
+        if args.smoke:
+            w = Workload(2)
+            print(f"skipped: supergrad is not installed; the numpy workload builds (N = 2, D = {w.dim}, "
+                  f"f01 {w.freq[0]:.6f} / {w.freq[1]:.6f} GHz)")
+            return 77
         return 1
     if args.check:
         device_check()
