@@ -9,6 +9,7 @@
 #include "qevolve/device.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
+#include "qevolve/plausibility.hpp"
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::commands {
@@ -36,6 +37,8 @@ int check(const CheckOptions& options, Streams io) {
       io::check_memory(config, dev, purpose, options.max_memory, !config.output.file.empty());
   io::check_output_path(config, "");  // output.file, as run, optimize and spectrum check it
   io::check_checkpoint_path(config);  // optimize.checkpoint, as optimize checks it
+  if (!io.quiet)  // likely unit mistakes (docs/config.md "Plausibility warnings")
+    for (const std::string& w : io::plausibility_warnings(config, dev.modes)) io.err << "qevolve: warning: " << w << "\n";
   io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes: "
          << device::describe_roles(dev.modes) << ", " << memory.dim_text << ", d = " << computational_dim(dev) << ", "
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"

@@ -18,6 +18,7 @@
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
+#include "qevolve/plausibility.hpp"
 #include "run_output.hpp"
 
 namespace qevolve::commands {
@@ -54,7 +55,11 @@ int run(const RunOptions& options, Streams io) {
   const solver::Simulator& sim = problem ? problem->simulator() : *own;
   report.sim = &sim;
   report.t_build = since(t_start);
-  if (root) print_warnings(io.err, sim);  // warnings hold before any work, even with --quiet
+  if (root) {  // warnings hold before any work, even with --quiet
+    for (const std::string& w : io::plausibility_warnings(config, device::mode_params(sim.device())))
+      io.err << "qevolve: warning: " << w << "\n";
+    print_warnings(io.err, sim);
+  }
   {
     ProgressBar bar(io.err, show, sim.is_open() ? "evolving (Lindblad)" : "evolving");
     gradient::PipelineHooks hooks;

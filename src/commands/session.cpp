@@ -281,9 +281,11 @@ SweepData Session::sweep(const std::vector<std::string>& vary, const std::vector
     });
     const auto files = m.file_lock(all, gates);
     data->plan = plan_sweep(m.parsed, all, vary, m.serial, threads);
+    data->warnings = sweep_plausibility(data->plan, m.parsed, all);  // `qevolve sweep` prints them first
   }
   data->grid = evaluate_sweep(data->plan, threads, m.serial, data->stats, {});
-  data->warnings = sweep_warnings(data->plan, data->stats, m.parsed, all, m.serial);
+  for (std::string& w : sweep_warnings(data->plan, data->stats, m.parsed, all, m.serial))
+    data->warnings.push_back(std::move(w));
   data->wall_time = seconds_since(t0);
   return SweepData(std::move(data));
 }

@@ -13,6 +13,7 @@
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
+#include "qevolve/plausibility.hpp"
 #include "qevolve/spectrum.hpp"
 #include "qevolve/version.hpp"
 
@@ -78,6 +79,8 @@ int spectrum(const SpectrumOptions& options, Streams io) {
   (void)io::check_memory(config, resolved, io::Purpose::inspect, options.max_memory);  // before any allocation
   io::check_output_path(config, options.output);  // -o or output.file, before the diagonalisation
   const device::Device dev = device::build_device(resolved);
+  if (!io.quiet)  // likely unit mistakes (docs/config.md "Plausibility warnings")
+    for (const std::string& w : io::plausibility_warnings(config, resolved.modes)) io.err << "qevolve: warning: " << w << "\n";
   const double t_build = seconds_since(t0);
   const auto t1 = Clock::now();
   const device::DressedBasis dressed = device::dress(dev);

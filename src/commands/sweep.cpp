@@ -123,6 +123,8 @@ int sweep(const SweepOptions& options, Streams io) {
   const std::vector<io::Override> sets = command_overrides(options.sets, options.steps);
   const SweepPlan plan = plan_sweep(parsed, sets, options.vary, comm, threads, checks);
   const double t_validate = since(t_start);
+  if (comm.is_root())  // likely unit mistakes, before the work (even with --quiet, as run)
+    for (const std::string& w : sweep_plausibility(plan, parsed, sets)) io.err << "qevolve: warning: " << w << "\n";
   const std::string output = options.output.empty() ? plan.base.output.file : options.output;
 
   const auto t_eval = Clock::now();

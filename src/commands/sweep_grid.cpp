@@ -10,6 +10,7 @@
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
+#include "qevolve/plausibility.hpp"
 #include "qevolve/version.hpp"
 
 namespace qevolve::commands {
@@ -41,6 +42,7 @@ SweepPlan plan_sweep(const io::ParsedConfig& parsed, const std::vector<io::Overr
   }
   // Every point validated before any evolution; this rank builds its contiguous share.
   plan.points = build_points(grid, parsed, sets, comm, threads);
+  plan.implausible = first_implausible_point(plan.points, grid, comm);
   // An axis may make a later point larger (levels, solver): the largest, before any evaluation.
   if (const std::int64_t largest = largest_point(plan.points, grid, comm); largest != 0) {
     const SweepPoint p = build_point(grid, parsed, sets, largest);  // with its locations
@@ -122,6 +124,16 @@ void write_sweep(const std::string& path, const SweepPlan& plan, const GridResul
   w.commit();
 }
 
+
+std::vector<std::string> sweep_plausibility(const SweepPlan& plan, const io::ParsedConfig& parsed,
+                                            const std::vector<io::Override>& sets) {
+  std::vector<std::string> out;
+  if (plan.implausible < 0) return out;
+  const SweepPoint point = build_point(plan.grid, parsed, sets, plan.implausible);  // with its locations
+  for (const std::string& w : io::plausibility_warnings(point.config, point.resolved.modes))
+    out.push_back(w + " (at the sweep's point " + point.label + ")");
+  return out;
+}
 
 std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats& stats, const io::ParsedConfig& parsed,
                                         const std::vector<io::Override>& sets, comm::Communicator& comm) {

@@ -28,6 +28,7 @@ struct SweepPlan {
   Config base;                     ///< the first point's config; text and overrides: the --set ones only
   device::ResolvedDevice first;    ///< the first point's device (the `dims` attribute)
   std::vector<std::string> labels;  ///< computational basis labels
+  std::int64_t implausible = -1;    ///< first_implausible_point (-1: none)
 };
 
 /// What plan_sweep checks before any point is built beyond the first (docs/cli.md "Memory").
@@ -54,6 +55,13 @@ struct GridResult {
     return records[static_cast<std::size_t>(p) * width() + k];
   }
 };
+
+/// The plausibility warnings (io::plausibility_warnings) of the grid's first point that has
+/// any (SweepPlan::implausible), rebuilt with its locations and named: "... (at the sweep's
+/// point KEY = VALUE)"; empty when none has. Without the `qevolve: warning: ` prefix; the
+/// same on every rank (not collective).
+[[nodiscard]] std::vector<std::string> sweep_plausibility(const SweepPlan& plan, const io::ParsedConfig& parsed,
+                                                          const std::vector<io::Override>& sets);
 
 /// The sweep's warnings, without the `qevolve: warning: ` prefix (collective; the same on every
 /// rank): run's step-size warning for the grid's point with the largest phase per step (rebuilt

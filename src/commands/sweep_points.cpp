@@ -12,6 +12,7 @@
 #include "qevolve/fidelity.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/memory_estimate.hpp"
+#include "qevolve/plausibility.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "run_output.hpp"
@@ -78,6 +79,7 @@ std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConf
       try {
         SweepPoint& point = points[static_cast<std::size_t>(i)];
         point = build_point(grid, parsed, sets, keep.first + i);
+        point.implausible = !io::plausibility_warnings(point.config, point.resolved.modes).empty();
         point.config.where.clear();  // validated: the locations are not needed (memory per point)
       } catch (const InputError&) {
         bad[static_cast<std::size_t>(i)] = 1;
@@ -118,6 +120,18 @@ std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGri
   const double top = comm.allreduce_max(most);
   return static_cast<std::int64_t>(-comm.allreduce_max(most == top ? -static_cast<double>(at)
                                                                     : -static_cast<double>(grid.points)));
+}
+
+std::int64_t first_implausible_point(const std::vector<SweepPoint>& points, const SweepGrid& grid,
+                                     comm::Communicator& comm) {
+  double first = -static_cast<double>(grid.points);  // none: past the end
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (points[i].implausible) {
+      first = -static_cast<double>(comm.shard(grid.points).first + static_cast<Index>(i));
+      break;
+    }
+  const double at = -comm.allreduce_max(first);
+  return at < static_cast<double>(grid.points) ? static_cast<std::int64_t>(at) : -1;
 }
 
 std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {

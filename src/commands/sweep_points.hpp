@@ -28,6 +28,7 @@ struct SweepPoint {
   std::vector<std::string> device_key;     ///< values of the `device` axes
   std::vector<std::string> simulator_key;  ///< values of the `device` and `evolution` axes
   std::string label;                       ///< "pulses[0].amplitude = 0.07, ..." for messages
+  bool implausible = false;                ///< io::plausibility_warnings has something to say
 };
 
 /// The grid: axes in --vary order, the first varying slowest (row-major).
@@ -55,6 +56,12 @@ struct SweepGrid {
 /// first of equals), over every rank's share (collective): an axis may change a point's size.
 [[nodiscard]] std::int64_t largest_point(const std::vector<SweepPoint>& points, const SweepGrid& grid,
                                          comm::Communicator& comm);
+
+/// The index of the grid's first point with a plausibility warning (SweepPoint::implausible),
+/// over every rank's share (collective), -1 when none has one: the point the sweep's
+/// plausibility warnings name.
+[[nodiscard]] std::int64_t first_implausible_point(const std::vector<SweepPoint>& points, const SweepGrid& grid,
+                                                   comm::Communicator& comm);
 
 /// One point's figures; NaN fidelities without a target.
 struct PointResult {

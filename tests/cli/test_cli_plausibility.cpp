@@ -1,0 +1,84 @@
+// Plausibility warnings through the executable (docs/config.md "Plausibility warnings"): the same
+// located line from `check`, `run`, `optimize`, `spectrum` and `sweep` (run, optimize and sweep
+// also with --quiet, check and spectrum not), located at a --set or --vary that placed the value,
+// and not one warning from `check` on any shipped example.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_util.hpp"
+
+namespace qevolve::testing {
+namespace {
+
+/// A fluxonium at `flux` driven at its f01 (0.582 GHz at half a flux quantum); 0.1 ns steps.
+std::string fluxonium(const std::string& flux, const std::string& more = "") {
+  return "device:\n"
+         "  qubits:\n"
+         "    - {name: q0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, flux: " + flux + ", levels: 3}\n"
+         "pulses:\n"
+         "  - {qubit: q0, shape: cos, amplitude: 0.08, frequency: 0.5823664862818624, duration: 40}\n"
+         "evolution: {solver: expm, steps: 400}\n"
+         "target: {gates: [{gate: X, qubits: [q0]}]}\n" + more;
+}
+
+const std::string kFlux =
+    "device.qubits[0].flux: 3.14159 flux quanta is beyond +/-1 (the spectrum repeats every flux quantum) (did you "
+    "mean 0.5 = 3.14159 / (2 pi)? `flux` is in flux quanta, not radians)";
+
+TEST(PlausibilityCli, EveryCommandWarnsAtTheKey) {
+  TempDir dir;
+  const std::string cfg = "'" + dir.write("pi.yaml", fluxonium("3.14159")).string() + "'";
+  const std::string line = "qevolve: warning: " + (dir / "pi.yaml").string() + ":3:62: " + kFlux + "\n";
+  for (const std::string& command : {"check " + cfg, "spectrum " + cfg, "run " + cfg + " --threads 1 --quiet"}) {
+    const CommandResult r = run_qevolve(command, dir);
+    EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+    EXPECT_EQ(r.err, line) << command;
+  }
+  // check and spectrum: --quiet silences warnings; run: errors and warnings only.
+  EXPECT_EQ(run_qevolve("check " + cfg + " --quiet", dir).err, "");
+  EXPECT_EQ(run_qevolve("spectrum " + cfg + " --quiet", dir).err, "");
+  const std::string opt = "'" + dir.write("opt.yaml", fluxonium("3.14159", "optimize: {max_iterations: 1}\n")).string() + "'";
+  const CommandResult o = run_qevolve("optimize " + opt + " --set pulses[0].optimize=[amplitude] --threads 1 --quiet", dir);
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.err, "qevolve: warning: " + (dir / "opt.yaml").string() + ":3:62: " + kFlux + "\n");
+}
+
+TEST(PlausibilityCli, LocatedAtTheSetOrVaryThatPlacedIt) {
+  TempDir dir;
+  const std::string cfg = "'" + dir.write("ok.yaml", fluxonium("0.5")).string() + "'";
+  EXPECT_EQ(run_qevolve("check " + cfg, dir).err, "");
+  const CommandResult set = run_qevolve("run " + cfg + " --set device.qubits[0].flux=3.14159 --threads 1 --quiet", dir);
+  EXPECT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_EQ(set.err, "qevolve: warning: --set device.qubits[0].flux=3.14159: " + kFlux + "\n");
+  // A sweep names the first point with a warning (before the evaluation; with --quiet too).
+  const CommandResult sweep =
+      run_qevolve("sweep " + cfg + " --vary pulses[0].frequency=0.5823664862818624,3.65911655 --threads 1 --quiet", dir);
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_EQ(sweep.err,
+            "qevolve: warning: --vary pulses[0].frequency=0.5823664862818624,3.65911655 (value 3.65911655): "
+            "pulses[0].frequency: 3.65912 GHz drives no transition, but is 2 pi x 0.582366 GHz, near the 0-1 "
+            "transition of mode `q0` (0.581849 GHz) (did you mean 0.582366? pulse frequencies are in GHz, not "
+            "rad/ns) (at the sweep's point pulses[0].frequency = 3.65911655)\n"
+            "qevolve: warning: 2.3 rad per step on mode `q0` (3.65912 GHz x dt = 0.1 ns, at the sweep's point "
+            "pulses[0].frequency = 3.65911655) exceeds 0.5 rad: the step error may be large; use evolution.steps "
+            ">= 1840\n");
+}
+
+/// `qevolve check` on every shipped example: valid, and not one warning.
+TEST(PlausibilityCli, NoneOnTheShippedExamples) {
+  TempDir dir;
+  int checked = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(QEVOLVE_SOURCE_DIR) + "/examples")) {
+    if (e.path().extension() != ".yaml") continue;
+    const CommandResult r = run_qevolve("check '" + e.path().string() + "'", dir);
+    EXPECT_EQ(r.exit_code, 0) << e.path() << "\n" << r.err;
+    EXPECT_EQ(r.err, "") << e.path();
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
+}
+
+}  // namespace
+}  // namespace qevolve::testing
