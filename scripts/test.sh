@@ -10,14 +10,11 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 
-# MPI is installed above, so its tests must not vanish silently; the CUDA backend and NCCL are
-# compiled whenever nvcc is on PATH (their GPU tests skip, visibly, without a device).
-# QEVOLVE_PYTHON_MODULE=ON: no nanobind for the python3 on PATH is a configure error, so the
-# Python tests cannot vanish silently either.
-options=(-DQEVOLVE_ENABLE_MPI=ON -DQEVOLVE_PYTHON_MODULE=ON)
-if command -v nvcc > /dev/null; then options+=(-DQEVOLVE_ENABLE_CUDA=ON); fi
-echo "== Release build and tests (${options[*]})"
-cmake --preset release "${options[@]}"
+# The same configuration as scripts/install.sh (scripts/configure-release.sh: MPI and the Python
+# module required, CUDA compiled whenever nvcc is on PATH), so that a tree the install built is
+# only completed here, not rebuilt.
+echo "== Release build and tests"
+scripts/configure-release.sh
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
 

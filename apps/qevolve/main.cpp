@@ -128,6 +128,16 @@ void add_max_memory(CLI::App* sub, std::string& text) {
                   "process may use)");
 }
 
+/// --force on every command that writes (docs/output.md "Replacing a file").
+void add_force_flags(Cli& c) {
+  const std::pair<CLI::App*, bool*> writers[] = {
+      {c.spectrum, &c.spec.force},       {c.run, &c.run_opts.force},     {c.optimize, &c.opt_opts.force},
+      {c.sweep, &c.sweep_opts.force},    {c.plot, &c.plot_opts.force},   {c.scaling, &c.bench_opts.force},
+      {c.accuracy, &c.acc_opts.force}};
+  for (const auto& [sub, flag] : writers)
+    sub->add_flag("--force", *flag, "Replace an output file that another command wrote (or that is not qevolve's)");
+}
+
 /// `-o ''` is a mistake, not "no output" (docs/output.md "How files are written").
 CLI::Validator non_empty_file_name() {
   return {[](const std::string& s) { return s.empty() ? std::string("the file name is empty") : std::string(); },
@@ -143,6 +153,10 @@ std::optional<double> max_memory(const Cli& c) {
 void add_simulation_commands(Cli& c) {
   c.check = c.app.add_subcommand("check", "Validate a config file only (exit 0 or 2)");
   c.check->add_option("CONFIG", c.check_opts.config_path, kConfigHelp)->required();
+  c.check->add_option("--threads", c.check_opts.threads, "Threads of the run whose time is estimated (default: all cores)")
+      ->check(CLI::Range(1, 4096));
+  c.check->add_flag("--no-time{false}", c.check_opts.estimate_time,
+                    "No time estimate (it times a few steps of the run, or reads this machine's cache)");
   add_set_option(c.check, c.check_opts.sets);
 
   c.spectrum = c.app.add_subcommand("spectrum", "Bare and dressed mode frequencies, matrix elements and static ZZ");
@@ -171,6 +185,10 @@ void add_simulation_commands(Cli& c) {
   c.plot = c.app.add_subcommand("plot", "Draw what a qevolve HDF5 file holds (sweep, history, traces, |U|^2, pulses)");
   c.plot->add_option("FILE", c.plot_opts.input, "HDF5 file written by qevolve")->required();
   c.plot->add_option("-o,--output", c.plot_opts.output, "Image file (default: FILE.png next to FILE; .pdf, .svg by name)");
+  auto* population = c.plot->add_option("--population", c.plot_opts.population,
+                                        "A sweep: draw the population of this computational state first (e.g. 1, 01)");
+  c.plot->add_option("--from", c.plot_opts.from, "With --population: the initial state (default: all qubits in 0)")
+      ->needs(population);
 }
 
 /// bench scaling, bench accuracy.
@@ -289,6 +307,7 @@ void cap_threads(Cli& c, std::ostream& err) {
         << " processors this process may use: using " << hardware << "\n";
     threads = hardware;
   };
+  cap(c.check_opts.threads);
   cap(c.run_opts.threads);
   cap(c.opt_opts.threads);
   cap(c.sweep_opts.threads);
@@ -351,6 +370,7 @@ int main(int argc, char** argv) {
   for (auto* sub : {c.spectrum, c.run, c.optimize, c.sweep}) sub->get_option("--output")->check(non_empty_file_name());
   for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.plot, c.scaling, c.accuracy})
     sub->add_flag("--quiet", c.quiet, "No progress; run, optimize and sweep print errors and warnings only");
+  add_force_flags(c);
 
   try {
     c.app.parse(argc, argv);

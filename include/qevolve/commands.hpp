@@ -24,11 +24,14 @@ struct CheckOptions {
   std::string config_path;        ///< "-": standard input
   std::vector<std::string> sets;  ///< --set KEY=VALUE, in order
   std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
+  int threads = 0;                ///< --threads of the run whose time is estimated (0: all cores)
+  bool estimate_time = true;      ///< --no-time: no time estimate (no probe)
 };
 /// `qevolve check CONFIG`: loads and validates everything that can be checked without
 /// evolving (config, device resolution, pulses, target). Returns 0 or throws InputError.
 /// Prints the memory estimate of the run (docs/cli.md "Memory"); `max_memory` (--max-memory,
-/// bytes) lowers the memory a run may use.
+/// bytes) lowers the memory a run may use. Prints the run's time estimate (docs/cli.md "Time
+/// estimate": a short probe of the same work, or this machine's cache).
 int check(const CheckOptions& options, Streams io);
 
 struct SpectrumOptions {
@@ -37,6 +40,7 @@ struct SpectrumOptions {
   std::optional<int> levels;  ///< --levels K: every mode truncated to K levels
   std::string output;         ///< -o FILE.h5 (empty: none)
   std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
+  bool force = false;         ///< --force: may replace another command's result (docs/output.md)
 };
 /// `qevolve spectrum`: per-mode bare and dressed figures and static ZZ of coupled pairs.
 int spectrum(const SpectrumOptions& options, Streams io);
@@ -48,6 +52,7 @@ struct RunOptions {
   int threads = 0;             ///< --threads (0: all cores)
   std::optional<int> steps;    ///< --steps overrides evolution.steps
   std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
+  bool force = false;          ///< --force: may replace another command's result (docs/output.md)
 };
 /// `qevolve run`: evolve, fidelity with compensation, HDF5 output, summary.
 int run(const RunOptions& options, Streams io);
@@ -60,6 +65,7 @@ struct OptimizeOptions {
   int threads = 0;
   std::optional<int> steps;
   std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
+  bool force = false;          ///< --force: may replace another command's result (docs/output.md)
 };
 /// `qevolve optimize`: minimise 1 - F over the trainable parameters (L-BFGS-B or Adam), with a
 /// per-iteration checkpoint, /history and the optimised config written back as YAML.
@@ -75,6 +81,7 @@ struct SweepOptions {
   double progress_interval = 2.0;  ///< seconds between progress lines (hidden flag; tests use 0)
   std::string plot;               ///< --plot FILE.png: `qevolve plot` of the output (needs an output file)
   std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
+  bool force = false;             ///< --force: may replace another command's result (docs/output.md)
 };
 /// `qevolve sweep`: the grid of every --vary axis (the first slowest), each point evaluated as
 /// `qevolve run --set` would, from cached simulators, over threads and (mpirun) ranks; writes
@@ -95,6 +102,7 @@ struct BenchScalingOptions {
   std::string worker_row;
   std::string csv;           ///< CSV file (empty: none)
   std::string plot;          ///< PNG file (empty: none)
+  bool force = false;        ///< --force: --csv / --plot may replace an HDF5 file
 };
 /// `qevolve bench scaling`: the standard workload for N = min..max qubits; a table of time,
 /// columns*steps/s, effective GFLOP/s and % of the zgemm peak measured in the same run.
@@ -113,6 +121,7 @@ struct BenchAccuracyOptions {
   int threads = 0;
   std::string csv, plot;
   std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
+  bool force = false;           ///< --force: --csv / --plot may replace an HDF5 file
 };
 /// `qevolve bench accuracy CONFIG`: each solver variant over a ladder of step counts against a
 /// converged reference; prints the error (max |U - U_ref| on the computational block and
@@ -122,10 +131,14 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io);
 struct PlotOptions {
   std::string input;   ///< FILE.h5 written by qevolve
   std::string output;  ///< -o FILE.png (empty: FILE.png next to FILE.h5)
+  bool force = false;  ///< --force: the image may replace an HDF5 file
+  std::optional<std::string> population;  ///< --population OUT: a sweep's population of |OUT> ...
+  std::optional<std::string> from;        ///< --from IN: ... starting in |IN> (default: all qubits in 0)
 };
 /// `qevolve plot FILE.h5`: one figure of what the file holds (sweep map, optimisation history,
-/// population traces, |U|^2, levels, ZZ, pulses), drawn by scripts/qevolve_plot.py; prints
-/// `wrote FILE.png (parts)`. Throws InputError for a file it cannot draw (docs/cli.md "Plots").
+/// population traces, |U|^2 and the phases of U, levels, ZZ, pulses), drawn by
+/// scripts/qevolve_plot.py; prints `wrote FILE.png (parts)`. Throws InputError for a file it
+/// cannot draw, or a --population / --from state the sweep does not have (docs/cli.md "Plots").
 int plot(const PlotOptions& options, Streams io);
 
 }  // namespace qevolve::commands

@@ -25,6 +25,7 @@
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
+#include "progress.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/simulator.hpp"
@@ -225,8 +226,9 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
                     "--reference");
   check_ladder_memory(computational, resolved, variants, "--solvers", options.max_memory);
   check_ladder_memory(computational, resolved, {ref_variant}, "--reference", options.max_memory);
-  if (!options.csv.empty()) io::check_flag_output("--csv", options.csv, config.source_file);  // before the work
-  if (!options.plot.empty()) io::check_flag_output("--plot", options.plot, config.source_file);
+  const io::Replacing table{"plot", options.force};  // a table or picture replaces no HDF5 file
+  if (!options.csv.empty()) io::check_flag_output("--csv", options.csv, config.source_file, table);  // before the work
+  if (!options.plot.empty()) io::check_flag_output("--plot", options.plot, config.source_file, table);
   Runner runner(config, options.threads);
 
   std::vector<int> ladder = options.steps;
@@ -253,8 +255,10 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
   io.out << line;
 
   std::vector<AccuracyRow> rows;
+  RowProgress progress(io.err, !io.quiet, static_cast<int>(variants.size() * ladder.size()));
   for (const auto& v : variants) {
-    for (int s : ladder) {
+    for (std::size_t li = 0; li < ladder.size(); ++li) {
+      const int s = ladder[li];
       Outcome o = runner.run(v, s);
       // Short runs are timed again and the best kept (a millisecond run is at the mercy of
       // the scheduler); the results are identical, only the clock differs.
@@ -264,6 +268,9 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
                     r.max_du, r.dinf);
       io.out << line << std::flush;
       rows.push_back(r);
+      // The next rung of this ladder: its steps over these (the time grows with the steps);
+      // the first rung of the next variant: unknown.
+      progress.row_done(li + 1 < ladder.size() ? o.seconds * ladder[li + 1] / s : -1.0);
       if (o.seconds > options.max_seconds) break;
     }
   }

@@ -18,9 +18,11 @@
 #include "qevolve/device.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/names.hpp"
+#include "qevolve/output_path.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/workloads.hpp"
+#include "progress.hpp"
 #include "python_script.hpp"
 #include "run_output.hpp"
 
@@ -178,6 +180,9 @@ ScalingRow run_distributed(const BenchScalingOptions& options, int n, int ranks,
 int bench_scaling(const BenchScalingOptions& options, Streams io) {
   if (!options.plot.empty() && options.csv.empty())  // before the runs, not after them
     throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
+  const io::Replacing table{"plot", options.force};  // a table or picture replaces no HDF5 file
+  if (!options.csv.empty()) io::check_flag_output("--csv", options.csv, "", table);
+  if (!options.plot.empty()) io::check_flag_output("--plot", options.plot, "", table);
   std::vector<int> thread_counts = options.threads;
   if (thread_counts.empty()) thread_counts.push_back(solver::resolve_threads(0));
   if (!options.worker_row.empty()) return bench_worker(options, thread_counts.front());
@@ -201,6 +206,8 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
                 "speedup", "eff");
   io.out << line;
   openblas_set_num_threads(1);
+  const int per_n = static_cast<int>(options.ranks.size() * thread_counts.size());
+  RowProgress progress(io.err, !io.quiet, (options.max_qubits - options.min_qubits + 1) * per_n);
 
   for (int n = options.min_qubits; n <= options.max_qubits; ++n) {
     const double D = std::ldexp(1.0, n);
@@ -249,6 +256,10 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
                       r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / (r.peak * r.ranks), speedup,
                       efficiency);
         io.out << line << std::flush;
+        // The next row: another rank or thread count of this N (about this row's time), or
+        // N + 1, which doubles the columns and D (about 4.4x the first row of this N).
+        const bool last_of_n = rows.size() % static_cast<std::size_t>(per_n) == 0;
+        progress.row_done(last_of_n ? 4.4 * rows[rows.size() - static_cast<std::size_t>(per_n)].seconds : r.seconds);
         if (r.ranks > 1) {
           std::snprintf(line, sizeof line,
                         "    communicated by rank 0: %.0f bytes per vz objective evaluation, %.0f bytes per "

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "config_input.hpp"
+#include "time_estimate.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
@@ -44,6 +45,15 @@ int check(const CheckOptions& options, Streams io) {
          << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
          << (purpose == io::Purpose::inspect ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   io.out << "memory: " << io::describe(memory) << "\n";
+  if (purpose != io::Purpose::inspect && options.estimate_time) {
+    const auto time = estimate_run_time(config, options.threads, !config.output.file.empty());
+    const std::string threads = options.threads > 0 ? std::to_string(options.threads) : "all";
+    if (time)
+      io.out << "time: " << describe(*time) << " for `qevolve run` on " << threads << " thread(s)"
+             << (purpose == io::Purpose::optimize ? "; `optimize` repeats it once per evaluation" : "") << "\n";
+    else
+      io.out << "time: no estimate for solver adaptive (it chooses its steps as it runs)\n";
+  }
   return 0;
 }
 

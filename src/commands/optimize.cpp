@@ -26,6 +26,7 @@
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
+#include "time_estimate.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/plausibility.hpp"
 #include "qevolve/optimizer.hpp"
@@ -135,9 +136,15 @@ OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const Optim
     int n = std::snprintf(text, sizeof text, "iter %4d  1-F %.6e  leakage %.3e", r.iteration, infidelity, leakage);
     if (spec.leakage_weight > 0.0)
       n += std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  objective %.6e", r.objective);
-    std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  |grad| %.3e  step %.3e  %8.2f s\n",
-                  r.gradient_norm, r.step, r.wall_time_s);
-    line(text);
+    n += std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  |grad| %.3e  step %.3e  %8.2f s",
+                       r.gradient_norm, r.step, r.wall_time_s);
+    // The time left if every iteration to come costs what the mean one did (an upper bound:
+    // the other stopping rules may end it sooner; docs/optimize.md "Progress").
+    const int left = settings.max_iterations - r.iteration;
+    if (r.iteration >= 1 && left > 0)
+      std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  (%d more at most, about %s)", left,
+                    duration_text(r.wall_time_s / r.iteration * left).c_str());
+    line(std::string(text) + "\n");
   };
   const auto t_opt = Clock::now();
   OptimizeOutcome out;
@@ -159,8 +166,8 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // Every input error, and a run that cannot fit in memory, before any work.
   (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
                          options.max_memory, !options.output.empty() || !config.output.file.empty());
-  io::check_output_path(config, options.output);  // before the work, not after it
-  io::check_checkpoint_path(config);                // written after the first evaluation
+  io::check_output_path(config, options.output, io::Replacing{"optimize", options.force});  // before the work
+  io::check_checkpoint_path(config, io::Replacing{io::kCheckpoint, options.force});  // written after the first evaluation
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the

@@ -12,6 +12,7 @@
 #include "qevolve/commands.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/output_contents.hpp"
+#include "qevolve/output_path.hpp"
 
 namespace qevolve::commands {
 namespace {
@@ -24,12 +25,27 @@ void refuse_overwriting_input(const std::string& h5, const std::string& image) {
                      "an image file name such as " + default_plot_path(h5));
 }
 
-/// Checks `h5`, draws it into `image`, returns what it holds.
-io::OutputContents draw(const std::string& h5, const std::string& image) {
+/// Checks `h5`, draws it into `image`, returns what it holds. Unless `force`, the picture may
+/// replace an earlier picture, never an HDF5 file (docs/output.md "Replacing a file").
+/// `flags`: the script's --population OUT and --from IN (a sweep's population map).
+io::OutputContents draw(const std::string& h5, const std::string& image, bool force,
+                        const std::vector<std::string>& flags = {}) {
   io::OutputContents contents = io::inspect_output_file(h5);
   refuse_overwriting_input(h5, image);
-  run_python_script("qevolve_plot.py", {h5, image});
+  io::check_flag_output("-o", image, "", io::Replacing{"plot", force});
+  std::vector<std::string> args{h5, image};
+  args.insert(args.end(), flags.begin(), flags.end());
+  run_python_script("qevolve_plot.py", args);
   return contents;
+}
+
+/// --population OUT [--from IN] as the script takes them; the states are checked there, against
+/// the file's /sweep/labels.
+std::vector<std::string> population_flags(const PlotOptions& options) {
+  std::vector<std::string> flags;
+  if (options.population) flags = {"--population", *options.population};
+  if (options.from) flags.insert(flags.end(), {"--from", *options.from});
+  return flags;
 }
 
 std::string joined(const std::vector<std::string>& parts) {
@@ -45,13 +61,13 @@ std::string default_plot_path(const std::string& h5) {
 }
 
 void draw_plot(const std::string& h5, const std::string& image) {
-  static_cast<void>(draw(h5, image));
+  static_cast<void>(draw(h5, image, true));  // sweep checked its --plot before the work
 }
 
 int plot(const PlotOptions& options, Streams io) {
   const std::string image =
       options.output.empty() ? default_plot_path(options.input) : options.output;
-  const io::OutputContents contents = draw(options.input, image);
+  const io::OutputContents contents = draw(options.input, image, options.force, population_flags(options));
   if (!io.quiet) io.out << "wrote " << image << " (" << joined(contents.names()) << ")\n";
   return 0;
 }

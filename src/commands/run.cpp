@@ -3,6 +3,7 @@
 // summary. With trainable parameters GradientProblem owns the simulator and adds the gradient
 // pass; /gradient and /gradient_names are written.
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -20,6 +21,7 @@
 #include "qevolve/output_path.hpp"
 #include "qevolve/plausibility.hpp"
 #include "run_output.hpp"
+#include "time_estimate.hpp"
 
 namespace qevolve::commands {
 
@@ -29,19 +31,26 @@ int run(const RunOptions& options, Streams io) {
   // rank 0 shows progress, writes and prints (docs/distributed.md).
   comm::Communicator& comm = comm::world();
   const bool root = comm.is_root();
-  const bool show = root && io.progress && !io.quiet;
+  const bool show = root && !io.quiet;
   Config config = load_command_config(options.config_path, options.sets, comm, options.steps);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   // Every input error, and a run that cannot fit in memory, before any work.
   (void)io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory,
                          !options.output.empty() || !config.output.file.empty());
-  io::check_output_path(config, options.output);  // before the work, not after it
+  io::check_output_path(config, options.output, io::Replacing{"run", options.force});  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
   const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);
   comm::Communicator& reduce = nccl ? *nccl : comm;
   const std::string output = options.output.empty() ? config.output.file : options.output;
+  // The time estimate (docs/cli.md "Time estimate"): serial runs; a probe only when the first
+  // short one extrapolates to 10 s or more, else only what this machine's cache knows.
+  std::optional<TimeEstimate> estimate;
+  if (show && comm.size() == 1) estimate = estimate_run_time(config, options.threads, !output.empty(), 10.0);
+  if (estimate) io.err << "qevolve: time estimate: " << describe(*estimate) << "\n";
+  const auto t_build = Clock::now();  // the build phase starts after the estimate's probe
   RunReport report;
+  if (estimate) report.estimated_s = estimate->total();
   report.config = &config;
   report.ranks = comm.size();
   // The simulator: GradientProblem's when something is trainable (it adds the gradient pass to
@@ -54,18 +63,23 @@ int run(const RunOptions& options, Streams io) {
     own = std::make_unique<solver::Simulator>(config, io::build_device(config), options.threads);
   const solver::Simulator& sim = problem ? problem->simulator() : *own;
   report.sim = &sim;
-  report.t_build = since(t_start);
+  report.t_build = since(t_build);
   if (root) {  // warnings hold before any work, even with --quiet
     for (const std::string& w : io::plausibility_warnings(config, device::mode_params(sim.device())))
       io.err << "qevolve: warning: " << w << "\n";
     print_warnings(io.err, sim);
   }
   {
-    ProgressBar bar(io.err, show, sim.is_open() ? "evolving (Lindblad)" : "evolving");
+    const double gradient_s = estimate ? estimate->gradient() : 0.0;
+    ProgressBar bar(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s);
     gradient::PipelineHooks hooks;
-    hooks.progress = [&bar](double f) {
+    hooks.progress = [&bar, &io, show, gradient_s](double f) {
       bar.update(f);
-      if (f >= 1.0) bar.finish();
+      if (f < 1.0) return;
+      bar.finish();
+      if (show && gradient_s >= ProgressBar::kLineInterval)
+        io.err << "qevolve: evolution done; the gradient (adjoint pass) next, about " << duration_text(gradient_s)
+               << "\n" << std::flush;
     };
     hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
     hooks.trace = config.output.trace.requested() && !output.empty();  // nowhere to write: not recorded
@@ -76,6 +90,8 @@ int run(const RunOptions& options, Streams io) {
   }
   report.bytes_communicated = comm.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
   if (!root) return 0;
+  if (estimate)  // what this run measured refines the cached estimate of its kind of work
+    remember_run_time(config, options.threads, report.t_build, report.t_evolve, report.t_fidelity, report.t_gradient);
 
   const auto t3 = Clock::now();
   bool energies_skipped = false;

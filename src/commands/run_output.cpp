@@ -171,6 +171,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   w.attribute("duration_ns", o.duration);
   w.attribute("wall_time_s", wall_time);
   w.attribute("qevolve_version", std::string(kVersion));
+  w.attribute("command", std::string(r.history.empty() ? "run" : "optimize"));
   write_config_attributes(w, *r.config);
   if (!std::isnan(r.single_precision_deviation))
     w.attribute("single_precision_deviation", r.single_precision_deviation);
@@ -283,8 +284,13 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     std::snprintf(line, sizeof line, " | optimize %.3f s", r.t_optimize);
     out << line;
   }
-  std::snprintf(line, sizeof line, " | output %.3f s | total %.3f s\n", t_output, t_total);
+  std::snprintf(line, sizeof line, " | output %.3f s | total %.3f s", t_output, t_total);
   out << line;
+  if (r.estimated_s > 0.0) {  // docs/cli.md "Time estimate"
+    std::snprintf(line, sizeof line, " (estimated %.3g s)", r.estimated_s);
+    out << line;
+  }
+  out << "\n";
 }
 
 void print_warnings(std::ostream& err, const solver::Simulator& sim) {

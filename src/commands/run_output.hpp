@@ -58,6 +58,7 @@ struct RunReport {
   int ranks = 1;                       ///< ranks of a distributed run
   std::uint64_t bytes_communicated = 0;  ///< payload rank 0 put into collectives
   double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;
+  double estimated_s = 0.0;  ///< the time estimate printed before the run (0: none)
 };
 
 /// Closed-system evolution keeps every column normalised; a larger deviation than the solver's

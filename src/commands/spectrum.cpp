@@ -57,6 +57,7 @@ void write_spectrum_h5(const std::string& path, const Config& config,
   w.write("/zz_pairs", pairs);
   write_mode_attributes(w, device::mode_params(dev));
   w.attribute("qevolve_version", std::string(kVersion));
+  w.attribute("command", std::string("spectrum"));
   write_config_attributes(w, config);
   w.commit();
 }
@@ -77,7 +78,7 @@ int spectrum(const SpectrumOptions& options, Streams io) {
   }
   const device::ResolvedDevice resolved = io::resolve_device(config);
   (void)io::check_memory(config, resolved, io::Purpose::inspect, options.max_memory);  // before any allocation
-  io::check_output_path(config, options.output);  // -o or output.file, before the diagonalisation
+  io::check_output_path(config, options.output, io::Replacing{"spectrum", options.force});  // -o or output.file, before the diagonalisation
   const device::Device dev = device::build_device(resolved);
   if (!io.quiet)  // likely unit mistakes (docs/config.md "Plausibility warnings")
     for (const std::string& w : io::plausibility_warnings(config, resolved.modes)) io.err << "qevolve: warning: " << w << "\n";

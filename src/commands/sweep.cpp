@@ -103,11 +103,11 @@ void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g
 /// -o or output.file (as run checks them), and --plot: the picture is drawn from the HDF5
 /// output, so it needs one.
 void check_outputs(const Config& config, const SweepOptions& options) {
-  io::check_output_path(config, options.output);
+  io::check_output_path(config, options.output, io::Replacing{"sweep", options.force});
   if (options.plot.empty()) return;
   if (options.output.empty() && config.output.file.empty())
     throw InputError({}, "--plot", "the picture is drawn from the HDF5 output", "-o OUT.h5 (or output.file) as well");
-  io::check_flag_output("--plot", options.plot, config.source_file);
+  io::check_flag_output("--plot", options.plot, config.source_file, io::Replacing{"plot", options.force});
 }
 
 }  // namespace

@@ -120,6 +120,7 @@ void write_sweep(const std::string& path, const SweepPlan& plan, const GridResul
   w.attribute("points", static_cast<long long>(grid.points));
   w.attribute("wall_time_s", wall);
   w.attribute("qevolve_version", std::string(kVersion));
+  w.attribute("command", std::string("sweep"));
   write_config_attributes(w, plan.base);
   w.commit();
 }

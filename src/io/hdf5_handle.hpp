@@ -80,6 +80,13 @@ class Hdf5ErrorSilencer {
 /// `FILE: not an HDF5 file` (src/io/hdf5_read.cpp).
 [[nodiscard]] Hdf5Handle open_for_reading(const std::string& file);
 
+/// True when `path` ("/a/b/c") names an existing dataset of `file` (src/io/output_contents.cpp).
+[[nodiscard]] bool has_dataset(hid_t file, const std::string& path);
+
+/// The value of the variable-length string attribute `name` on `/`, or "" when it is absent or
+/// not such a string (src/io/output_contents.cpp).
+[[nodiscard]] std::string root_string_attribute(hid_t file, const char* name);
+
 /// The text of errno `err` (strerror), e.g. "No such file or directory".
 [[nodiscard]] std::string errno_message(int err);
 

@@ -12,12 +12,12 @@ namespace qevolve::io {
 
 using detail::Hdf5ErrorSilencer;
 using detail::Hdf5Handle;
-
-namespace {
+using detail::has_dataset;
+using detail::root_string_attribute;
 
 /// True when `path` ("/a/b/c") names an existing dataset; every group on the way is checked
 /// first (H5Lexists fails rather than answers for a missing intermediate group).
-bool has_dataset(hid_t file, const std::string& path) {
+bool detail::has_dataset(hid_t file, const std::string& path) {
   for (std::size_t slash = path.find('/', 1); slash != std::string::npos;
        slash = path.find('/', slash + 1))
     if (H5Lexists(file, path.substr(0, slash).c_str(), H5P_DEFAULT) <= 0) return false;
@@ -27,7 +27,7 @@ bool has_dataset(hid_t file, const std::string& path) {
 }
 
 /// The string value of a root attribute, or "" when it is absent or not a string.
-std::string root_string_attribute(hid_t file, const char* name) {
+std::string detail::root_string_attribute(hid_t file, const char* name) {
   if (H5Aexists(file, name) <= 0) return {};
   const Hdf5Handle attr(H5Aopen(file, name, H5P_DEFAULT), H5Aclose);
   const Hdf5Handle type(attr.valid() ? H5Aget_type(attr.get()) : H5I_INVALID_HID, H5Tclose);
@@ -44,6 +44,8 @@ std::string root_string_attribute(hid_t file, const char* name) {
   H5free_memory(text);
   return value;
 }
+
+namespace {
 
 [[noreturn]] void bad_file(const std::string& file, const std::string& problem,
                            const std::string& expected = {}) {

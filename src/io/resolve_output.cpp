@@ -14,6 +14,7 @@
 #include <string>
 #include <system_error>
 
+#include "hdf5_handle.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/output_path.hpp"
 
@@ -67,27 +68,63 @@ std::string output_problem(const std::string& path, const std::string& config_fi
 
 constexpr const char* kExpected = "a new or writable file such as out.h5 in an existing, writable folder";
 
-}  // namespace
-
-void check_flag_output(const std::string& flag, const std::string& path, const std::string& config_file) {
-  const std::string problem = output_problem(path, config_file);
-  if (!problem.empty()) throw InputError({}, flag, problem, kExpected);
+/// A name beside `path` for `command`'s result: x.h5 -> x.spectrum.h5.
+std::string suggested_name(const std::string& path, std::string_view command) {
+  const std::filesystem::path p(path);
+  std::string word(command.substr(0, command.find(' ')));
+  return (p.parent_path() / (p.stem().string() + "." + word + p.extension().string())).string();
 }
 
-void check_output_path(const Config& config, const std::string& cli_output) {
+/// Why `path` must not be replaced (docs/output.md "Replacing a file"), and what to give
+/// instead; an empty problem when nothing is there or the file may be replaced.
+struct ReplaceProblem {
+  std::string problem, instead;
+};
+ReplaceProblem replace_problem(const std::string& path, const std::optional<Replacing>& r, bool flag) {
+  if (!r || r->force) return {};
+  const std::optional<std::string> owner = result_owner(path);
+  if (!owner || *owner == r->command) return {};
+  const bool picture = r->command == "plot";
+  if (picture && *owner == kForeignFile) {
+    const detail::Hdf5ErrorSilencer quiet;
+    if (H5Fis_hdf5(path.c_str()) <= 0) return {};  // an earlier picture or table
+  }
+  const std::string what = *owner == kForeignFile ? "`" + path + "` exists and was not written by qevolve"
+                                                  : "`" + path + "` holds the result of `qevolve " + *owner + "`";
+  std::string instead = picture ? "another file name" : suggested_name(path, r->command);
+  instead = flag ? (picture ? instead : "another file name such as " + instead) : "-o " + instead;
+  return {what + "; this command would replace it", instead + ", or --force to replace it"};
+}
+
+}  // namespace
+
+void check_flag_output(const std::string& flag, const std::string& path, const std::string& config_file,
+                       std::optional<Replacing> replacing) {
+  const std::string problem = output_problem(path, config_file);
+  if (!problem.empty()) throw InputError({}, flag, problem, kExpected);
+  if (const ReplaceProblem r = replace_problem(path, replacing, true); !r.problem.empty())
+    throw InputError({}, flag, r.problem, r.instead);
+}
+
+void check_output_path(const Config& config, const std::string& cli_output, std::optional<Replacing> replacing) {
   if (!cli_output.empty()) {
-    check_flag_output("-o", cli_output, config.source_file);
+    check_flag_output("-o", cli_output, config.source_file, replacing);
     return;
   }
   if (config.output.file.empty()) return;
   const std::string problem = output_problem(config.output.file, config.source_file);
   if (!problem.empty()) config.fail("output.file", problem, kExpected);
+  if (const ReplaceProblem r = replace_problem(config.output.file, replacing, false); !r.problem.empty())
+    config.fail("output.file", r.problem, r.instead);
 }
 
-void check_checkpoint_path(const Config& config) {
+void check_checkpoint_path(const Config& config, std::optional<Replacing> replacing) {
   if (!config.optimize || config.optimize->checkpoint.empty()) return;
   const std::string problem = output_problem(config.optimize->checkpoint, config.source_file);
   if (!problem.empty()) config.fail("optimize.checkpoint", problem, kExpected);
+  if (replacing) replacing->command = kCheckpoint;
+  if (const ReplaceProblem r = replace_problem(config.optimize->checkpoint, replacing, true); !r.problem.empty())
+    config.fail("optimize.checkpoint", r.problem, r.instead);
 }
 
 }  // namespace qevolve::io

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The README's first command: installs what is missing, builds the CLI and the Python module once
+# (Release, tuned for this machine: -march=native), installs the module for the python3 on PATH
+# and runs the default example. Tests and benchmarks are scripts/test.sh's business; it reuses
+# this build tree (build/release), so the engine is compiled once for both.
+#   scripts/install.sh            # as above
+#   QEVOLVE_NATIVE=OFF scripts/install.sh   # portable: no -march=native (docs/python.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+
+scripts/install-deps.sh
+scripts/configure-release.sh
+# The CLI and the module only: the engine's libraries are compiled once and linked into both.
+cmake --build --preset release -j "$(nproc)" --target qevolve_app qevolve_python
+scripts/install-python.sh build/release
+echo "install: built and installed in $((SECONDS - start)) s; the default example:"
+build/release/bin/qevolve run examples/mpc_chain_4q_x.yaml

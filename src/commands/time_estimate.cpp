@@ -1,0 +1,300 @@
+// The wall-time estimate of a run (time_estimate.hpp; docs/cli.md "Time estimate").
+#include "time_estimate.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "qevolve/backend/parallel.hpp"
+#include "qevolve/comm.hpp"
+#include "qevolve/gradient.hpp"
+#include "qevolve/linalg.hpp"
+#include "qevolve/memory_estimate.hpp"
+#include "qevolve/resolve.hpp"
+#include "qevolve/simulator.hpp"
+#include "qevolve/version.hpp"
+
+namespace qevolve::commands {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// A probe shorter than this is too noisy to extrapolate from; it is lengthened once.
+constexpr double kMinProbeSeconds = 0.03;
+/// The probe's first length in steps (cut to the configured steps).
+constexpr int kFirstProbeSteps = 4;
+/// Lines kept in the cache file (the newest).
+constexpr std::size_t kCacheLines = 400;
+
+// ---- the cache ---------------------------------------------------------------------------
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 1);
+  return "unknown cpu";
+}
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 1469598103934665603ULL) {
+  for (const unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+/// The kind of work: the config as run (its steps aside: the cache holds per-step costs), the
+/// threads, the output, the version and the processor.
+std::string work_key(const Config& config, int threads, bool writes_output) {
+  std::ostringstream key;
+  if (threads <= 0) threads = backend::hardware_threads();  // the default: all cores
+  key << config.yaml_text << "\n--steps-free--\n" << threads << (writes_output ? " out " : " none ") << kVersion
+      << cpu_model();
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(key.str())));
+  return buf;
+}
+
+std::filesystem::path cache_file() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path base;
+  if (xdg != nullptr && *xdg != '\0') base = xdg;
+  else if (home != nullptr && *home != '\0') base = std::filesystem::path(home) / ".cache";
+  else return {};
+  return base / "qevolve" / "time-estimates.tsv";
+}
+
+/// Cached per-step costs: build, evolve_step, fidelity, gradient_step, output, flops_per_step.
+struct CachedCosts {
+  double v[6] = {0, 0, 0, 0, 0, 0};
+};
+
+std::vector<std::string> cache_lines() {
+  std::vector<std::string> lines;
+  const auto path = cache_file();
+  if (path.empty()) return lines;
+  std::ifstream f(path);
+  for (std::string line; std::getline(f, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::optional<CachedCosts> cache_find(const std::string& key) {
+  const auto lines = cache_lines();
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    std::istringstream in(*it);
+    std::string k;
+    CachedCosts c;
+    if (!(in >> k) || k != key) continue;
+    bool ok = true;
+    for (double& x : c.v) ok = ok && static_cast<bool>(in >> x) && std::isfinite(x) && x >= 0.0;
+    if (ok) return c;
+  }
+  return std::nullopt;
+}
+
+/// Appends (replacing an older line of the same key); a cache that cannot be written is skipped.
+void cache_store(const std::string& key, const CachedCosts& c) {
+  const auto path = cache_file();
+  if (path.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  std::vector<std::string> lines;
+  for (std::string& l : cache_lines())
+    if (l.rfind(key + "\t", 0) != 0) lines.push_back(std::move(l));
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g", key.c_str(), c.v[0], c.v[1], c.v[2], c.v[3],
+                c.v[4], c.v[5]);
+  lines.emplace_back(buf);
+  if (lines.size() > kCacheLines) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(kCacheLines));
+  const auto tmp = path.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    for (const auto& l : lines) f << l << "\n";
+    if (!f) {
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
+// ---- the probe ---------------------------------------------------------------------------
+
+struct ProbeRun {
+  double build = 0.0;
+  gradient::Evaluation ev;
+  double flops_per_step = 0.0;
+};
+
+/// The pipeline of `run` on `config` shortened to `steps` steps (a fresh simulator: the run's
+/// own state is never touched, so its results are the same with or without a probe).
+ProbeRun probe(const Config& config, int steps, int threads) {
+  Config c = config;
+  c.evolution.steps = steps;
+  comm::SerialCommunicator serial;
+  ProbeRun r;
+  const auto t0 = Clock::now();
+  if (gradient::has_trainable(c)) {
+    gradient::GradientProblem problem(c, threads, serial);
+    r.build = since(t0);
+    r.ev = problem.evaluate(true);
+    r.flops_per_step = problem.simulator().flops_per_column_step() * problem.simulator().initial_labels().size();
+  } else {
+    const solver::Simulator sim(c, io::build_device(c), threads);
+    r.build = since(t0);
+    r.ev = gradient::evaluate(sim, gradient::objective_spec(c, sim), serial, serial);
+    r.flops_per_step = sim.flops_per_column_step() * static_cast<double>(sim.initial_labels().size());
+  }
+  return r;
+}
+
+/// The forward pass alone over `steps` steps on a simulator of its own: build + evolution
+/// seconds (the quick look `run` takes before deciding whether a full probe is worth it).
+double quick_forward(const Config& config, int steps, int threads) {
+  Config c = config;
+  c.evolution.steps = steps;
+  const auto t0 = Clock::now();
+  const solver::Simulator sim(c, io::build_device(c), threads);
+  const auto t1 = Clock::now();
+  if (sim.is_open())
+    (void)sim.evolve_channel();
+  else
+    (void)sim.evolve();
+  // With a gradient the adjoint pass costs about twice the forward pass (docs/gradients.md).
+  const double passes = gradient::has_trainable(config) ? 3.0 : 1.0;
+  return std::chrono::duration<double>(t1 - t0).count() + passes * since(t1) * config.evolution.steps / steps;
+}
+
+/// Seconds of a dense Hermitian eigen-decomposition of size `dim` (the /energies of run):
+/// timed once at min(dim, 256) and scaled by dim^3.
+double eigen_seconds(double dim) {
+  const auto m = static_cast<Index>(std::min(dim, 256.0));
+  CMatrix h = CMatrix::Random(m, m);
+  h = (h + h.adjoint()).eval();
+  RVector w;
+  CMatrix v;
+  const auto t0 = Clock::now();
+  linalg::hermitian_eigen(h, w, v);
+  return since(t0) * std::pow(dim / static_cast<double>(m), 3.0);
+}
+
+double output_seconds(const Config& config, bool writes_output) {
+  if (!writes_output) return 0.0;
+  const device::ResolvedDevice dev = io::resolve(config, io::Purpose::evolve);
+  const io::MemoryEstimate m = io::estimate_memory(config, dev, io::Purpose::evolve, true);
+  // The file itself (create, write the propagator or channel, commit): ~25 ms measured on the
+  // examples plus 1 GB/s; /energies: one dense diagonalisation up to D = 4096 (closed).
+  const double bytes = 16.0 * m.dim * m.columns;
+  double seconds = 0.025 + bytes / 1e9;
+  if (!config.evolution.is_open() && m.dim <= sizes::kMaxDenseEnergies && !sizes::needs_dressed_basis(config))
+    seconds += eigen_seconds(m.dim);
+  return seconds;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string duration_text(double s) {
+  char buf[32];
+  if (s < 10.0) std::snprintf(buf, sizeof buf, "%.2g s", s);
+  else if (s < 120.0) std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 7200.0) std::snprintf(buf, sizeof buf, "%.1f min", s / 60.0);
+  else std::snprintf(buf, sizeof buf, "%.1f h", s / 3600.0);
+  return buf;
+}
+
+std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads, bool writes_output,
+                                              double refine_above) {
+  if (config.evolution.solver == Solver::adaptive) return std::nullopt;
+  const std::string key = work_key(config, threads, writes_output);
+  TimeEstimate e;
+  e.steps = config.evolution.steps;
+  if (const auto cached = cache_find(key)) {
+    e.build = cached->v[0];
+    e.evolve_step = cached->v[1];
+    e.once = cached->v[2];
+    e.gradient_step = cached->v[3];
+    e.output = cached->v[4];
+    e.flops_per_step = cached->v[5];
+    return e;
+  }
+  const int steps = e.steps;
+  int k1 = std::min(steps, kFirstProbeSteps);
+  if (refine_above > 0.0 && quick_forward(config, k1, threads) < refine_above) return std::nullopt;
+  // Two probe lengths k1 < k2 separate what each step costs from what a run costs once.
+  ProbeRun a = probe(config, k1, threads);
+  const double first = a.ev.evolve_s + a.ev.gradient_s;
+  if (first < kMinProbeSeconds && k1 < steps) {
+    k1 = std::min(steps, static_cast<int>(std::ceil(k1 * kMinProbeSeconds / std::max(first, 1e-5))));
+    a = probe(config, k1, threads);
+  }
+  e.build = a.build;
+  e.once = a.ev.fidelity_s;
+  e.flops_per_step = a.flops_per_step;
+  e.probe_steps = k1;
+  e.evolve_step = a.ev.evolve_s / k1;
+  e.gradient_step = a.ev.gradient_s / k1;
+  if (k1 < steps) {
+    const int k2 = std::min(steps, 2 * k1);
+    const ProbeRun b = probe(config, k2, threads);
+    e.probe_steps = k2;
+    // The per-step cost from the difference; a negative difference (noise) keeps the mean.
+    const double de = (b.ev.evolve_s - a.ev.evolve_s) / (k2 - k1), dg = (b.ev.gradient_s - a.ev.gradient_s) / (k2 - k1);
+    if (de > 0.0) {
+      e.once += std::max(0.0, a.ev.evolve_s - de * k1);  // the once-per-run part of the forward pass
+      e.evolve_step = de;
+    }
+    if (dg > 0.0) {
+      e.once += std::max(0.0, a.ev.gradient_s - dg * k1);
+      e.gradient_step = dg;
+    }
+  }
+  e.output = output_seconds(config, writes_output);
+  cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, e.output, e.flops_per_step}});
+  return e;
+}
+
+void remember_run_time(const Config& config, int threads, double build, double evolve, double once,
+                       double gradient) {
+  if (config.evolution.solver == Solver::adaptive || config.evolution.steps <= 0) return;
+  for (const bool out : {true, false}) {
+    const std::string key = work_key(config, threads, out);
+    const auto cached = cache_find(key);
+    if (!cached) continue;  // only kinds a probe measured (their output estimate is kept)
+    const double steps = config.evolution.steps;
+    cache_store(key, {{build, evolve / steps, once, gradient / steps, cached->v[4], cached->v[5]}});
+  }
+}
+
+std::string describe(const TimeEstimate& e) {
+  std::string text = "about " + duration_text(e.total()) + " (build " + duration_text(e.build) + ", evolution " +
+                     std::to_string(e.steps) + " steps x " + duration_text(e.evolve_step);
+  if (e.flops_per_step > 0.0 && e.evolve_step > 0.0)
+    text += " = " + number(e.flops_per_step * e.steps) + " flops at " +
+            number(e.flops_per_step / e.evolve_step / 1e9) + " GFLOP/s";
+  text += ", fidelity and set-up " + duration_text(e.once);
+  if (e.gradient_step > 0.0) text += ", gradient " + duration_text(e.gradient());
+  if (e.output > 0.0) text += ", output " + duration_text(e.output);
+  text += e.probe_steps > 0 ? "; timed here by a " + std::to_string(e.probe_steps) + "-step probe)"
+                            : "; from this machine's cache)";
+  return text;
+}
+
+}  // namespace qevolve::commands
