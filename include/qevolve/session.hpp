@@ -84,7 +84,9 @@ class SweepData {
   std::shared_ptr<const Impl> impl_;
 };
 
-/// `qevolve spectrum`'s figures.
+/// `qevolve spectrum`'s figures and, for the device parameters asked for, their derivatives
+/// (Hellmann-Feynman, device::spectrum_derivative): column j is d/dtheta_j in the figure's unit
+/// per unit of theta_j (GHz per GHz of EJ, GHz per flux quantum, kHz per GHz for ZZ, ...).
 struct SpectrumData {
   RVector energies;                 ///< dressed energies, ascending (GHz)
   std::vector<std::string> labels;  ///< bare label of each dressed state
@@ -92,6 +94,10 @@ struct SpectrumData {
   std::vector<double> f01_bare, f12_bare, f01_dressed, phi01, n01;  ///< per mode
   std::vector<std::pair<std::string, std::string>> zz_pairs;
   std::vector<double> zz_khz;
+  std::vector<std::string> gradient_names;  ///< the parameters, as /gradient_names spells them
+  RMatrix energies_gradient;                ///< levels x parameters (empty: none asked for)
+  RMatrix f01_bare_gradient, f12_bare_gradient, f01_dressed_gradient;  ///< modes x parameters
+  RMatrix zz_khz_gradient;                                              ///< pairs x parameters
 };
 
 /// `qevolve optimize`'s outcome: the final evaluation (with /history) and the optimised config.
@@ -134,8 +140,12 @@ class Session {
   [[nodiscard]] std::pair<double, RVector> value_and_grad(const RVector& x, bool scaled = false);
   /// `qevolve sweep --vary V ... --set ...` with `threads` points in parallel.
   [[nodiscard]] SweepData sweep(const std::vector<std::string>& vary, const std::vector<std::string>& overrides = {});
-  /// `qevolve spectrum --set ...`.
-  [[nodiscard]] SpectrumData spectrum(const std::vector<std::string>& overrides = {});
+  /// `qevolve spectrum --set ...`, with the derivatives of its energy figures with respect to
+  /// the device parameters `gradient` names (keys as `--set` spells them: device.qubits[q0].ej,
+  /// device.couplings[0].capacitive; io::device_params_of_keys, its InputErrors at FILE
+  /// "gradient").
+  [[nodiscard]] SpectrumData spectrum(const std::vector<std::string>& overrides = {},
+                                      const std::vector<std::string>& gradient = {});
   /// `qevolve optimize --set ...` (checkpoint as optimize.checkpoint, `resume` as --resume);
   /// `line` receives the progress lines (empty: none).
   [[nodiscard]] OptimizeData optimize(const std::vector<std::string>& overrides = {}, const std::string& resume = {},

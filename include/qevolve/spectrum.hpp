@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "qevolve/device.hpp"
+#include "qevolve/device_derivative.hpp"
+#include "qevolve/types.hpp"
 
 namespace qevolve::device {
 
@@ -34,5 +36,20 @@ struct SpectrumReport {
 /// Figures for every mode and ZZ for every pair of qubits joined directly or through a coupler,
 /// from the dressed basis.
 [[nodiscard]] SpectrumReport analyse_spectrum(const Device& device, const DressedBasis& dressed);
+
+/// d/dtheta of the spectrum's energy figures for one device parameter (Hellmann-Feynman: each
+/// figure is a sum of eigenvalues, dE = <v|dH|v> with dH the derivative of the truncated
+/// Hamiltonian that analyse_spectrum diagonalises, device_derivative). In the units of the
+/// figures per unit of theta (GHz, or kHz for ZZ, per GHz of EJ, per flux quantum of flux, ...).
+/// The matrix elements phi01, n01 have no derivative here.
+struct SpectrumDerivative {
+  RVector energies;  ///< d DressedBasis::energies (the k-th lowest level at theta)
+  std::vector<double> f01_bare, f12_bare, f01_dressed;  ///< per mode, SpectrumReport::modes order
+  std::vector<double> zz_khz;                           ///< per pair, SpectrumReport::zz order
+};
+/// NumericalError where two dressed levels are degenerate (1e-9 GHz) and coupled by dH: the
+/// derivative of the ordered levels is not defined there.
+[[nodiscard]] SpectrumDerivative spectrum_derivative(const Device& device, const DressedBasis& dressed,
+                                                     const DeviceParam& p);
 
 }  // namespace qevolve::device

@@ -227,11 +227,24 @@ class SweepResult:
 
 
 class Spectrum:
-    """`qevolve spectrum`'s figures: dressed energies and labels, per-mode figures, static ZZ."""
+    """`qevolve spectrum`'s figures: dressed energies and labels, per-mode figures, static ZZ.
+
+    With ``Simulation.spectrum(gradient=[keys])``, also their derivatives with respect to those
+    device parameters (Hellmann-Feynman, exact for the truncated Hamiltonian the spectrum
+    diagonalises): ``gradient_names`` (the keys as /gradient_names spells them, in the order
+    asked), ``energies_gradient`` [levels, keys] (GHz per unit of each key: per GHz of EJ, per
+    flux quantum of flux, ...; row k is the k-th lowest level, as ``energies``), per mode
+    ``f01_bare_gradient``, ``f12_bare_gradient``, ``f01_dressed_gradient`` [keys], and
+    ``zz_khz_gradient`` per pair [keys] (kHz per unit). Without a gradient these are None
+    (``gradient_names`` empty); phi01 and n01 have none.
+    """
 
     def __init__(self, core: _core.SpectrumData) -> None:
         self.energies: np.ndarray = np.array(core.energies)
         self.labels: list[str] = core.labels
+        self.gradient_names: list[str] = core.gradient_names
+        d = {f: np.array(core.gradient(f)) for f in _FIGURES} if self.gradient_names else None
+        self.energies_gradient: Optional[np.ndarray] = d["energies"] if d else None
         self.modes: dict[str, dict[str, Any]] = {
             name: {
                 "type": core.types[i],
@@ -240,10 +253,19 @@ class Spectrum:
                 "f01_dressed": core.f01_dressed[i],
                 "phi01": core.phi01[i],
                 "n01": core.n01[i],
+                "f01_bare_gradient": d["f01_bare"][i] if d else None,
+                "f12_bare_gradient": d["f12_bare"][i] if d else None,
+                "f01_dressed_gradient": d["f01_dressed"][i] if d else None,
             }
             for i, name in enumerate(core.modes)
         }
-        self.zz_khz: dict[tuple[str, str], float] = {tuple(p): z for p, z in zip(core.zz_pairs, core.zz_khz)}
+        pairs = [tuple(p) for p in core.zz_pairs]
+        self.zz_khz: dict[tuple[str, str], float] = dict(zip(pairs, core.zz_khz))
+        self.zz_khz_gradient: Optional[dict[tuple[str, str], np.ndarray]] = (
+            {p: d["zz_khz"][k] for k, p in enumerate(pairs)} if d else None)
+
+
+_FIGURES = ("energies", "f01_bare", "f12_bare", "f01_dressed", "zz_khz")
 
 
 class OptimizeResult:
@@ -368,9 +390,14 @@ class Simulation:
         _warn(result.warnings)
         return result
 
-    def spectrum(self, overrides: Overrides = None) -> Spectrum:
-        """`qevolve spectrum --set ...`."""
-        return Spectrum(self._s.spectrum(_sets(overrides)))
+    def spectrum(self, overrides: Overrides = None, gradient: Optional[Iterable[str]] = None) -> Spectrum:
+        """`qevolve spectrum --set ...`; `gradient`: keys of device parameters, as `--set` spells
+        them (``"device.qubits[q0].ej"``, ``"device.couplings[0].capacitive"``), whose
+        derivatives the Spectrum then holds (``energies_gradient``, ...: a Jacobian for
+        ``scipy.optimize.least_squares``). A key that names no device parameter raises
+        ConfigError (a did-you-mean for a misspelt parameter or mode)."""
+        keys = [gradient] if isinstance(gradient, str) else [str(k) for k in (gradient or [])]
+        return Spectrum(self._s.spectrum(_sets(overrides), keys))
 
     def optimize(self, overrides: Overrides = None, resume: Optional[str] = None, verbose: bool = False) -> OptimizeResult:
         """`qevolve optimize --set ...` (the config's `optimize:` section; `resume` as --resume;

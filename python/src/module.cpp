@@ -51,6 +51,14 @@ RealView view(const double* data, const std::vector<size_t>& shape, nb::handle o
 
 RealView view(const RVector& v, nb::handle owner) { return view(v.data(), {static_cast<size_t>(v.size())}, owner); }
 
+/// A read-only view of a real Eigen matrix (column-major: Fortran strides).
+RealView view(const qevolve::RMatrix& m, nb::handle owner) {
+  static const double nothing[1] = {};
+  const size_t shape[2] = {static_cast<size_t>(m.rows()), static_cast<size_t>(m.cols())};
+  const int64_t strides[2] = {1, static_cast<int64_t>(m.rows())};
+  return RealView(m.size() ? m.data() : nothing, 2, shape, owner, strides);
+}
+
 RealView view(const std::vector<double>& v, const std::vector<size_t>& shape, nb::handle owner) {
   return view(v.data(), shape, owner);
 }
@@ -173,7 +181,17 @@ void bind_data(nb::module_& m) {
       .def_ro("phi01", &SpectrumData::phi01)
       .def_ro("n01", &SpectrumData::n01)
       .def_ro("zz_pairs", &SpectrumData::zz_pairs)
-      .def_ro("zz_khz", &SpectrumData::zz_khz);
+      .def_ro("zz_khz", &SpectrumData::zz_khz)
+      .def_ro("gradient_names", &SpectrumData::gradient_names)
+      .def("gradient", [](nb::handle self, const std::string& figure) {
+        const auto& s = nb::cast<const SpectrumData&>(self);
+        if (figure == "energies") return view(s.energies_gradient, self);
+        if (figure == "f01_bare") return view(s.f01_bare_gradient, self);
+        if (figure == "f12_bare") return view(s.f12_bare_gradient, self);
+        if (figure == "f01_dressed") return view(s.f01_dressed_gradient, self);
+        if (figure == "zz_khz") return view(s.zz_khz_gradient, self);
+        throw nb::key_error(figure.c_str());
+      });
   nb::class_<OptimizeData>(m, "OptimizeData")
       .def_prop_ro("result", [](const OptimizeData& o) { return *o.result; })
       .def_ro("names", &OptimizeData::names)
@@ -260,7 +278,7 @@ void bind_session(nb::module_& m) {
           },
           nb::arg("overrides"))
       .def("sweep", &Session::sweep, nb::arg("vary"), nb::arg("overrides"), Release())
-      .def("spectrum", &Session::spectrum, nb::arg("overrides"), Release())
+      .def("spectrum", &Session::spectrum, nb::arg("overrides"), nb::arg("gradient"), Release())
       .def(
           "optimize",
           [](Session& s, const Strings& o, const std::string& resume, bool verbose) {

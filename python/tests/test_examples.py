@@ -34,5 +34,22 @@ def test_lindblad_t1_slope_is_t_over_3(tmp_path):
     assert float(fit.group(1)) == pytest.approx(50 / (3 * 30000), rel=0.1)
 
 
-def test_there_are_three_examples():
-    assert {s.name for s in SCRIPTS} == {"chevron.py", "optimize_scipy.py", "lindblad_t1.py"}
+def test_fit_fluxonium_recovers_the_truth_within_3_sigma(tmp_path):
+    # examples/python/fit_fluxonium.py on data/fit_fluxonium_f01.csv (true values and 1 MHz noise
+    # from an independent solver, scripts/gen_fit_fluxonium_data.py).
+    env = dict(os.environ, MPLBACKEND="Agg")
+    p = subprocess.run([sys.executable, str(EXAMPLES / "python" / "fit_fluxonium.py")], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    rows = re.findall(r"^(ej|ec|el) = (\S+) \+- (\S+) GHz \(truth (\S+): (\S+) sigma\)", p.stdout, re.M)
+    assert [r[0] for r in rows] == ["ej", "ec", "el"], p.stdout
+    for name, value, error, truth, _ in rows:
+        assert abs(float(value) - float(truth)) < 3 * float(error), (name, p.stdout)
+        assert float(error) < 0.05 * float(truth)  # the data do determine each parameter
+    moved = re.search(r"f01 moves by at most (\S+) kHz", p.stdout)
+    assert moved and float(moved.group(1)) < 1.0, p.stdout
+    assert (tmp_path / "fit_fluxonium.png").stat().st_size > 0
+
+
+def test_there_are_four_examples():
+    assert {s.name for s in SCRIPTS} == {"chevron.py", "optimize_scipy.py", "lindblad_t1.py", "fit_fluxonium.py"}

@@ -13,6 +13,7 @@
 #include "optimize_problem.hpp"
 #include "qevolve/config_writer.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/device_param_key.hpp"
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/resolve.hpp"
@@ -114,6 +115,31 @@ SweepPoint point_of(Config config, device::ResolvedDevice resolved, const std::v
   p.config = std::move(config);
   p.resolved = std::move(resolved);
   return p;
+}
+
+/// The derivatives of the spectrum's energy figures with respect to `params`, one column each.
+void take_spectrum_gradient(SpectrumData& s, const device::Device& dev, const device::DressedBasis& dressed,
+                            const std::vector<device::DeviceParam>& params) {
+  const auto K = static_cast<Index>(params.size());
+  const auto modes = static_cast<Index>(s.modes.size()), pairs = static_cast<Index>(s.zz_khz.size());
+  s.energies_gradient.resize(dressed.energies.size(), K);
+  s.f01_bare_gradient.resize(modes, K);
+  s.f12_bare_gradient.resize(modes, K);
+  s.f01_dressed_gradient.resize(modes, K);
+  s.zz_khz_gradient.resize(pairs, K);
+  const auto column = [](const std::vector<double>& v) {
+    return Eigen::Map<const RVector>(v.data(), static_cast<Index>(v.size()));
+  };
+  for (Index j = 0; j < K; ++j) {
+    const device::DeviceParam& p = params[static_cast<std::size_t>(j)];
+    const device::SpectrumDerivative d = device::spectrum_derivative(dev, dressed, p);
+    s.gradient_names.push_back(p.name);
+    s.energies_gradient.col(j) = d.energies;
+    s.f01_bare_gradient.col(j) = column(d.f01_bare);
+    s.f12_bare_gradient.col(j) = column(d.f12_bare);
+    s.f01_dressed_gradient.col(j) = column(d.f01_dressed);
+    s.zz_khz_gradient.col(j) = column(d.zz_khz);
+  }
 }
 
 }  // namespace
@@ -290,11 +316,12 @@ SweepData Session::sweep(const std::vector<std::string>& vary, const std::vector
   return SweepData(std::move(data));
 }
 
-SpectrumData Session::spectrum(const std::vector<std::string>& overrides) {
+SpectrumData Session::spectrum(const std::vector<std::string>& overrides, const std::vector<std::string>& gradient) {
   Impl& m = *impl_;
   const std::lock_guard<std::mutex> guard(m.lock);
   device::ResolvedDevice resolved;
-  (void)m.read(m.overrides(overrides), io::Purpose::inspect, false, &resolved);
+  const Config config = m.read(m.overrides(overrides), io::Purpose::inspect, false, &resolved);
+  const std::vector<device::DeviceParam> params = io::device_params_of_keys(config, resolved, gradient, "gradient");
   const device::Device dev = device::build_device(resolved);
   const device::DressedBasis dressed = device::dress(dev);
   const device::SpectrumReport report = device::analyse_spectrum(dev, dressed);
@@ -314,6 +341,7 @@ SpectrumData Session::spectrum(const std::vector<std::string>& overrides) {
     s.zz_pairs.emplace_back(p.a, p.b);
     s.zz_khz.push_back(p.zz_khz);
   }
+  if (!params.empty()) take_spectrum_gradient(s, dev, dressed, params);
   return s;
 }
 

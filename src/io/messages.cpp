@@ -184,6 +184,13 @@ constexpr std::array kTable{
     Entry{Msg::VaryRole, "`${KEY}` changes the computational subspace, which is the same at every point",
           "one role per sweep: set it with --set"},
     Entry{Msg::VaryTooMany, "the grid has ${COUNT} points", "at most ${LIMIT} points"},
+    // --- keys of derivatives --------------------------------------------------------------
+    Entry{Msg::GradientNotDevice, "`${KEY}` is not a device parameter",
+          "device.qubits[MODE].PARAMETER or device.couplings[INDEX].PARAMETER, e.g. device.qubits[q0].ej"},
+    Entry{Msg::GradientIndexRange, "there are ${COUNT} ${LIST}", "an index below ${COUNT}"},
+    Entry{Msg::NotModeParameter, "`${KEY}` is not a parameter of ${TYPE} mode `${NAME}`",
+          "one of: ${ALLOWED}"},
+    Entry{Msg::GradientTwice, "`${KEY}` is asked for twice", "each parameter once"},
     // --- fragments -------------------------------------------------------------------------
     Entry{Msg::NounList, "a list", nullptr},
     Entry{Msg::NounMap, "a mapping", nullptr},

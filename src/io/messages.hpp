@@ -115,6 +115,11 @@ enum class Msg {
   VaryScope,
   VaryRole,
   VaryTooMany,
+  // --- keys of derivatives (Simulation.spectrum(gradient=[...])) ---------------------------
+  GradientNotDevice,
+  GradientIndexRange,
+  NotModeParameter,
+  GradientTwice,
   // --- fragments ---------------------------------------------------------------------------
   NounList,
   NounMap,

@@ -9,18 +9,14 @@
 
 #include "qevolve/device.hpp"
 #include "qevolve/names.hpp"
+#include "device_rules.hpp"
+#include "messages.hpp"
 #include "unknown_mode.hpp"
 #include "qevolve/presets.hpp"
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::io {
-namespace {
 
-using device::Coupling;
-using device::ModeParams;
-using device::ResolvedDevice;
-
-/// The parameter keys of each model (also the names `optimize:` may list for a mode).
 const std::vector<std::string>& model_keys(ModeType t) {
   static const std::vector<std::string> flux{"ec", "ej", "el", "flux"};
   static const std::vector<std::string> trans{"ec", "ej", "ng", "flux", "asymmetry"};
@@ -35,10 +31,40 @@ const std::vector<std::string>& model_keys(ModeType t) {
   return res;
 }
 
+void check_coupling_operators(const device::Coupling& c, const std::vector<device::ModeParams>& modes,
+                              const Config& config) {
+  for (int idx : {c.a, c.b}) {
+    const device::ModeParams& m = modes[static_cast<std::size_t>(idx)];
+    const bool oscillator = m.type == ModeType::resonator || m.type == ModeType::duffing;
+    if (c.inductive != 0.0 && m.type == ModeType::transmon)
+      config.fail(c.path + ".inductive",
+                  "transmon `" + m.name + "` has no flux-like operator for an inductive coupling",
+                  "capacitive for transmons");
+    if (c.dipole != 0.0 && !oscillator)
+      config.fail(c.path + ".dipole",
+                  "a dipole coupling needs oscillators, but `" + m.name + "` is a " +
+                      enum_name(m.type),
+                  "resonator or duffing modes");
+  }
+}
+
+namespace {
+
+using device::Coupling;
+using device::ModeParams;
+using device::ResolvedDevice;
+
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
+}
+
+[[noreturn]] void fail_not_parameter(const Config& config, const std::string& key_path, const std::string& key,
+                                     const ModeParams& p) {
+  const MsgArgs args{
+      {"KEY", key}, {"TYPE", enum_name(p.type)}, {"NAME", p.name}, {"ALLOWED", join(model_keys(p.type))}};
+  config.fail(key_path, message(Msg::NotModeParameter, args), expected(Msg::NotModeParameter, args));
 }
 
 /// Applies the keys present in `e` onto `p` and checks that each applies to p.type.
@@ -49,11 +75,7 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
   };
   auto set = [&](const std::optional<double>& v, const char* key, double& field) {
     if (!v) return;
-    if (!allowed(key))
-      config.fail(e.path + "." + key,
-                  std::string("`") + key + "` is not a parameter of " + enum_name(p.type) +
-                      " mode `" + p.name + "`",
-                  "one of: " + join(keys));
+    if (!allowed(key)) fail_not_parameter(config, e.path + "." + key, key, p);
     field = *v;
   };
   set(e.ec, "ec", p.ec);
@@ -89,10 +111,7 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
                 "basis_size >= levels");
   for (std::size_t k = 0; k < e.optimize.size(); ++k)
     if (!allowed(e.optimize[k].c_str()))
-      config.fail(e.path + ".optimize[" + std::to_string(k) + "]",
-                  "`" + e.optimize[k] + "` is not a parameter of " + enum_name(p.type) +
-                      " mode `" + p.name + "`",
-                  "one of: " + join(keys));
+      fail_not_parameter(config, e.path + ".optimize[" + std::to_string(k) + "]", e.optimize[k], p);
 }
 
 /// A new (non-preset) mode must give its type, levels and the model's required keys.
@@ -117,23 +136,6 @@ ModeParams new_mode(const ModeEntry& e, const Config& config) {
     case ModeType::duffing: need(e.frequency, "frequency"); need(e.anharmonicity, "anharmonicity"); break;
   }
   return p;
-}
-
-void check_coupling_operators(const Coupling& c, const std::vector<ModeParams>& modes,
-                              const Config& config) {
-  for (int idx : {c.a, c.b}) {
-    const ModeParams& m = modes[static_cast<std::size_t>(idx)];
-    const bool oscillator = m.type == ModeType::resonator || m.type == ModeType::duffing;
-    if (c.inductive != 0.0 && m.type == ModeType::transmon)
-      config.fail(c.path + ".inductive",
-                  "transmon `" + m.name + "` has no flux-like operator for an inductive coupling",
-                  "capacitive for transmons");
-    if (c.dipole != 0.0 && !oscillator)
-      config.fail(c.path + ".dipole",
-                  "a dipole coupling needs oscillators, but `" + m.name + "` is a " +
-                      enum_name(m.type),
-                  "resonator or duffing modes");
-  }
 }
 
 /// The computational subspace needs at least one qubit (docs/device.md "Qubits and couplers").
