@@ -171,6 +171,7 @@ void add_simulation_commands(Cli& c) {
   c.run->add_option("-o,--output", c.run_opts.output, "HDF5 output file (default: output.file)");
   c.run->add_option("--threads", c.run_opts.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
   c.run->add_option("--steps", c.run_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
+  c.run->add_option("--progress-interval", c.run_opts.progress_interval)->group("")->check(CLI::Range(0.0, 3600.0));
 
   c.optimize = c.app.add_subcommand("optimize",
                                     "Optimise the trainable parameters (L-BFGS-B or Adam) to minimise 1 - F");
@@ -182,7 +183,7 @@ void add_simulation_commands(Cli& c) {
       ->check(CLI::Range(1, 4096));
   c.optimize->add_option("--steps", c.opt_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
 
-  c.plot = c.app.add_subcommand("plot", "Draw what a qevolve HDF5 file holds (sweep, history, traces, |U|^2, pulses)");
+  c.plot = c.app.add_subcommand("plot", "Draw what a qevolve HDF5 file holds (sweep, history, traces, |U|^2 and phases, pulses)");
   c.plot->add_option("FILE", c.plot_opts.input, "HDF5 file written by qevolve")->required();
   c.plot->add_option("-o,--output", c.plot_opts.output, "Image file (default: FILE.png next to FILE; .pdf, .svg by name)");
   auto* population = c.plot->add_option("--population", c.plot_opts.population,

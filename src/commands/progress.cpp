@@ -18,7 +18,7 @@ void ProgressBar::update(double fraction) {
   char buf[200];
   if (!terminal_) {
     const double since_last = drawn_ ? std::chrono::duration<double>(now - last_).count() : elapsed;
-    if (fraction >= 1.0 || since_last < kLineInterval) return;
+    if (fraction >= 1.0 || since_last < interval_) return;
     last_ = now;
     drawn_ = true;
     std::snprintf(buf, sizeof buf, "qevolve: %s %.0f %% after %s, %s\n", what_.c_str(), 100.0 * fraction,

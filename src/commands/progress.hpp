@@ -14,20 +14,22 @@ class ProgressBar {
  public:
   /// `enabled`: show anything at all (rank 0, no --quiet); `terminal`: stderr is a terminal;
   /// `after`: seconds of work expected after this phase (added to the time left; 0: none).
-  ProgressBar(std::ostream& err, bool enabled, bool terminal, std::string what, double after = 0.0)
+  /// `interval`: seconds between plain lines (and before the first).
+  ProgressBar(std::ostream& err, bool enabled, bool terminal, std::string what, double after = 0.0,
+              double interval = kLineInterval)
       : err_(err), enabled_(enabled), terminal_(terminal), what_(std::move(what)), after_(after),
-        start_(Clock::now()) {}
+        interval_(interval), start_(Clock::now()) {}
   ~ProgressBar() { finish(); }
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
 
   /// fraction in [0, 1]; a terminal bar is redrawn at most every 0.1 s, a line written at most
-  /// every `kLineInterval` seconds.
+  /// every `interval` seconds.
   void update(double fraction);
   /// Clears the bar.
   void finish();
 
-  /// Seconds between plain progress lines (and before the first).
+  /// Seconds between plain progress lines (and before the first), by default.
   static constexpr double kLineInterval = 10.0;
 
  private:
@@ -35,7 +37,7 @@ class ProgressBar {
   std::ostream& err_;
   bool enabled_, terminal_;
   std::string what_;
-  double after_;
+  double after_, interval_;
   Clock::time_point start_;
   Clock::time_point last_{};
   bool drawn_ = false;

@@ -71,7 +71,8 @@ int run(const RunOptions& options, Streams io) {
   }
   {
     const double gradient_s = estimate ? estimate->gradient() : 0.0;
-    ProgressBar bar(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s);
+    ProgressBar bar(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s,
+                    options.progress_interval);
     gradient::PipelineHooks hooks;
     hooks.progress = [&bar, &io, show, gradient_s](double f) {
       bar.update(f);
