@@ -47,9 +47,11 @@ int check(const CheckOptions& options, Streams io) {
   io.out << "memory: " << io::describe(memory) << "\n";
   if (purpose != io::Purpose::inspect && options.estimate_time) {
     const auto time = estimate_run_time(config, options.threads, !config.output.file.empty());
-    const std::string threads = options.threads > 0 ? std::to_string(options.threads) : "all";
+    const std::string threads = options.threads == 1   ? "1 thread"
+                                : options.threads > 1 ? std::to_string(options.threads) + " threads"
+                                                      : "all cores";
     if (time)
-      io.out << "time: " << describe(*time) << " for `qevolve run` on " << threads << " thread(s)"
+      io.out << "time: " << describe(*time) << " for `qevolve run` on " << threads
              << (purpose == io::Purpose::optimize ? "; `optimize` repeats it once per evaluation" : "") << "\n";
     else
       io.out << "time: no estimate for solver adaptive (it chooses its steps as it runs)\n";

@@ -18,6 +18,7 @@ class Simulator;
 namespace qevolve::commands {
 
 struct TimeEstimate {
+  double startup = 0.0;       ///< the process's start-up and config loading: its age when estimated, s
   double build = 0.0;         ///< device and simulator build, s
   double evolve_step = 0.0;   ///< forward pass per step (all columns), s
   double once = 0.0;          ///< what a run costs once besides build and output (fidelity, compensation), s
@@ -28,7 +29,7 @@ struct TimeEstimate {
   int probe_steps = 0;        ///< steps of the probe (0: taken from the cache)
   [[nodiscard]] double evolve() const { return evolve_step * steps; }
   [[nodiscard]] double gradient() const { return gradient_step * steps; }
-  [[nodiscard]] double total() const { return build + evolve() + once + gradient() + output; }
+  [[nodiscard]] double total() const { return startup + build + evolve() + once + gradient() + output; }
 };
 
 /// The estimate of `qevolve run` of `config` (with its gradient when something is trainable)

@@ -30,12 +30,12 @@ TEST(CliTime, CheckProbesOnceThenReadsTheCache) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\ntime: about "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("evolution 300 steps x "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("-step probe) for `qevolve run` on 1 thread(s)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-step probe) for `qevolve run` on 1 thread\n"), std::string::npos) << r.out;
   const auto cache = dir / "cache" / "qevolve" / "time-estimates.tsv";
   ASSERT_TRUE(std::filesystem::exists(cache));
   EXPECT_EQ(lines(read_file(cache)), 1u);
   r = run_cached("check '" + cfg + "' --threads 1", dir);
-  EXPECT_NE(r.out.find("; from this machine's cache) for `qevolve run` on 1 thread(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; from this machine's cache) for `qevolve run` on 1 thread"), std::string::npos) << r.out;
   EXPECT_EQ(lines(read_file(cache)), 1u);
   // Other threads are another kind of work; --steps is not (the cache holds per-step costs).
   r = run_cached("check '" + cfg + "' --threads 2", dir);
