@@ -7,6 +7,7 @@
 #   QEVOLVE defaults to build/release/bin/qevolve; --smoke (CI, tests/benchmarks) measures only
 #   the three smallest configs. Fails when `check` prints no `memory:` estimate it can read.
 set -euo pipefail
+shopt -s inherit_errexit  # a failing command inside $(...) stops the script too
 QEVOLVE=build/release/bin/qevolve
 SMOKE=0
 for arg in "$@"; do

@@ -12,6 +12,7 @@
 #   MPIEXEC skips it with a note); the bitwise check needs h5py for $PYTHON (default python3).
 # Exits non-zero when a command fails or the launches' outputs differ.
 set -euo pipefail
+shopt -s inherit_errexit  # a failing run inside $(...) stops the script too
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$here/build/release}
 repeat=${2:-3}
