@@ -1,28 +1,32 @@
 #!/usr/bin/env python3
 """Draws what a qevolve HDF5 file holds: the picture of `qevolve plot FILE.h5 [-o OUT.png]`.
 
-Usage: qevolve_plot.py FILE.h5 OUT.png
+Usage: qevolve_plot.py FILE.h5 OUT.png [--population OUT [--from IN]]
 
 One figure, one panel per part the file holds (docs/output.md "What `qevolve plot` draws"):
 - /sweep/fidelity: 1 axis: 1 - F and leakage against the axis (log scale); 2 axes: heat maps of
   1 - F and leakage (log colour scale), the best point marked; more axes: the 2-D slice of the
   first two axes through the best point. Text axes (e.g. solver names) are drawn as categories;
-  without a fidelity (NaN: no target) the leakage alone.
+  without a fidelity (NaN: no target) the leakage alone. Leakage below 1e-12 (rounding) is not
+  drawn. With --population, first the population of |OUT> starting in |IN> (default: the first
+  computational state) from /sweep/populations, on a linear scale (qevolve_plot_sweep.py).
 - /history: what the optimiser minimised per iteration (1 - F, or (1 - F) + w leakage with 1 - F
   and leakage beside it; log scale) and the gradient norm.
 - /trace: populations against time, one panel per initial state (at most 4): the most populated
   basis states of /trace/populations, or the mode levels of /trace/mode_populations.
-- /unitary: |U|^2 of the computational block, labelled with /initial_states; without it,
-  /superoperator (open systems): the channel's population transfer <a|E(|i><i|)|a>.
+- /unitary: |U|^2 of the computational block, labelled with /initial_states, and the phases of U
+  after compensation with a CZ's conditional phase; without it, /superoperator (open systems):
+  the channel's population transfer <a|E(|i><i|)|a> (qevolve_plot_unitary.py).
 - /energies (with /labels): the lowest dressed levels above the ground state; /zz: static ZZ.
 - /pulses: every pulse's samples against time (real and imaginary parts when complex).
 The output format follows OUT's extension (png, pdf, svg, ...; anything else: png); the file is
-written under a temporary name and renamed. A file it cannot draw: one line `FILE: problem` on
-stderr and exit status 2.
+written under a temporary name and renamed, with the figure's titles and legend entries as its
+description (PNG and SVG `Description`, PDF `Subject`). A file it cannot draw: one line
+`FILE: problem` on stderr and exit status 2; a flag value the file does not fit (a state it does
+not have): one line `FLAG: problem (expected ...)` and exit status 2.
 """
 import math
 import os
-import re
 import sys
 import textwrap
 
@@ -32,8 +36,12 @@ import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.colors import LogNorm  # noqa: E402
-from matplotlib.ticker import LogFormatterSciNotation, MaxNLocator  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from qevolve_plot_common import (FLOOR, BadFile, BadFlag, CannotWrite, Units, label_log_axis,  # noqa: E402,F401
+                                 log_floor, log_grid, need_shape, read, strings, text)
+from qevolve_plot_sweep import sweep_panels  # noqa: E402
+from qevolve_plot_unitary import channel_panels, unitary_panels  # noqa: E402
 
 MAX_TRACE_PANELS = 4    # initial states drawn
 MAX_LINES = 8           # curves per population panel
@@ -41,55 +49,6 @@ MIN_SHOWN = 0.01        # a population curve is drawn when it reaches this somew
 MAX_LEVELS = 12         # levels of the level diagram
 MAX_PULSES = 8
 MARKED_SAMPLES = 60     # traces with at most this many recorded times show a marker at each
-FLOOR = 1e-16           # 1 - F and leakage are drawn on log scales from here
-
-
-class BadFile(Exception):
-    """The file cannot be drawn; the message says why (printed after the file name)."""
-
-
-class CannotWrite(Exception):
-    """The output cannot be written; the message names it."""
-
-
-def text(x):
-    return x.decode() if isinstance(x, bytes) else str(x)
-
-
-def read(f, path):
-    """The dataset's values; a compound {r, i} becomes complex."""
-    if path not in f or not isinstance(f[path], h5py.Dataset):
-        raise BadFile(f"{path}: no such dataset")
-    a = f[path][()]
-    if isinstance(a, np.ndarray) and a.dtype.names and set(a.dtype.names) >= {"r", "i"}:
-        a = a["r"] + 1j * a["i"]
-    return a
-
-
-def strings(f, path):
-    return [text(s) for s in np.ravel(read(f, path))]
-
-
-def need_shape(path, array, shape):
-    """`shape` with None for any length."""
-    if array.ndim != len(shape) or any(s is not None and s != a for s, a in zip(shape, array.shape)):
-        want = ", ".join("any" if s is None else str(s) for s in shape)
-        raise BadFile(f"{path} has shape {list(array.shape)}, expected [{want}]")
-
-
-def log_floor(values):
-    return np.maximum(np.real(values), FLOOR)
-
-
-def label_log_axis(axis):
-    """Labels the minor ticks (2, 3, 5 x 10^k) of a log axis spanning less than two decades, which
-    would otherwise show one label or none."""
-    axis.set_minor_formatter(LogFormatterSciNotation(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
-
-
-def log_grid(ax):
-    ax.grid(True, which="major", alpha=0.35)
-    ax.grid(True, which="minor", alpha=0.08)
 
 
 def level_char(level):
@@ -109,205 +68,8 @@ def excitations(label):
     return sum(int(c, 36) for c in label)
 
 
-class Units:
-    """Units of sweep keys (docs/units.md), from the last part of the key path."""
-    TABLE = {"amplitude": "GHz", "frequency": "GHz", "values": "GHz", "anharmonicity": "GHz",
-             "ec": "GHz", "ej": "GHz", "el": "GHz", "capacitive": "GHz", "inductive": "GHz",
-             "dipole": "GHz", "cross_kerr": "GHz", "duration": "ns", "delay": "ns", "ramp": "ns",
-             "plateau": "ns", "sigma": "ns", "lambda": "ns", "t1": "ns", "tphi": "ns", "phase": "rad",
-             "angle": "rad", "flux": "Φ0", "ng": "2e", "steps": "", "rate": "1/ns"}
-
-    def __init__(self, config, flux_pulses=None):
-        # A flux pulse's amplitude and values are in flux quanta, not GHz (docs/pulses.md).
-        # Files name those pulses (attribute flux_pulses); older ones only hold the config text.
-        self.flux_set = None if flux_pulses is None else {int(p) for p in np.ravel(flux_pulses)}
-        self.flux_pulses = bool(self.flux_set) or (
-            flux_pulses is None and re.search(r"operator:\s*[\"']?flux", config or "") is not None)
-
-    def is_flux(self, pulse):
-        """True or False for pulse index `pulse`; None when the file does not say."""
-        if self.flux_set is not None:
-            return pulse in self.flux_set
-        return None if self.flux_pulses else False
-
-    def pulse_unit(self, pulse):
-        flux = self.is_flux(pulse)
-        return "GHz or Φ0" if flux is None else "Φ0" if flux else "GHz"
-
-    def unit(self, key):
-        last = re.sub(r"\[.*?\]", "", key.split(".")[-1])
-        m = re.match(r"pulses\[(\d+)\]\.(amplitude|values)", key)
-        if m:
-            return self.pulse_unit(int(m.group(1)))
-        return self.TABLE.get(last, "")
-
-    def label(self, key):
-        """`key [unit]` for an axis."""
-        unit = self.unit(key)
-        return f"{key} [{unit}]" if unit else key
-
-    def value(self, key, v):
-        """`key = v unit` for a title."""
-        unit = self.unit(key)
-        return f"{key} = {v:.6g}" + (f" {unit}" if unit else "")
-
-
 # ---------------------------------------------------------------------------------------------
 # Panels: each function returns a list of functions draw(ax), one per panel.
-
-
-def cell_edges(values):
-    """Edges of pcolormesh cells centred on `values` (any spacing, ascending or not)."""
-    v = np.asarray(values, dtype=float)
-    if v.size == 1:
-        return np.array([v[0] - 0.5, v[0] + 0.5])
-    mid = 0.5 * (v[1:] + v[:-1])
-    return np.concatenate([[2 * v[0] - mid[0]], mid, [2 * v[-1] - mid[-1]]])
-
-
-class SweepAxis:
-    """One axis of a sweep: its key, its values (numbers, or text such as solver names, drawn at
-    0, 1, 2, ... with the text as tick labels) and the unit of its key."""
-
-    def __init__(self, f, k, size, units):
-        path = f"/sweep/axes/{k}"
-        raw = np.ravel(read(f, path))
-        if raw.size != size:
-            raise BadFile(f"{path} has {raw.size} values, but /sweep/fidelity has {size} along axis {k}")
-        self.key = text(f[path].attrs.get("key", f"axis {k}"))
-        self.texts = [text(v) for v in raw] if raw.dtype.kind in "OSU" else None
-        self.x = np.arange(size, dtype=float) if self.texts else np.real(raw).astype(float)
-        self.units = units
-
-    def value(self, i):
-        """`key = value unit` of entry i."""
-        return f"{self.key} = {self.texts[i]}" if self.texts else self.units.value(self.key, self.x[i])
-
-    def label(self, axis):
-        """Labels a matplotlib axis (x or y) with the key, and the texts as ticks."""
-        axis.set_label_text(self.key if self.texts else self.units.label(self.key))
-        if self.texts:
-            axis.set_ticks(self.x, self.texts)
-
-
-def sweep_panels(f, units):
-    fid = np.atleast_1d(np.real(np.asarray(read(f, "/sweep/fidelity"), dtype=complex)))
-    leak = None
-    if "/sweep/leakage" in f:
-        leak = np.real(np.asarray(read(f, "/sweep/leakage"), dtype=complex))
-        if leak.size != fid.size:
-            raise BadFile(f"/sweep/leakage has shape {list(leak.shape)}, /sweep/fidelity {list(fid.shape)}")
-        leak = leak.reshape(fid.shape)
-        if not np.isfinite(leak).any():
-            leak = None
-    axes = [SweepAxis(f, k, fid.shape[k], units) for k in range(fid.ndim)]
-    phase = None
-    if "/sweep/conditional_phase" in f:
-        phase = np.real(np.asarray(read(f, "/sweep/conditional_phase"), dtype=complex))
-        if phase.size != fid.size:
-            raise BadFile(f"/sweep/conditional_phase has shape {list(phase.shape)}, /sweep/fidelity {list(fid.shape)}")
-        phase = phase.reshape(fid.shape) / math.pi
-    infid = 1.0 - fid
-    has_fid = bool(np.isfinite(infid).any())
-    if not has_fid and leak is None:
-        raise BadFile("/sweep/fidelity and /sweep/leakage hold no finite value")
-    # The best point (largest F); without a fidelity (no target) the slice starts at the first values.
-    best = np.unravel_index(np.nanargmin(infid), infid.shape) if has_fid else (0,) * fid.ndim
-    note = ""
-    if fid.ndim > 2:  # the 2-D slice through the best point
-        fixed = ", ".join(axes[k].value(best[k]) for k in range(2, fid.ndim))
-        where = "through the best point" if has_fid else "at"
-        note = "\n" + textwrap.fill(f"slice {where}: {fixed}", 64)
-        index = (slice(None), slice(None)) + tuple(best[2:])
-        infid = infid[index]
-        leak = leak[index] if leak is not None else None
-        phase = phase[index] if phase is not None else None
-    best = best[:2] if has_fid else None
-    best_text = ""
-    if has_fid:
-        best_text = f"1 − F = {infid[best]:.3g} at " + ", ".join(axes[k].value(best[k]) for k in range(len(best)))
-    if fid.ndim == 1:
-        panels = [lambda ax: sweep_line(ax, axes[0], infid if has_fid else None, leak, best, best_text)]
-        if phase is not None:
-            panels.append(lambda ax: phase_line(ax, axes[0], phase, best))
-        return panels
-    panels = []
-    if has_fid:
-        best_line = textwrap.fill(f"best ★: {best_text}", 64)
-        panels.append(lambda ax: sweep_map(ax, axes, infid, "1 − F", best, f"1 − F\n{best_line}{note}"))
-    if leak is not None:
-        title = "leakage" + ("" if has_fid else " (no fidelity: the config has no target)")
-        panels.append(lambda ax: sweep_map(ax, axes, leak, "leakage", best, title + note))
-    if phase is not None:
-        panels.append(lambda ax: phase_map(ax, axes, phase, best, note))
-    return panels
-
-
-def phase_line(ax, axis, phase, best):
-    """A CZ / CPHASE sweep's conditional phase (in units of pi) against its one axis, unwrapped
-    along it (a line through the +-pi cut would read as a jump), shifted by a multiple of 2 so
-    that the best point (else the first) lies in (-1, 1]."""
-    phase = np.unwrap(np.asarray(phase, dtype=float) * np.pi) / np.pi
-    ref = phase[best[0]] if best is not None else phase[0]
-    phase = phase - 2.0 * np.round(ref / 2.0 - 1e-12)
-    for level in (-1.0, 1.0):
-        ax.axhline(level, ls="--", lw=0.8, color="gray")
-    ax.plot(axis.x, phase, "o-", ms=3, color="C2")
-    if best is not None:
-        ax.plot([axis.x[best[0]]], [phase[best[0]]], "*", ms=14, color="C3")
-    axis.label(ax.xaxis)
-    ax.set_ylabel("conditional phase / π (unwrapped along the axis)")
-    ax.set_title("sweep: conditional phase (★: the best point, max F)", fontsize=10)
-    ax.grid(True, alpha=0.3)
-
-
-def phase_map(ax, axes, phase, best, note):
-    """A CZ / CPHASE sweep's conditional phase (units of pi, a cyclic colour scale)."""
-    y_axis, x_axis = axes[0], axes[1]
-    mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), np.ma.masked_invalid(phase),
-                         vmin=-1.0, vmax=1.0, cmap="twilight_shifted", shading="flat")
-    ax.figure.colorbar(mesh, ax=ax, label="conditional phase / π")
-    title = "conditional phase"
-    if best is not None:
-        ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8)
-        title += " (★: the best point, max F)"
-    x_axis.label(ax.xaxis)
-    y_axis.label(ax.yaxis)
-    ax.set_title(f"sweep: {title}{note}", fontsize=9.5)
-
-
-def sweep_line(ax, axis, infid, leak, best, best_text):
-    x = axis.x
-    if infid is not None:
-        ax.semilogy(x, log_floor(infid), "o-", ms=3, label="1 − F")
-    if leak is not None:
-        ax.semilogy(x, log_floor(leak), "s--", ms=3, label="leakage")
-    if best is not None:
-        ax.plot([x[best[0]]], [max(infid[best[0]], FLOOR)], "*", ms=14, color="C3", label=f"best: {best_text}")
-    axis.label(ax.xaxis)
-    ax.set_ylabel("1 − F, leakage" if infid is not None else "leakage")
-    label_log_axis(ax.yaxis)
-    ax.set_title("sweep: 1 − F and leakage" if infid is not None else "sweep: leakage (no fidelity: no target)",
-                 fontsize=10)
-    log_grid(ax)
-    ax.legend(fontsize=8)
-
-
-def sweep_map(ax, axes, values, name, best, title):
-    y_axis, x_axis = axes[0], axes[1]
-    data = np.ma.masked_invalid(log_floor(values))
-    lo, hi = float(data.min()), float(data.max())
-    norm = LogNorm(vmin=lo, vmax=max(hi, lo * 10))
-    mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), data, norm=norm, cmap="viridis", shading="flat")
-    label_log_axis(ax.figure.colorbar(mesh, ax=ax, label=f"{name} (log scale)").ax.yaxis)
-    if best is not None:
-        # Named in the title rather than by a legend box, which would hide cells of the map.
-        ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8)
-        if "★" not in title:
-            title += " (★: the best point, max F)"
-    x_axis.label(ax.xaxis)
-    y_axis.label(ax.yaxis)
-    ax.set_title(f"sweep: {title}", fontsize=9.5)
 
 
 def history_objective(f, infid):
@@ -496,61 +258,6 @@ def pulse_rows(f, units):
     return draw, shown
 
 
-def computational_labels(f, d):
-    labels = strings(f, "/initial_states") if "/initial_states" in f else []
-    return labels if len(labels) == d else [str(k) for k in range(d)]
-
-
-def unitary_panels(f):
-    u = np.asarray(read(f, "/unitary"))
-    need_shape("/unitary", u, (None, u.shape[0] if u.ndim == 2 else None))
-    labels = computational_labels(f, u.shape[0])
-    title = "|U|² of the computational block (before compensation)"
-    panels = [lambda ax: transfer_map(ax, np.abs(u) ** 2, labels, "|U|²", title)]
-    # After compensation too, when it changes the picture (single-qubit layers; virtual-Z
-    # layers are diagonal phases and leave |U|² as it is): the gate the fidelity is about.
-    if "/unitary_compensated" in f:
-        uc = np.asarray(read(f, "/unitary_compensated"))
-        need_shape("/unitary_compensated", uc, u.shape)
-        if np.max(np.abs(np.abs(uc) ** 2 - np.abs(u) ** 2)) > 1e-9:
-            kind = f.attrs.get("compensation", b"")
-            kind = kind.decode() if isinstance(kind, bytes) else str(kind)
-            title_c = f"|U|² after compensation ({kind})"
-            panels.append(lambda ax: transfer_map(ax, np.abs(uc) ** 2, labels, "|U|²", title_c))
-    return panels
-
-
-def channel_panels(f):
-    """Open systems: the population transfer ⟨a|E(|i⟩⟨i|)|a⟩ of the channel on the initial
-    states, the element (a + n a, i + n i) of /superoperator (column stacking)."""
-    s = np.asarray(read(f, "/superoperator"))
-    n = math.isqrt(s.shape[0]) if s.ndim == 2 else 0
-    if s.ndim != 2 or s.shape != (n * n, n * n) or n == 0:
-        raise BadFile(f"/superoperator has shape {list(s.shape)}, expected [n², n²]")
-    diag = [a + n * a for a in range(n)]
-    p = np.real(s[np.ix_(diag, diag)])
-    title = "population transfer ⟨a|E(|i⟩⟨i|)|a⟩ of the channel"
-    return [lambda ax: transfer_map(ax, p, computational_labels(f, n), "probability", title)]
-
-
-def transfer_map(ax, p, labels, name, title):
-    """A d x d map of probabilities (output row, input column) from 0 to 1."""
-    d = p.shape[0]
-    image = ax.imshow(p, cmap="Blues", vmin=0.0, vmax=1.0, origin="upper")
-    ax.figure.colorbar(image, ax=ax, label=name)
-    if d <= 32:
-        ticks = [f"|{s}⟩" for s in labels]
-        ax.set_xticks(range(d), ticks, rotation=90 if d > 8 else 0, fontsize=8 if d > 8 else 10)
-        ax.set_yticks(range(d), ticks, fontsize=8 if d > 8 else 10)
-    if d <= 8:
-        for r in range(d):
-            for c in range(d):
-                ax.text(c, r, f"{p[r, c]:.4f}" if p[r, c] >= 1e-3 else f"{p[r, c]:.1e}", ha="center",
-                        va="center", fontsize=9, color="white" if p[r, c] > 0.5 else "black")
-    ax.set_xlabel("input (column)")
-    ax.set_ylabel("output (row)")
-    ax.set_title(title, fontsize=10)
-
 
 def energy_panels(f):
     e = np.real(np.ravel(read(f, "/energies"))).astype(float)
@@ -615,13 +322,17 @@ def title_of(f, path):
     return ",  ".join(parts)
 
 
-def collect_panels(f):
-    """The panels (functions draw(ax)) and the pulses (draw(fig, spec), rows) or None."""
+def collect_panels(f, population=None):
+    """The panels (functions draw(ax)) and the pulses (draw(fig, spec), rows) or None;
+    `population` = (OUT, IN or None) of --population and --from (a sweep's only)."""
     units = Units(text(f.attrs.get("config", "")), f.attrs.get("flux_pulses"))
     dims = [int(d) for d in np.ravel(f.attrs["dims"])] if "dims" in f.attrs else None
     panels = []
+    if population and "/sweep/fidelity" not in f:
+        raise BadFlag("--population", f"{f.filename} is not a sweep: it holds no /sweep/populations",
+                      "the output of qevolve sweep")
     if "/sweep/fidelity" in f:
-        panels += sweep_panels(f, units)
+        panels += sweep_panels(f, units, population)
     if "/history/infidelity" in f:
         panels += history_panels(f)
     if "/trace/time" in f and ("/trace/populations" in f or "/trace/mode_populations" in f):
@@ -638,13 +349,27 @@ def collect_panels(f):
     return panels, pulses
 
 
-def draw(h5_path, out_path):
+def description(fig):
+    """The figure's text in reading order: the title, then each panel's title and legend entries
+    (written into the image file, where a test or a search can read what was drawn)."""
+    parts = [fig._suptitle.get_text()] if fig._suptitle else []
+    for ax in fig.axes:
+        parts += [t for t in (ax.get_title(),) if t]
+        legend = ax.get_legend()
+        parts += [t.get_text() for t in legend.get_texts()] if legend else []
+    return "\n".join(parts)
+
+
+METADATA_KEY = {"png": "Description", "svg": "Description", "pdf": "Subject"}
+
+
+def draw(h5_path, out_path, population=None):
     try:
         f = h5py.File(h5_path, "r")
     except OSError as e:
         raise BadFile(f"cannot open HDF5 file: {e}") from None
     with f:
-        panels, pulses = collect_panels(f)
+        panels, pulses = collect_panels(f, population)
         if not panels and not pulses:
             raise BadFile("nothing to draw (no /sweep, /history, /trace, /unitary, /superoperator, /energies, /zz "
                           "or /pulses)")
@@ -665,9 +390,10 @@ def draw(h5_path, out_path):
         fig.suptitle(title_of(f, h5_path), fontsize=11)
     ext = os.path.splitext(out_path)[1][1:].lower()
     fmt = ext if ext in fig.canvas.get_supported_filetypes() else "png"
+    key = METADATA_KEY.get(fmt)
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
-        fig.savefig(tmp, dpi=110, format=fmt)
+        fig.savefig(tmp, dpi=110, format=fmt, metadata={key: description(fig)} if key else None)
         os.replace(tmp, out_path)
     except OSError as e:
         if os.path.exists(tmp):
@@ -675,15 +401,27 @@ def draw(h5_path, out_path):
         raise CannotWrite(f"cannot write {out_path}: {e.strerror or e}") from None
 
 
-def main(argv):
-    if len(argv) != 3:
+def arguments(argv):
+    """(FILE, OUT, population): population = (OUT state, IN state or None) or None. Anything
+    else than the usage (the CLI checks its flags first) prints the usage, exit status 1."""
+    if len(argv) < 3 or len(argv) % 2 == 0:
         sys.exit(__doc__)
+    flags = dict(zip(argv[3::2], argv[4::2]))
+    if len(flags) != (len(argv) - 3) // 2 or not set(flags) <= {"--population", "--from"} or \
+            ("--from" in flags and "--population" not in flags):
+        sys.exit(__doc__)
+    population = (flags["--population"], flags.get("--from")) if "--population" in flags else None
+    return argv[1], argv[2], population
+
+
+def main(argv):
+    h5, out, population = arguments(argv)
     try:
-        draw(argv[1], argv[2])
+        draw(h5, out, population)
     except BadFile as e:
-        print(f"{argv[1]}: {e}", file=sys.stderr)
+        print(f"{h5}: {e}", file=sys.stderr)
         sys.exit(2)
-    except CannotWrite as e:
+    except (BadFlag, CannotWrite) as e:
         print(e, file=sys.stderr)
         sys.exit(2)
 

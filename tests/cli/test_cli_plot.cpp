@@ -1,11 +1,14 @@
 // `qevolve plot` end to end (docs/cli.md "Plots"): images of a run and an optimisation file,
 // the input errors (missing, not HDF5, not qevolve's, nothing to draw, -o on the input, a file
 // the script refuses), the messages for a missing interpreter or module, and `bench --plot`
-// with a file name the old shell command line broke on.
+// with a file name the old shell command line broke on; a CZ's phases and conditional phase, a
+// chevron's population (--population, --from and their errors) and leakage at rounding level,
+// read back from the image's Description.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "cli_util.hpp"
@@ -156,8 +159,10 @@ TEST(CliPlot, DatasetsTheScriptRefusesAreInputErrors) {
   const auto levels = small_file(dir, "levels.h5", false, false);
   const auto w = run_qevolve("plot " + shell_word(levels) + " -o " + shell_word(unwritable), dir);
   EXPECT_EQ(w.exit_code, 2);
-  EXPECT_EQ(w.err, "qevolve: error: cannot write " + unwritable.string() +
-                       ": No such file or directory\n");
+  // Refused before the script runs (io::check_flag_output, docs/output.md "Replacing a file").
+  EXPECT_EQ(w.err, "qevolve: error: -o: the folder `" + (dir / "no_such_folder").string() +
+                       "` does not exist (expected a new or writable file such as out.h5 in an "
+                       "existing, writable folder)\n");
 }
 
 TEST(CliPlot, MissingInterpreterOrModuleIsNamed) {
@@ -208,6 +213,127 @@ TEST(CliPlot, BenchPlotTakesAnyFileName) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("wrote " + png.string() + "\n"), std::string::npos) << r.out;
   EXPECT_TRUE(is_png(png));
+}
+
+/// A Python check in `dir` (the commands' files are there): the picture's Description
+/// (qevolve_plot.py writes its titles and legend entries there) is `description('x.png')`.
+CommandResult check_in(const TempDir& dir, const std::string& code) {
+  return run_python("import math, os, h5py, numpy as np\n"
+                    "from PIL import Image\n"
+                    "os.chdir(" + shell_word(dir.path()) + ")\n"
+                    "def description(png):\n"
+                    "    return Image.open(png).info['Description']\n"
+                    "def signed(text):\n"
+                    "    return text.replace('-', '\u2212')\n" + code,
+                    dir);
+}
+
+// The run plot of a CZ: beside |U|^2 the phases of U after vz compensation, and the conditional
+// phase the file's attribute holds, with its formula in the labels of /initial_states; an X gate
+// without compensation has the phase panel but no conditional phase.
+TEST(CliPlot, CzRunDrawsThePhasesAndTheConditionalPhase) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  TempDir dir;
+  const auto cz = dir / "cz.h5", x = dir / "x.h5";
+  auto r = run_qevolve("run " + shell_word(kSource + "/examples/cz_transmon_coupler.yaml") +
+                           " --steps 200 --quiet -o " + shell_word(cz),
+                       dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(cz), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + (dir / "cz.png").string() + " (unitary, energies, pulses)\n");
+  r = run_qevolve("run " + shell_word(kSource + "/examples/fluxonium_x.yaml") + " --quiet -o " + shell_word(x), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(x), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto py = check_in(dir, R"(
+f = h5py.File('cz.h5', 'r')
+cp = float(f.attrs['conditional_phase'])
+assert abs(abs(cp) - math.pi) < 0.05, cp  # a CZ
+s = [x.decode() for x in f['/initial_states'][()]]
+want = (f'conditional phase \u03c6({s[3]}) \u2212 \u03c6({s[2]}) \u2212 \u03c6({s[1]}) + \u03c6({s[0]}) = '
+        + signed(f'{cp / math.pi:.4f}\u03c0 = {math.degrees(cp):.2f}\u00b0'))
+d = description('cz.png')
+assert want in d, (want, d)
+assert 'phase arg U after compensation (vz)' in d, d
+assert '|U|\u00b2 of the computational block (before compensation)' in d, d
+d = description('x.png')
+assert 'phase arg U (compensation none)' in d and 'conditional phase' not in d, d
+)");
+  EXPECT_EQ(py.exit_code, 0) << py.out << py.err;
+}
+
+// A chevron of fluxonium_x drawn as the population of |1> starting in |0> (--population 1,
+// --from by default the first state; `|0>` and --from 1 the other way round); a sweep of the
+// two-level fluxonium, whose leakage is rounding noise, draws none of it: the legend (one axis)
+// and the title (two axes) say so.
+TEST(CliPlot, SweepPopulationAndLeakageAtRoundingLevel) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  TempDir dir;
+  const std::string x = shell_word(kSource + "/examples/fluxonium_x.yaml");
+  const auto in_dir = [&](const std::string& name) { return shell_word(dir / name); };
+  auto r = run_qevolve("sweep " + x + " --steps 300 --vary pulses[0].amplitude=0.066:0.099:4 "
+                       "--vary pulses[0].frequency=0.562:0.602:3 --quiet -o " + in_dir("chevron.h5"), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + in_dir("chevron.h5") + " --population 1", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + (dir / "chevron.png").string() + " (sweep)\n");
+  r = run_qevolve("plot " + in_dir("chevron.h5") + " --population '|0>' --from 1 -o " + in_dir("back.png"), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string two_levels = " --set 'device.qubits[0].levels=2' --steps 300 --quiet";
+  r = run_qevolve("sweep " + x + two_levels + " --vary pulses[0].amplitude=0.066:0.099:3 -o " + in_dir("line.h5"),
+                  dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("sweep " + x + two_levels + " --vary pulses[0].amplitude=0.066:0.099:3 "
+                  "--vary pulses[0].frequency=0.562:0.602:2 -o " + in_dir("map.h5"), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"line.h5", "map.h5"}) {
+    r = run_qevolve("plot " + in_dir(name), dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const auto py = check_in(dir, R"(
+d = description('chevron.png')
+assert 'sweep: population of |1\u27e9 starting in |0\u27e9' in d, d
+assert 'sweep: population of |0\u27e9 starting in |1\u27e9' in description('back.png')
+assert 'population' not in description('line.png')
+for name in ('line', 'map'):
+    leak = h5py.File(name + '.h5', 'r')['/sweep/leakage'][()]
+    assert np.all(np.abs(leak) < 1e-12), leak  # a two-level qubit: rounding only
+assert 'leakage < 1e-12 at every point (rounding): not drawn' in description('line.png')
+assert 'sweep: leakage\n< 1e-12 at every point (rounding): not drawn' in description('map.png')
+)");
+  EXPECT_EQ(py.exit_code, 0) << py.out << py.err;
+}
+
+// Bad --population / --from values: exit 2, one line naming the flag, no image.
+TEST(CliPlot, PopulationFlagErrors) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: the states are checked by the script";
+  TempDir dir;
+  const std::string x = shell_word(kSource + "/examples/fluxonium_x.yaml");
+  const auto sweep = dir / "s.h5", run = dir / "run.h5", bad = dir / "bad.png";
+  auto r = run_qevolve("sweep " + x + " --steps 100 --vary pulses[0].amplitude=0.07,0.08 --quiet -o " +
+                           shell_word(sweep), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("run " + x + " --steps 100 --quiet -o " + shell_word(run), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string s = sweep.string();
+  const std::tuple<std::filesystem::path, std::string, std::string> cases[] = {
+      {sweep, "--population 2", "--population: `2` is not a computational state of " + s + " (expected one of 0, 1)"},
+      {sweep, "--population 1 --from 01", "--from: `01` is not a computational state of " + s + " (expected one of 0, 1)"},
+      {sweep, "--population ''", "--population: the state is empty (expected one of 0, 1)"},
+      {sweep, "--from 0", "--from requires --population (see `qevolve plot --help`)"},
+      {run, "--population 1", "--population: " + run.string() +
+                                  " is not a sweep: it holds no /sweep/populations (expected the output of qevolve sweep)"}};
+  for (const auto& [file, flags, message] : cases) {
+    r = run_qevolve("plot " + shell_word(file) + " " + flags + " -o " + shell_word(bad), dir);
+    EXPECT_EQ(r.exit_code, 2) << flags;
+    EXPECT_EQ(r.err, "qevolve: error: " + message + "\n") << flags;
+    EXPECT_EQ(r.out, "") << flags;
+    EXPECT_FALSE(std::filesystem::exists(bad)) << flags;
+  }
 }
 
 /// The width in pixels of a PNG (its IHDR chunk, big-endian at byte 16).

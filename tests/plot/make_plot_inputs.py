@@ -15,7 +15,16 @@ operator, α = -0.25 GHz:
 - sweep3.h5: three axes (amplitude, detuning, duration);
 - sweep_text.h5: a text axis (solver names) against the amplitude;
 - sweep_notarget.h5: the chevron without a fidelity (NaN, as a sweep without a target writes);
+- chevron_2level.h5: the chevron of a two-level qubit (no level to leak to: leakage at rounding
+  level everywhere; P(1) has the Rabi formula);
+- leak_line.h5: amplitude from 0 over six decades: leakage exactly 0 at amplitude 0, at rounding
+  level (below 1e-12) at the smallest amplitudes, above it further on;
+- leak_map.h5: amplitude from 0 (linear) x detuning: leakage 0 in the row of amplitude 0 only;
+- cz_run.h5: a two-qubit run file of a CZ-like gate: /unitary with single-qubit phases, a partial
+  |01>-|10> swap and a conditional phase of 0.97 π; /unitary_compensated the same gate with the
+  single-qubit phases removed and a global phase; the attribute conditional_phase;
 - bad_trace.h5: /trace/populations whose first axis does not match /trace/time.
+Every sweep holds /sweep/populations (|U(out, in)|² of levels 0 and 1) and /sweep/labels.
 """
 import os
 import sys
@@ -31,21 +40,23 @@ F01 = 4.8                # GHz: the qubit frequency (the sweep's frequency axis 
 STR = h5py.string_dtype()
 
 
-def propagator(omega, delta, t):
-    """exp(-i 2π H t) of the driven three-level qubit (H Hermitian: through its eigenvectors)."""
-    a = np.diag(np.sqrt(np.arange(1, LEVELS)), 1)
-    h = np.diag([0.0, delta, 2 * delta + ALPHA]) + 0.5 * omega * (a + a.T)
+def propagator(omega, delta, t, levels=LEVELS):
+    """exp(-i 2π H t) of the driven qubit with 3 levels (or 2: no anharmonic level), H Hermitian:
+    through its eigenvectors."""
+    a = np.diag(np.sqrt(np.arange(1, levels)), 1)
+    h = np.diag([0.0, delta, 2 * delta + ALPHA][:levels]) + 0.5 * omega * (a + a.T)
     w, v = np.linalg.eigh(h)
     return (v * np.exp(-2j * np.pi * w * t)) @ v.conj().T
 
 
-def gate_figures(omega, delta, t):
-    """F (leakage-aware average gate fidelity of X on levels 0, 1) and leakage."""
-    u = propagator(omega, delta, t)[:2, :2]
+def gate_figures(omega, delta, t, levels=LEVELS):
+    """F (leakage-aware average gate fidelity of X on levels 0, 1), leakage and the populations
+    |U(out, in)|² of levels 0 and 1."""
+    u = propagator(omega, delta, t, levels)[:2, :2]
     x = np.array([[0, 1], [1, 0]])
     d = 2
     f = (abs(np.trace(x.conj().T @ u)) ** 2 + np.trace(u.conj().T @ u).real) / (d * (d + 1))
-    return f, 1 - np.trace(u.conj().T @ u).real / d
+    return f, 1 - np.trace(u.conj().T @ u).real / d, np.abs(u) ** 2
 
 
 def root_attributes(f, dims, steps):
@@ -108,24 +119,53 @@ def trace_file(path, with_basis_populations):
         f["/pulses/names"] = np.array(["pulses[0] (q0, gaussian + drag)"], dtype=STR)
 
 
-def sweep_file(path, axes):
+def sweep_file(path, axes, levels=LEVELS):
     """axes: list of (key, values); the grid is evaluated at every point."""
     shape = tuple(len(v) for _, v in axes)
     fid = np.zeros(shape)
     leak = np.zeros(shape)
+    pops = np.zeros(shape + (2, 2))
     for index in np.ndindex(*shape):
         point = {key: values[i] for (key, values), i in zip(axes, index)}
         t = point.get("pulses[0].duration", T_GATE)
         amp = point.get("pulses[0].amplitude", 1.0 / (2 * t))
         det = point.get("pulses[0].frequency", F01) - F01
-        fid[index], leak[index] = gate_figures(amp, det, t)
+        fid[index], leak[index], pops[index] = gate_figures(amp, det, t, levels)
     with h5py.File(path, "w") as f:
-        root_attributes(f, [LEVELS], 200)
+        root_attributes(f, [levels], 200)
         f["/sweep/fidelity"] = fid
         f["/sweep/leakage"] = leak
+        f["/sweep/populations"] = pops
+        f["/sweep/labels"] = np.array(["0", "1"], dtype=STR)
         for k, (key, values) in enumerate(axes):
             f[f"/sweep/axes/{k}"] = np.asarray(values, dtype=float)
             f[f"/sweep/axes/{k}"].attrs["key"] = key
+
+
+CZ_PHASE = 0.97 * np.pi   # the conditional phase of cz_run.h5
+CZ_SWAP = 0.2             # sin of its |01>-|10> swap angle: |U|² = 0.04 off the diagonal
+
+
+def cz_file(path):
+    """A CZ-like two-qubit gate: the compensated gate e^{iχ} diag(1, S, e^{iθ}) with S the
+    partial swap [[c, -i s], [-i s, c]] of |01>, |10>; before compensation the qubits' Z phases
+    (a, b) on top: U = diag(1, e^{ib}, e^{ia}, e^{i(a+b)}) U_c e^{-iχ}."""
+    c, s_ = np.sqrt(1 - CZ_SWAP ** 2), CZ_SWAP
+    uc = np.zeros((4, 4), dtype=complex)
+    uc[0, 0], uc[3, 3] = 1, np.exp(1j * CZ_PHASE)
+    uc[1:3, 1:3] = [[c, -1j * s_], [-1j * s_, c]]
+    uc *= np.exp(0.3j)
+    a, b = 1.1, -2.4
+    u = np.diag(np.exp(1j * np.array([0, b, a, a + b]))) @ uc * np.exp(-0.3j)
+    with h5py.File(path, "w") as f:
+        root_attributes(f, [2, 2], 100)
+        f.attrs["duration_ns"] = 60.0
+        f.attrs["compensation"] = "vz"
+        f.attrs["fidelity"] = (abs(np.trace(np.diag([1, 1, 1, -1]) @ uc)) ** 2 + 4) / 20
+        f.attrs["conditional_phase"] = np.angle(u[0, 0] * u[3, 3] * np.conj(u[1, 1] * u[2, 2]))
+        f["/initial_states"] = np.array(["00", "01", "10", "11"], dtype=STR)
+        f["/unitary"] = complex_compound(u)
+        f["/unitary_compensated"] = complex_compound(uc)
 
 
 def main(folder):
@@ -145,7 +185,7 @@ def main(folder):
     solvers = ["expm", "trotter", "magnus4"]
     with h5py.File(os.path.join(folder, "sweep_text.h5"), "w") as f:
         root_attributes(f, [LEVELS], 200)
-        figures = np.array([gate_figures(a, 0.0, T_GATE) for a in amps])
+        figures = np.array([gate_figures(a, 0.0, T_GATE)[:2] for a in amps])
         step_error = np.array([0.0, 4e-4, 2e-7])
         f["/sweep/fidelity"] = figures[None, :, 0] - step_error[:, None]
         f["/sweep/leakage"] = np.repeat(figures[None, :, 1], 3, axis=0)
@@ -157,6 +197,13 @@ def main(folder):
                                                            ("pulses[0].frequency", dets)])
     with h5py.File(os.path.join(folder, "sweep_notarget.h5"), "a") as f:
         f["/sweep/fidelity"][...] = np.nan
+    sweep_file(os.path.join(folder, "chevron_2level.h5"), [("pulses[0].amplitude", amps),
+                                                           ("pulses[0].frequency", dets)], levels=2)
+    low = np.concatenate([[0.0], np.geomspace(1e-6, 1, 13) * OMEGA_PI])
+    sweep_file(os.path.join(folder, "leak_line.h5"), [("pulses[0].amplitude", low)])
+    sweep_file(os.path.join(folder, "leak_map.h5"), [("pulses[0].amplitude", np.linspace(0, 1.2, 13) * OMEGA_PI),
+                                                     ("pulses[0].frequency", dets[::5])])
+    cz_file(os.path.join(folder, "cz_run.h5"))
     with h5py.File(os.path.join(folder, "bad_trace.h5"), "w") as f:
         root_attributes(f, [2], 10)
         f["/trace/time"] = np.linspace(0, 10, 11)
