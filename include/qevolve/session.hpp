@@ -45,7 +45,8 @@ class RunResult {
   [[nodiscard]] std::vector<std::pair<std::string, double>> resolved() const;  ///< /resolved/*
   [[nodiscard]] std::vector<std::string> initial_labels() const;  ///< /initial_states
   [[nodiscard]] std::vector<int> dims() const;          ///< levels per mode
-  /// What `qevolve run` prints as `qevolve: warning: …` (without the prefix): the step size.
+  /// What `qevolve run` prints as `qevolve: warning: …` (without the prefix): the plausibility
+  /// warnings (io::plausibility_warnings, located as the CLI locates them), then the step size.
   [[nodiscard]] const std::vector<std::string>& warnings() const;
   [[nodiscard]] double evolve_seconds() const;          ///< engine time by phase
   [[nodiscard]] double fidelity_seconds() const;

@@ -45,8 +45,9 @@ Overrides = Optional[Mapping[str, Any]]
 
 class QevolveWarning(UserWarning):
     """What the CLI prints as ``qevolve: warning: ...`` (a step size too coarse for the fastest
-    phase, a sweep that records no trace), raised with `warnings.warn` by `Simulation.run`,
-    `sweep` and `optimize` (docs/python.md "Warnings"); the text is the CLI's without its prefix."""
+    phase, a sweep that records no trace, a value that is most likely a unit mistake), raised
+    with `warnings.warn` by `Simulation.run`, `sweep` and `optimize` (docs/python.md
+    "Warnings"); the text is the CLI's without its prefix."""
 
 
 def _warn(messages: Iterable[str]) -> None:
@@ -106,8 +107,9 @@ class Result:
 
     @property
     def warnings(self) -> list[str]:
-        """What `qevolve run` prints as ``qevolve: warning: ...`` for this evaluation (the step
-        size), without the prefix; `Simulation.run` also raises them as QevolveWarning."""
+        """What `qevolve run` prints as ``qevolve: warning: ...`` for this evaluation (likely
+        unit mistakes, the step size), without the prefix; `Simulation.run` also raises them as
+        QevolveWarning."""
         return self._r.warnings
 
     @property

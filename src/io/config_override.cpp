@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -159,6 +160,12 @@ class Setter {
 }  // namespace
 
 Override parse_override(const std::string& argument, const std::string& flag) {
+  // A byte a YAML stream may not hold is refused before the argument is read, with the argument
+  // shown escaped: no control byte reaches the terminal through a message.
+  if (const std::optional<BadByte> bad = find_bad_byte(argument))
+    throw input_error({flag + " " + escape_bad_bytes(argument), 0, 0}, {},
+                      bad->control ? Msg::SetBadByte : Msg::SetInvalidUtf8,
+                      {{"BYTE", bad->hex()}, {"AT", std::to_string(bad->character)}});
   const std::string label = flag + " " + argument;
   const auto eq = argument.find('=');
   if (eq == std::string::npos)

@@ -105,6 +105,8 @@ enum class Msg {
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,
   SetBadKey,
+  SetBadByte,
+  SetInvalidUtf8,
   SetEmptyValue,
   SetIndexRange,
   SetNoEntry,

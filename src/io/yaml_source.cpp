@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <system_error>
@@ -61,30 +62,21 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   return n;
 }
 
+/// Length of the character at text[i] a YAML stream may hold (tab, LF, CR, printable ASCII,
+/// well-formed UTF-8), or 0 for a byte it may not (NUL and the other control bytes, DEL,
+/// malformed UTF-8).
+std::size_t text_length(std::string_view text, std::size_t i) {
+  const auto b = static_cast<unsigned char>(text[i]);
+  if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F) return 0;
+  return b >= 0x80 ? utf8_length(text, i) : 1;
+}
+
 /// Refuses NUL and control bytes and malformed UTF-8, located by line and column (columns
 /// count characters).
 void check_text(std::string_view text, const std::string& name) {
-  int line = 1, column = 1;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b == '\n') {
-      ++line;
-      column = 1;
-      ++i;
-      continue;
-    }
-    if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7F)
-      throw input_error({name, line, column}, {}, Msg::BinaryByte, {{"BYTE", hex_byte(b)}});
-    std::size_t n = 1;
-    if (b >= 0x80) {
-      n = utf8_length(text, i);
-      if (n == 0)
-        throw input_error({name, line, column}, {}, Msg::InvalidUtf8, {{"BYTE", hex_byte(b)}});
-    }
-    i += n;
-    ++column;
-  }
+  if (const std::optional<BadByte> bad = find_bad_byte(text))
+    throw input_error({name, bad->line, bad->column}, {}, bad->control ? Msg::BinaryByte : Msg::InvalidUtf8,
+                      {{"BYTE", bad->hex()}});
 }
 
 /// Thrown out of the event pre-scan to stop the parser at the first problem.
@@ -201,6 +193,45 @@ class Prescan final : public YAML::EventHandler {
 };
 
 }  // namespace
+
+std::string BadByte::hex() const { return hex_byte(byte); }
+
+std::optional<BadByte> find_bad_byte(std::string_view text) {
+  BadByte at;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t n = text_length(text, i);
+    if (n == 0) {
+      at.byte = static_cast<unsigned char>(text[i]);
+      at.control = at.byte < 0x80;
+      return at;
+    }
+    if (text[i] == '\n') {
+      ++at.line;
+      at.column = 0;
+    }
+    i += n;
+    ++at.column;
+    ++at.character;
+  }
+  return std::nullopt;
+}
+
+std::string escape_bad_bytes(std::string_view text) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t n = text_length(text, i);
+    if (n == 0) {
+      out += "\\x" + hex_byte(static_cast<unsigned char>(text[i]));
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
 
 std::string read_config_file(const std::string& path) {
   // O_NONBLOCK: opening a FIFO without a writer must not hang; it is refused below.

@@ -5,7 +5,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace qevolve::io {
 
@@ -22,6 +24,20 @@ inline constexpr std::uint64_t kMaxYamlNodes = 200000;
 /// Reads an open descriptor (standard input for `-`) to its end, at most kMaxConfigBytes;
 /// `name` is FILE in messages.
 [[nodiscard]] std::string read_config_stream(int fd, const std::string& name);
+
+/// The first byte a YAML stream may not hold: NUL and the other C0 control bytes but tab, LF
+/// and CR, DEL, and the first byte of a malformed UTF-8 sequence (an invalid byte such as 0xff,
+/// a truncated or overlong sequence, an encoded surrogate, a code point above U+10FFFF).
+struct BadByte {
+  int line = 1, column = 1;  ///< 1-based; columns count characters
+  int character = 1;         ///< 1-based position in the text, in characters
+  unsigned char byte = 0;
+  bool control = false;      ///< a control byte (else malformed UTF-8)
+  [[nodiscard]] std::string hex() const;  ///< the byte as two lower-case hex digits
+};
+[[nodiscard]] std::optional<BadByte> find_bad_byte(std::string_view text);
+/// `text` with each byte find_bad_byte refuses written as `\xNN` (for messages that show it).
+[[nodiscard]] std::string escape_bad_bytes(std::string_view text);
 
 /// Checks that `text` is UTF-8 text without NUL or control bytes, then pre-scans it as a stream
 /// of YAML events (syntax errors, a single document, nesting depth, node count with alias

@@ -94,5 +94,38 @@ TEST(SweepAxis, RangesHitBothEndsAndListsKeepTheirText) {
   EXPECT_EQ(io::axis_override(a, 1).label, "--vary pulses[0].amplitude=0.07:0.09:3 (value 0.08)");
 }
 
+/// A byte a YAML stream may not hold, in a --set or --vary argument: refused before the value is
+/// read, with the argument escaped (no control byte reaches the terminal) and the position.
+TEST(ConfigOverrides, BytesAStreamMayNotHoldAreRefusedEscaped) {
+  const auto refusal = [](const std::string& argument, bool vary = false) {
+    try {
+      if (vary)
+        (void)io::parse_vary(argument);
+      else
+        (void)io::parse_override(argument, "--set");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("<accepted>");
+  };
+  EXPECT_EQ(refusal("pulses[0].phase=0.1 # \x1b[31m"),
+            "--set pulses[0].phase=0.1 # \\x1b[31m: byte 0x1b at character 23 of the argument (shown as \\x1b) is a "
+            "control character (expected UTF-8 text without control characters other than tab, CR and LF)");
+  EXPECT_EQ(refusal("pulses[0].qubit=q\xED\xA0\x80"),
+            "--set pulses[0].qubit=q\\xed\\xa0\\x80: invalid UTF-8 sequence starting with byte 0xed at character 18 "
+            "of the argument (shown as \\xed) (expected UTF-8 text)");
+  EXPECT_EQ(refusal("pulses[0].qubit=\xC3\xA9\xC0\xAF"),  // after a valid two-byte character: character 18
+            "--set pulses[0].qubit=\xC3\xA9\\xc0\\xaf: invalid UTF-8 sequence starting with byte 0xc0 at character 18 "
+            "of the argument (shown as \\xc0) (expected UTF-8 text)");
+  EXPECT_EQ(refusal(std::string("evolution.steps=1\0", 18)),
+            "--set evolution.steps=1\\x00: byte 0x00 at character 18 of the argument (shown as \\x00) is a control "
+            "character (expected UTF-8 text without control characters other than tab, CR and LF)");
+  EXPECT_EQ(refusal("pulses[0].amplitude=0.01,0.02\xFF", true),
+            "--vary pulses[0].amplitude=0.01,0.02\\xff: invalid UTF-8 sequence starting with byte 0xff at character "
+            "30 of the argument (shown as \\xff) (expected UTF-8 text)");
+  EXPECT_EQ(refusal("pulses[0].phase=\t0.1"), "<accepted>");  // tab, as in a file
+  EXPECT_EQ(refusal("device.qubits[0].name=q\xC3\xA9"), "<accepted>");
+}
+
 }  // namespace
 }  // namespace qevolve::test

@@ -5,11 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "qevolve/config_loader.hpp"
 #include "qevolve/error.hpp"
@@ -151,6 +153,53 @@ TEST(RobustConfig, BinaryGarbage) {
   EXPECT_EQ(parse_error("# \xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\ndevice: {preset: f\xC3\xA9}\n"),
             "r.yaml:2:18: device.preset: unknown value `f\xC3\xA9`"
             " (expected one of: mpc_fluxonium_1d, transmon_coupler_1d)");
+}
+
+/// A YAML stream holds tab, LF, CR, printable ASCII and well-formed UTF-8 only, comments
+/// included (YAML 1.2 c-printable, without C1 and the BOM rules): every single byte placed in a
+/// comment is accepted exactly when it is one of those, else refused at its position with its
+/// hex value; multi-byte sequences at the edges of the surrogates, of the overlong forms and of
+/// U+10FFFF likewise.
+TEST(RobustConfig, EveryByteInACommentIsCheckedAsYamlRequires) {
+  const std::string tail = "\ndevice: {preset: mpc_fluxonium_1d}\n";
+  const auto hex = [](int b) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "0x%02x", b);
+    return std::string(buf);
+  };
+  for (int b = 0; b < 256; ++b) {
+    if (b == '\n' || b == '\r') continue;  // line breaks end the comment
+    const std::string text = "# c" + std::string(1, static_cast<char>(b)) + tail;
+    const bool printable = b == '\t' || (b >= 0x20 && b <= 0x7E);
+    if (printable) {
+      EXPECT_EQ(parse_error(text), "<accepted>") << hex(b);
+    } else if (b < 0x80) {
+      EXPECT_EQ(parse_error(text), "r.yaml:1:4: byte " + hex(b) + " is not text (a binary file?) (expected a UTF-8 text file)");
+    } else {  // a lone byte >= 0x80 is never well-formed UTF-8
+      EXPECT_EQ(parse_error(text),
+                "r.yaml:1:4: invalid UTF-8 sequence starting with byte " + hex(b) + " (expected a UTF-8 text file)");
+    }
+  }
+  const std::pair<const char*, bool> sequences[] = {
+      {"\xED\x9F\xBF", true},           // U+D7FF, below the surrogates
+      {"\xED\xA0\x80", false},          // U+D800, the first surrogate
+      {"\xED\xBF\xBF", false},          // U+DFFF, the last
+      {"\xEE\x80\x80", true},           // U+E000
+      {"\xC2\x80", true},               // U+0080, the shortest two-byte form
+      {"\xC1\xBF", false},              // overlong U+007F
+      {"\xE0\x9F\xBF", false},          // overlong U+07FF
+      {"\xF0\x8F\xBF\xBF", false},      // overlong U+FFFF
+      {"\xF4\x8F\xBF\xBF", true},       // U+10FFFF
+      {"\xF4\x90\x80\x80", false},      // above U+10FFFF
+      {"\xE2\x82", false},              // truncated
+  };
+  for (const auto& [bytes, valid] : sequences) {
+    const std::string error = parse_error(std::string("# c") + bytes + tail);
+    EXPECT_EQ(error == "<accepted>", valid) << error;
+    if (!valid) {
+      EXPECT_EQ(error.rfind("r.yaml:1:4: invalid UTF-8 sequence starting with byte 0x", 0), 0u) << error;
+    }
+  }
 }
 
 TEST(RobustConfig, HundredMegabyteFileIsRefusedBySize) {
