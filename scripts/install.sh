@@ -12,7 +12,12 @@ start=$SECONDS
 scripts/install-deps.sh
 scripts/configure-release.sh
 # The CLI and the module only: the engine's libraries are compiled once and linked into both.
-cmake --build --preset release -j "$(nproc)" --target qevolve_app qevolve_python
+# The CUDA plugin (nvcc: a minute or more) only where a GPU driver is there (/dev/nvidiactl, or
+# /dev/dxg under WSL2: the test `device: auto` makes, docs/backend.md); scripts/test.sh, or
+# `cmake --build --preset release --target qevolve_cuda`, builds it anywhere else.
+targets=(qevolve_app qevolve_python)
+if command -v nvcc > /dev/null && { [ -e /dev/nvidiactl ] || [ -e /dev/dxg ]; }; then targets+=(qevolve_cuda); fi
+cmake --build --preset release -j "$(nproc)" --target "${targets[@]}"
 scripts/install-python.sh build/release
 echo "install: built and installed in $((SECONDS - start)) s; the default example:"
 build/release/bin/qevolve run examples/mpc_chain_4q_x.yaml
