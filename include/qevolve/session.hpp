@@ -99,6 +99,9 @@ struct SpectrumData {
   RMatrix energies_gradient;                ///< levels x parameters (empty: none asked for)
   RMatrix f01_bare_gradient, f12_bare_gradient, f01_dressed_gradient;  ///< modes x parameters
   RMatrix zz_khz_gradient;                                              ///< pairs x parameters
+  /// What `qevolve spectrum` prints as `qevolve: warning: …` (without the prefix): the
+  /// plausibility warnings.
+  std::vector<std::string> warnings;
 };
 
 /// `qevolve optimize`'s outcome: the final evaluation (with /history) and the optimised config.

@@ -46,7 +46,7 @@ Overrides = Optional[Mapping[str, Any]]
 class QevolveWarning(UserWarning):
     """What the CLI prints as ``qevolve: warning: ...`` (a step size too coarse for the fastest
     phase, a sweep that records no trace, a value that is most likely a unit mistake), raised
-    with `warnings.warn` by `Simulation.run`, `sweep` and `optimize` (docs/python.md
+    with `warnings.warn` by `Simulation.run`, `sweep`, `optimize` and `spectrum` (docs/python.md
     "Warnings"); the text is the CLI's without its prefix."""
 
 
@@ -245,6 +245,7 @@ class Spectrum:
         self.energies: np.ndarray = np.array(core.energies)
         self.labels: list[str] = core.labels
         self.gradient_names: list[str] = core.gradient_names
+        self.warnings: list[str] = core.warnings  # as `qevolve spectrum` prints them (QevolveWarning)
         d = {f: np.array(core.gradient(f)) for f in _FIGURES} if self.gradient_names else None
         self.energies_gradient: Optional[np.ndarray] = d["energies"] if d else None
         self.modes: dict[str, dict[str, Any]] = {
@@ -399,7 +400,9 @@ class Simulation:
         ``scipy.optimize.least_squares``). A key that names no device parameter raises
         ConfigError (a did-you-mean for a misspelt parameter or mode)."""
         keys = [gradient] if isinstance(gradient, str) else [str(k) for k in (gradient or [])]
-        return Spectrum(self._s.spectrum(_sets(overrides), keys))
+        core = self._s.spectrum(_sets(overrides), keys)
+        _warn(core.warnings)
+        return Spectrum(core)
 
     def optimize(self, overrides: Overrides = None, resume: Optional[str] = None, verbose: bool = False) -> OptimizeResult:
         """`qevolve optimize --set ...` (the config's `optimize:` section; `resume` as --resume;

@@ -66,6 +66,7 @@ class SpectrumData:
     zz_pairs: list[tuple[str, str]]
     zz_khz: list[float]
     gradient_names: list[str]
+    warnings: list[str]
     def gradient(self, figure: str) -> np.ndarray: ...
 
 class OptimizeData:

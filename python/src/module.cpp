@@ -173,6 +173,7 @@ void bind_data(nb::module_& m) {
   nb::class_<SpectrumData>(m, "SpectrumData")
       .def_prop_ro("energies", [](nb::handle self) { return view(nb::cast<const SpectrumData&>(self).energies, self); })
       .def_ro("labels", &SpectrumData::labels)
+      .def_ro("warnings", &SpectrumData::warnings)
       .def_ro("modes", &SpectrumData::modes)
       .def_ro("types", &SpectrumData::types)
       .def_ro("f01_bare", &SpectrumData::f01_bare)

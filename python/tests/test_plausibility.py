@@ -36,6 +36,16 @@ def test_run_warns_at_the_files_key(tmp_path):
     assert [str(w.message) for w in caught] == r.warnings
 
 
+def test_spectrum_warns_as_the_cli():
+    line = cli("spectrum", X, "--set", "device.qubits[0].ec=4.0", "--set", "device.qubits[0].ej=1.0").stderr
+    assert line.startswith(PREFIX + "--set device.qubits[0].ej=1.0: device.qubits[0].ej: EJ/EC = 0.25"), line
+    with pytest.warns(qevolve.QevolveWarning) as caught:
+        s = qevolve.load(X).spectrum({"device.qubits[0].ec": 4.0, "device.qubits[0].ej": 1.0})
+    assert [str(w.message) for w in caught] == s.warnings == [line.strip().removeprefix(PREFIX)]
+    assert caught[0].filename == __file__  # pointed at the caller's line
+    assert s.energies.size > 0
+
+
 def test_sweep_names_the_first_point_with_a_warning():
     vary = ["pulses[0].frequency=0.5823664862818624,3.65911655"]
     lines = cli("sweep", X, "--vary", *vary, "--quiet").stderr.splitlines()

@@ -320,7 +320,8 @@ SpectrumData Session::spectrum(const std::vector<std::string>& overrides, const 
   Impl& m = *impl_;
   const std::lock_guard<std::mutex> guard(m.lock);
   device::ResolvedDevice resolved;
-  const Config config = m.read(m.overrides(overrides), io::Purpose::inspect, false, &resolved);
+  const std::vector<io::Override> all = m.overrides(overrides);
+  const Config config = m.read(all, io::Purpose::inspect, false, &resolved);
   const std::vector<device::DeviceParam> params = io::device_params_of_keys(config, resolved, gradient, "gradient");
   const device::Device dev = device::build_device(resolved);
   const device::DressedBasis dressed = device::dress(dev);
@@ -342,6 +343,7 @@ SpectrumData Session::spectrum(const std::vector<std::string>& overrides, const 
     s.zz_khz.push_back(p.zz_khz);
   }
   if (!params.empty()) take_spectrum_gradient(s, dev, dressed, params);
+  s.warnings = session_plausibility(config, resolved.modes, m.parsed, all);  // as `qevolve spectrum` prints them
   return s;
 }
 

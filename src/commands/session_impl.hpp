@@ -8,6 +8,7 @@
 
 #include "qevolve/config.hpp"
 #include "qevolve/config_loader.hpp"
+#include "qevolve/mode.hpp"
 #include "qevolve/session.hpp"
 #include "run_output.hpp"
 #include "sweep_grid.hpp"
@@ -30,6 +31,14 @@ struct RunResult::Impl {
 [[nodiscard]] std::shared_ptr<const RunResult::Impl> make_run_result(
     std::shared_ptr<const solver::Simulator> sim, Config config, const io::ParsedConfig& parsed,
     std::vector<io::Override> overrides, RunReport report, double wall_time);
+
+/// The plausibility warnings (io::plausibility_warnings) of a config the session read with
+/// `overrides`, located as the CLI locates them: such a config has no locations, so when there is
+/// something to say the text is read again with them (io::parse_config keeps the file's).
+[[nodiscard]] std::vector<std::string> session_plausibility(const Config& config,
+                                                            const std::vector<device::ModeParams>& modes,
+                                                            const io::ParsedConfig& parsed,
+                                                            const std::vector<io::Override>& overrides);
 
 struct SweepData::Impl {
   SweepPlan plan;

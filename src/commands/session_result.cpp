@@ -15,18 +15,15 @@
 namespace qevolve::commands {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
 
-/// The plausibility warnings of an evaluation, located as `qevolve run --set` locates them: a
-/// config read with overrides has no locations, so when there is something to say the text is
-/// read again with them (io::parse_config keeps the file's locations).
-std::vector<std::string> plausibility(const Config& config, const solver::Simulator& sim,
-                                      const io::ParsedConfig& parsed, const std::vector<io::Override>& overrides) {
-  const std::vector<device::ModeParams> modes = device::mode_params(sim.device());
+std::vector<std::string> session_plausibility(const Config& config, const std::vector<device::ModeParams>& modes,
+                                              const io::ParsedConfig& parsed,
+                                              const std::vector<io::Override>& overrides) {
   std::vector<std::string> found = io::plausibility_warnings(config, modes);
   if (found.empty() || overrides.empty()) return found;
   return io::plausibility_warnings(io::parse_config(parsed.text(), parsed.name(), overrides), modes);
 }
-}  // namespace
 
 RunResult::RunResult(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
@@ -91,7 +88,9 @@ std::shared_ptr<const RunResult::Impl> make_run_result(std::shared_ptr<const sol
   impl->report.pulses = impl->sim->pulse_samples();
   impl->report.resolved = resolved_values(impl->config, *impl->sim);
   impl->wall_time = wall_time;
-  impl->warnings = plausibility(impl->config, *impl->sim, parsed, impl->overrides);  // as `run` prints them
+  // As `run` prints them: the plausibility warnings, then the step size.
+  impl->warnings =
+      session_plausibility(impl->config, device::mode_params(impl->sim->device()), parsed, impl->overrides);
   if (std::string w = step_size_warning(*impl->sim); !w.empty()) impl->warnings.push_back(std::move(w));
   return impl;
 }
