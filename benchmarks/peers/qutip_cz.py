@@ -15,7 +15,8 @@ computed here from the model's own n matrices, not fitted).
 Subcommands (run with Debian's python, which has numpy, scipy, h5py, PyYAML; qutip by pip):
   model      the numpy model against qevolve at equal steps (solver expm): checks the Hamiltonian,
              the basis and the sign convention (max|dU| ~ 1e-12 expected)
-  reference  the converged reference: qevolve magnus4 (splitting dense) at --steps and at
+  reference  the converged reference: qevolve magnus4 (--splitting, default dense; chebyshev is
+             the same discretisation, ~1e-12 apart, and much faster) at --steps and at
              2 x --steps (their difference bounds the error), written to --ref; --qutip-check also
              compares an independent tight-tolerance QuTiP solution with it
   qevolve    qevolve at each --steps (--solver, --splitting, --threads): max|U - U_ref| and the
@@ -192,10 +193,11 @@ def cmd_model(args):
 
 def cmd_reference(args):
     n = args.steps[0]
-    a, ta, _ = run_qevolve(args.qevolve, "magnus4", n, args.threads[0], "dense")
-    b, tb, _ = run_qevolve(args.qevolve, "magnus4", 2 * n, args.threads[0], "dense")
+    splitting = args.splitting or "dense"
+    a, ta, _ = run_qevolve(args.qevolve, "magnus4", n, args.threads[0], splitting)
+    b, tb, _ = run_qevolve(args.qevolve, "magnus4", 2 * n, args.threads[0], splitting)
     np.save(args.ref, b)
-    print(f"reference: qevolve magnus4 dense {2 * n} steps ({tb:.1f} s) -> {args.ref}; "
+    print(f"reference: qevolve magnus4 {splitting} {2 * n} steps ({tb:.1f} s) -> {args.ref}; "
           f"max|dU| to {n} steps ({ta:.1f} s) = {max_du(a, b):.2e} "
           f"(fourth order: the {2 * n}-step error is ~1/15 of that)")
     if args.qutip_check:
