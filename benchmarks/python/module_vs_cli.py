@@ -27,19 +27,9 @@ import h5py
 import numpy as np
 
 import qevolve
+from standard_workload import workload_yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def workload_yaml(n, steps=500):
-    lines = ["device: {preset: mpc_fluxonium_1d, preset_args: {qubits: %d, levels: 2}}" % n, "pulses:"]
-    for q in range(n):
-        lines.append(f"  - {{qubit: q{q}, shape: cos, amplitude: auto, angle: 3.141592653589793, frequency: auto, "
-                     f"phase: -1.5707963267948966, duration: 50}}")
-    lines.append(f"evolution: {{solver: trotter, order: 2, splitting: terms, steps: {steps}}}")
-    lines.append("target:\n  gates:")
-    lines += [f"    - {{gate: X, qubits: [q{q}]}}" for q in range(n)]
-    return "\n".join(lines) + "\n"
 
 
 def cli_seconds(exe, cfg):

@@ -20,7 +20,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "python"))
-from module_vs_cli import workload_yaml  # noqa: E402
+from standard_workload import workload_yaml  # noqa: E402
 
 UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0}
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <system_error>
 #include <functional>
 #include <fstream>
 #include <ostream>
@@ -167,7 +168,15 @@ int optimize(const OptimizeOptions& options, Streams io) {
   (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
                          options.max_memory, !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output, io::Replacing{"optimize", options.force});  // before the work
-  io::check_checkpoint_path(config, io::Replacing{io::kCheckpoint, options.force});  // written after the first evaluation
+  // The checkpoint: written after the first evaluation; it may replace only an earlier
+  // checkpoint, unless --resume reads this very file (which then says what is wrong with it).
+  std::error_code same_ec;
+  const bool resuming_it = !options.resume.empty() && config.optimize && !config.optimize->checkpoint.empty() &&
+                           std::filesystem::equivalent(options.resume, config.optimize->checkpoint, same_ec);
+  if (resuming_it)
+    io::check_checkpoint_path(config);
+  else
+    io::check_checkpoint_path(config, io::Replacing{io::kCheckpoint, options.force});
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the
