@@ -91,6 +91,7 @@ struct Cli {
   CLI::App* accuracy = nullptr;
   qevolve::commands::PlotOptions plot_opts;
   CLI::App* plot = nullptr;
+  bool check_no_time = false;  ///< check --no-time
   std::string max_memory;  ///< --max-memory SIZE of check, spectrum, run, optimize, sweep, bench accuracy
 };
 
@@ -155,7 +156,7 @@ void add_simulation_commands(Cli& c) {
   c.check->add_option("CONFIG", c.check_opts.config_path, kConfigHelp)->required();
   c.check->add_option("--threads", c.check_opts.threads, "Threads of the run whose time is estimated (default: all cores)")
       ->check(CLI::Range(1, 4096));
-  c.check->add_flag("--no-time{false}", c.check_opts.estimate_time,
+  c.check->add_flag("--no-time", c.check_no_time,
                     "No time estimate (it times a few steps of the run, or reads this machine's cache)");
   add_set_option(c.check, c.check_opts.sets);
 
@@ -172,6 +173,7 @@ void add_simulation_commands(Cli& c) {
   c.run->add_option("--threads", c.run_opts.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
   c.run->add_option("--steps", c.run_steps, "Override evolution.steps")->check(CLI::Range(1, 1000000000));
   c.run->add_option("--progress-interval", c.run_opts.progress_interval)->group("")->check(CLI::Range(0.0, 3600.0));
+  c.run->add_option("--estimate-above", c.run_opts.estimate_above)->group("")->check(CLI::Range(0.0, 1e9));
 
   c.optimize = c.app.add_subcommand("optimize",
                                     "Optimise the trainable parameters (L-BFGS-B or Adam) to minimise 1 - F");
@@ -319,6 +321,7 @@ void cap_threads(Cli& c, std::ostream& err) {
 int dispatch(Cli& c, qevolve::commands::Streams io) {
   if (c.check->parsed()) {
     c.check_opts.max_memory = max_memory(c);
+    c.check_opts.estimate_time = !c.check_no_time;
     return qevolve::commands::check(c.check_opts, io);
   }
   if (c.sweep->parsed()) {

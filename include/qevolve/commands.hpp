@@ -54,6 +54,7 @@ struct RunOptions {
   std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
   bool force = false;          ///< --force: may replace another command's result (docs/output.md)
   double progress_interval = 10.0;  ///< seconds between progress lines off a terminal (hidden flag; tests use 0)
+  double estimate_above = 10.0;     ///< the time estimate is told from this many seconds on (hidden flag; tests use 0)
 };
 /// `qevolve run`: evolve, fidelity with compensation, HDF5 output, summary.
 int run(const RunOptions& options, Streams io);

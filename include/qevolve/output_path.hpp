@@ -38,6 +38,15 @@ struct Replacing {
 void check_output_path(const Config& config, const std::string& cli_output,
                        std::optional<Replacing> replacing = std::nullopt);
 
+/// The first line of every optimised config `optimize` writes (src/io/config_writer.cpp).
+inline constexpr std::string_view kWrittenBackHeader = "# written by qevolve optimize";
+
+/// The optimised config `optimize` writes beside its output (`path`, OUT.optimized.yaml): never
+/// the config being optimised; an existing file only when an earlier `optimize` wrote it (its
+/// first line), or with `force`. Errors name `named_by` (-o), or output.file when it is empty.
+void check_written_back_yaml(const std::string& path, const Config& config, const std::string& named_by,
+                             bool force);
+
 /// `optimize.checkpoint`, when the config names one (Config::fail at that key); with
 /// `replacing`, the file may hold only an earlier checkpoint (or --force).
 void check_checkpoint_path(const Config& config, std::optional<Replacing> replacing = std::nullopt);

@@ -143,7 +143,7 @@ OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const Optim
     // the other stopping rules may end it sooner; docs/optimize.md "Progress").
     const int left = settings.max_iterations - r.iteration;
     if (r.iteration >= 1 && left > 0)
-      std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  (%d more at most, about %s)", left,
+      std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), "  (at most %d more, <= %s)", left,
                     duration_text(r.wall_time_s / r.iteration * left).c_str());
     line(std::string(text) + "\n");
   };
@@ -177,6 +177,11 @@ int optimize(const OptimizeOptions& options, Streams io) {
     io::check_checkpoint_path(config);
   else
     io::check_checkpoint_path(config, io::Replacing{io::kCheckpoint, options.force});
+  {  // the optimised config written beside the output (OUT.optimized.yaml)
+    const std::string out = options.output.empty() ? config.output.file : options.output;
+    const std::string named_by = !options.output.empty() ? "-o" : !out.empty() ? "" : options.config_path;
+    io::check_written_back_yaml(yaml_path(out, options.config_path), config, named_by, options.force);
+  }
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the

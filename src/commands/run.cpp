@@ -43,14 +43,16 @@ int run(const RunOptions& options, Streams io) {
   const auto nccl = comm::gpu_reductions(comm, config.evolution.device == ComputeDevice::cuda);
   comm::Communicator& reduce = nccl ? *nccl : comm;
   const std::string output = options.output.empty() ? config.output.file : options.output;
-  // The time estimate (docs/cli.md "Time estimate"): serial runs; a probe only when the first
-  // short one extrapolates to 10 s or more, else only what this machine's cache knows.
+  // The time estimate (docs/cli.md "Time estimate"): serial runs; a probe only when a quick look
+  // extrapolates to 10 s or more, else what this machine's cache knows; told only from 10 s on.
   std::optional<TimeEstimate> estimate;
-  if (show && comm.size() == 1) estimate = estimate_run_time(config, options.threads, !output.empty(), 10.0);
-  if (estimate) io.err << "qevolve: time estimate: " << describe(*estimate) << "\n";
+  if (show && comm.size() == 1)
+    estimate = estimate_run_time(config, options.threads, !output.empty(), options.estimate_above);
+  const bool tell = estimate && estimate->total() >= options.estimate_above;
+  if (tell) io.err << "qevolve: time estimate: " << describe(*estimate) << "\n";
   const auto t_build = Clock::now();  // the build phase starts after the estimate's probe
   RunReport report;
-  if (estimate) report.estimated_s = estimate->total();
+  if (tell) report.estimated_s = estimate->total();
   report.config = &config;
   report.ranks = comm.size();
   // The simulator: GradientProblem's when something is trainable (it adds the gradient pass to

@@ -119,8 +119,12 @@ int sweep(const SweepOptions& options, Streams io) {
   const int threads = solver::resolve_threads(options.threads);
   SweepChecks checks;
   checks.max_memory = options.max_memory;
-  checks.outputs = [&](const Config& config) { check_outputs(config, options); };
   const std::vector<io::Override> sets = command_overrides(options.sets, options.steps);
+  // The output paths on the config without the axes: a grid point's tree is a copy, which has
+  // lost the file's locations (an output.file error would point at 1:1).
+  checks.outputs = [&](const Config&) {
+    check_outputs(io::parse_config(parsed.text_with({}), io::source_name(options.config_path), sets), options);
+  };
   const SweepPlan plan = plan_sweep(parsed, sets, options.vary, comm, threads, checks);
   const double t_validate = since(t_start);
   if (comm.is_root())  // likely unit mistakes, before the work (even with --quiet, as run)

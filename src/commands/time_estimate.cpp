@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/gradient.hpp"
@@ -52,13 +54,25 @@ std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 14695981039346656
   return h;
 }
 
-/// The kind of work: the config as run (its steps aside: the cache holds per-step costs), the
-/// threads, the output, the version and the processor.
-std::string work_key(const Config& config, int threads, bool writes_output) {
+/// The config's tree as yaml-cpp emits it (so that the file's text and the text a --set or
+/// --steps re-emits compare equal) with evolution.steps blanked.
+std::string canonical_text(const std::string& yaml) {
+  try {
+    YAML::Node root = YAML::Load(yaml);
+    if (root.IsMap() && root["evolution"].IsMap() && root["evolution"]["steps"]) root["evolution"]["steps"] = 0;
+    return YAML::Dump(root);
+  } catch (const YAML::Exception&) {
+    return yaml;  // read by the loader before: not reached
+  }
+}
+
+/// The kind of work: the config as run with its step count blanked (the cache holds per-step
+/// costs, so `--steps` or `evolution.steps` does not make another kind), the threads, the
+/// version and the processor. The output file's cost is not cached (estimated each time).
+std::string work_key(const Config& config, int threads) {
   std::ostringstream key;
   if (threads <= 0) threads = backend::hardware_threads();  // the default: all cores
-  key << config.yaml_text << "\n--steps-free--\n" << threads << (writes_output ? " out " : " none ") << kVersion
-      << cpu_model();
+  key << canonical_text(config.yaml_text) << "\n" << threads << " " << kVersion << cpu_model();
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(key.str())));
   return buf;
@@ -255,7 +269,7 @@ std::string duration_text(double s) {
 std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads, bool writes_output,
                                               double refine_above) {
   if (config.evolution.solver == Solver::adaptive) return std::nullopt;
-  const std::string key = work_key(config, threads, writes_output);
+  const std::string key = work_key(config, threads);
   TimeEstimate e;
   e.steps = config.evolution.steps;
   e.startup = process_age();
@@ -264,8 +278,8 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     e.evolve_step = cached->v[1];
     e.once = cached->v[2];
     e.gradient_step = cached->v[3];
-    e.output = cached->v[4];
     e.flops_per_step = cached->v[5];
+    e.output = output_seconds(config, writes_output);
     return e;
   }
   const int steps = e.steps;
@@ -302,20 +316,18 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     }
   }
   e.output = output_seconds(config, writes_output);
-  cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, e.output, e.flops_per_step}});
+  cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, 0.0, e.flops_per_step}});
   return e;
 }
 
 void remember_run_time(const Config& config, int threads, double build, double evolve, double once,
                        double gradient) {
   if (config.evolution.solver == Solver::adaptive || config.evolution.steps <= 0) return;
-  for (const bool out : {true, false}) {
-    const std::string key = work_key(config, threads, out);
-    const auto cached = cache_find(key);
-    if (!cached) continue;  // only kinds a probe measured (their output estimate is kept)
-    const double steps = config.evolution.steps;
-    cache_store(key, {{build, evolve / steps, once, gradient / steps, cached->v[4], cached->v[5]}});
-  }
+  const std::string key = work_key(config, threads);
+  const auto cached = cache_find(key);
+  if (!cached) return;  // only kinds a probe measured
+  const double steps = config.evolution.steps;
+  cache_store(key, {{build, evolve / steps, once, gradient / steps, 0.0, cached->v[5]}});
 }
 
 std::string describe(const TimeEstimate& e) {

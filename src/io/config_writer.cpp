@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "qevolve/error.hpp"
+#include "qevolve/output_path.hpp"
 
 namespace qevolve {
 namespace {
@@ -621,7 +622,7 @@ std::string write_back_yaml(const Config& original, const Config& frozen,
     for (const auto& key : c.remove) changes.remove(c.target, key);
   }
   return with_header(
-      "# written by qevolve optimize: the optimised parameters of " + original.source_file + "\n",
+      std::string(io::kWrittenBackHeader) + ": the optimised parameters of " + original.source_file + "\n",
       skipped, rewrite(original, changes));
 }
 

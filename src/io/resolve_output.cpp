@@ -11,6 +11,7 @@
 #include <array>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <system_error>
 
@@ -75,6 +76,16 @@ std::string suggested_name(const std::string& path, std::string_view command) {
   return (p.parent_path() / (p.stem().string() + "." + word + p.extension().string())).string();
 }
 
+/// A file a picture or table may replace: an image or a CSV file by its extension (a config, a
+/// text file or anything else is kept).
+bool picture_or_table(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  constexpr std::array<const char*, 13> kKinds{".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg",
+                                               ".jpeg", ".tif", ".tiff", ".webp", ".pgf", ".csv"};
+  return std::find(kKinds.begin(), kKinds.end(), ext) != kKinds.end();
+}
+
 /// Why `path` must not be replaced (docs/output.md "Replacing a file"), and what to give
 /// instead; an empty problem when nothing is there or the file may be replaced.
 struct ReplaceProblem {
@@ -85,12 +96,13 @@ ReplaceProblem replace_problem(const std::string& path, const std::optional<Repl
   const std::optional<std::string> owner = result_owner(path);
   if (!owner || *owner == r->command) return {};
   const bool picture = r->command == "plot";
-  if (picture && *owner == kForeignFile) {
+  if (picture && *owner == kForeignFile && picture_or_table(path)) {
     const detail::Hdf5ErrorSilencer quiet;
     if (H5Fis_hdf5(path.c_str()) <= 0) return {};  // an earlier picture or table
   }
   const std::string what = *owner == kForeignFile ? "`" + path + "` exists and was not written by qevolve"
-                                                  : "`" + path + "` holds the result of `qevolve " + *owner + "`";
+                           : *owner == kCheckpoint ? "`" + path + "` is an `optimize` checkpoint"
+                                                   : "`" + path + "` holds the result of `qevolve " + *owner + "`";
   std::string instead = picture ? "another file name" : suggested_name(path, r->command);
   instead = flag ? (picture ? instead : "another file name such as " + instead) : "-o " + instead;
   return {what + "; this command would replace it", instead + ", or --force to replace it"};
@@ -116,6 +128,26 @@ void check_output_path(const Config& config, const std::string& cli_output, std:
   if (!problem.empty()) config.fail("output.file", problem, kExpected);
   if (const ReplaceProblem r = replace_problem(config.output.file, replacing, false); !r.problem.empty())
     config.fail("output.file", r.problem, r.instead);
+}
+
+void check_written_back_yaml(const std::string& path, const Config& config, const std::string& named_by,
+                             bool force) {
+  std::error_code ec;
+  const bool is_config = !config.source_file.empty() && std::filesystem::equivalent(path, config.source_file, ec);
+  auto fail = [&](const std::string& problem, const std::string& expected) {
+    if (named_by.empty()) config.fail("output.file", problem, expected);
+    throw InputError({}, named_by, problem, expected);
+  };
+  if (is_config)
+    fail("the optimised config `" + path + "` would replace the config being optimised",
+         "another output name (the optimised config is named after it: OUT.h5 -> OUT.optimized.yaml)");
+  if (force || !std::filesystem::exists(path, ec)) return;
+  std::ifstream f(path);
+  std::string first;
+  std::getline(f, first);
+  if (first.rfind(kWrittenBackHeader, 0) != 0)
+    fail("the optimised config would replace `" + path + "`, which qevolve optimize did not write",
+         "another output name, or --force to replace it");
 }
 
 void check_checkpoint_path(const Config& config, std::optional<Replacing> replacing) {

@@ -121,7 +121,9 @@ TEST(CliReplace, CheckpointsReplaceOnlyCheckpoints) {
   // ... but -o never replaces a checkpoint.
   r = run_qevolve("run '" + cfg2 + "' -o '" + ckpt + "' --quiet", dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("holds the result of `qevolve optimize checkpoint`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-o: `" + ckpt + "` is an `optimize` checkpoint; this command would replace it"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(CliReplace, PicturesAndTablesReplacePicturesNotResults) {
@@ -154,6 +156,60 @@ TEST(CliReplace, PicturesAndTablesReplacePicturesNotResults) {
                   dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--plot: `" + result + "` holds the result of `qevolve run`"), std::string::npos) << r.err;
+}
+
+TEST(CliReplace, TheOptimisedConfigReplacesNeitherItsInputNorAForeignFile) {
+  TempDir dir;
+  const std::string cfg = dir.write("z.optimized.yaml", trainable_config()).string();
+  const std::string before = read_file(cfg);
+  // -o z.h5 names the optimised config z.optimized.yaml: the input itself (refused even with --force).
+  auto r = run_qevolve("optimize '" + cfg + "' -o '" + (dir / "z.h5").string() + "' --quiet --force", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("-o: the optimised config `" + (dir / "z.optimized.yaml").string() +
+                       "` would replace the config being optimised"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_file(cfg), before);
+  // A file of the user's under that name is kept unless --force.
+  const std::string notes = dir.write("b.optimized.yaml", "# my notes\n").string();
+  r = run_qevolve("optimize '" + cfg + "' -o '" + (dir / "b.h5").string() + "' --quiet", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("which qevolve optimize did not write (expected another output name, or --force"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_file(notes), "# my notes\n");
+  // An earlier optimisation's is replaced (as the .h5 beside it).
+  ASSERT_EQ(run_qevolve("optimize '" + cfg + "' -o '" + (dir / "c.h5").string() + "' --quiet", dir).exit_code, 0);
+  EXPECT_EQ(run_qevolve("optimize '" + cfg + "' -o '" + (dir / "c.h5").string() + "' --quiet", dir).exit_code, 0);
+  EXPECT_EQ(run_qevolve("optimize '" + cfg + "' -o '" + (dir / "b.h5").string() + "' --quiet --force", dir).exit_code, 0);
+}
+
+TEST(CliReplace, APictureReplacesOnlyPicturesAndTables) {
+  TempDir dir;
+  const std::string cfg = dir.write("x.yaml", kSmallFluxonium).string();
+  const std::string result = (dir / "x.h5").string();
+  ASSERT_EQ(run_qevolve("run '" + cfg + "' -o '" + result + "' --quiet", dir).exit_code, 0);
+  const std::string config_copy = dir.write("victim.yaml", kSmallFluxonium).string();
+  auto r = run_qevolve("plot '" + result + "' -o '" + config_copy + "'", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("-o: `" + config_copy + "` exists and was not written by qevolve"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(config_copy), kSmallFluxonium);
+  EXPECT_EQ(run_qevolve("plot '" + result + "' -o '" + config_copy + "' --force", dir).exit_code, 0);
+  const std::string table = dir.write("old.csv", "a,b\n").string();  // an earlier table: replaced
+  EXPECT_EQ(run_qevolve("bench accuracy '" + cfg + "' --solvers trotter2:terms --steps 100 --csv '" + table + "'", dir)
+                .exit_code,
+            0);
+}
+
+TEST(CliReplace, TheSweepLocatesOutputFile) {
+  TempDir dir;
+  const std::string cfg =
+      dir.write("x.yaml", std::string(kSmallFluxonium) + "output: {file: '" + (dir / "x.h5").string() + "'}\n")
+          .string();
+  ASSERT_EQ(run_qevolve("run '" + cfg + "' --quiet", dir).exit_code, 0);
+  const auto r = run_qevolve("sweep '" + cfg + "' --vary pulses[0].amplitude=0.07,0.08", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("qevolve: error: " + cfg + ":10:10: output.file: ", 0), 0u) << r.err;
 }
 
 }  // namespace

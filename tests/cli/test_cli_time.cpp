@@ -70,7 +70,10 @@ TEST(CliTime, RunPrintsACachedEstimateAndRefinesIt) {
   ASSERT_EQ(run_cached("check '" + cfg + "' --threads 1", dir).exit_code, 0);
   const auto cache = dir / "cache" / "qevolve" / "time-estimates.tsv";
   const std::string probed = read_file(cache);
+  // (told from 10 s on: --estimate-above 0 tells this short run's too)
   r = run_cached("run '" + cfg + "' --threads 1", dir);
+  EXPECT_EQ(r.err.find("time estimate"), std::string::npos) << r.err;
+  r = run_cached("run '" + cfg + "' --threads 1 --estimate-above 0", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.rfind("qevolve: time estimate: about ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("from this machine's cache)"), std::string::npos) << r.err;
@@ -78,8 +81,12 @@ TEST(CliTime, RunPrintsACachedEstimateAndRefinesIt) {
   EXPECT_EQ(lines(read_file(cache)), 1u);
   EXPECT_NE(read_file(cache), probed);
   // --quiet: neither.
-  r = run_cached("run '" + cfg + "' --threads 1 --quiet", dir);
+  r = run_cached("run '" + cfg + "' --threads 1 --quiet --estimate-above 0", dir);
   EXPECT_EQ(r.err, "");
+  // --steps is no other kind of work: the cached per-step costs serve it.
+  r = run_cached("run '" + cfg + "' --threads 1 --steps 600 --estimate-above 0", dir);
+  EXPECT_NE(r.err.find("evolution 600 steps x "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("from this machine's cache)"), std::string::npos) << r.err;
 }
 
 TEST(CliTime, ProgressLinesThroughAPipe) {
