@@ -83,7 +83,7 @@ def phase_map(ax, u, labels, when, cphase):
     norm = Normalize(vmin=-1.0, vmax=1.0)
     cmap = plt.get_cmap("twilight_shifted").with_extremes(bad="white")
     image = ax.imshow(np.ma.masked_where(~shown, phase), cmap=cmap, norm=norm, origin="upper")
-    ax.figure.colorbar(image, ax=ax, label="phase / π", ticks=[-1, -0.5, 0, 0.5, 1])
+    ax.figure.colorbar(image, cax=colour_bar_axes(ax), label="phase / π", ticks=[-1, -0.5, 0, 0.5, 1])
     for r, c in zip(*np.nonzero(~shown)):
         ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.8", lw=0))
     label_axes(ax, labels)
@@ -98,6 +98,13 @@ def phase_map(ax, u, labels, when, cphase):
     if cphase is not None:
         lines.append(conditional_phase_text(cphase, labels))
     ax.set_title("\n".join(lines), fontsize=9.5)
+
+
+def colour_bar_axes(ax):
+    """The colour bar's axes, glued to the map's right edge (a child of the map's axes, which the
+    layout keeps clear of the next panel: a bar placed by the layout drifted away from a map
+    whose column is shared with a wider panel, its label over the next panel's)."""
+    return ax.inset_axes([1.03, 0.0, 0.045, 1.0])
 
 
 def label_axes(ax, labels):
@@ -128,7 +135,7 @@ def transfer_map(ax, p, labels, name, title):
     """A d x d map of probabilities (output row, input column) from 0 to 1."""
     d = p.shape[0]
     image = ax.imshow(p, cmap="Blues", vmin=0.0, vmax=1.0, origin="upper")
-    ax.figure.colorbar(image, ax=ax, label=name)
+    ax.figure.colorbar(image, cax=colour_bar_axes(ax), label=name)
     label_axes(ax, labels)
     if d <= CELL_TEXT_MAX:
         for r in range(d):
