@@ -1,23 +1,46 @@
 #!/usr/bin/env bash
-# Installs the Debian packages qevolve builds and tests with, when any is missing.
-# Safe to run again: it only calls apt-get when something is absent.
+# Installs what qevolve builds, runs and tests with, when any of it is missing (Debian packages
+# by apt-get; for the python3 on PATH, the Python modules from PyPI that Debian does not give it).
+# Safe to run again: it only calls apt-get or pip when something is absent.
+#   scripts/install-deps.sh             # everything (scripts/test.sh)
+#   scripts/install-deps.sh --build     # what configuring and compiling need (scripts/install.sh,
+#                                       # before the build)
+#   scripts/install-deps.sh --runtime   # the rest: the Python modules the plots, the Python module
+#                                       # and the tests use (scripts/install.sh, during the build)
 set -euo pipefail
 
-packages=(
+phase=${1:-all}
+case "$phase" in
+  all | --build | --runtime) ;;
+  *) echo "usage: scripts/install-deps.sh [--build | --runtime]" >&2; exit 2 ;;
+esac
+
+build_packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev libopenblas-dev liblapacke-dev
   libhdf5-dev hdf5-tools libyaml-cpp-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin liblbfgspp-dev
-  python3-numpy python3-h5py python3-matplotlib python3-scipy python3-pytest python3-dev python3-pip
-  procps
+  python3-dev python3-pip procps
 )
+runtime_packages=(python3-numpy python3-h5py python3-matplotlib python3-scipy python3-pytest)
+# For the python3 on PATH, the one `import qevolve` and the tests use (a pyenv or virtual-
+# environment python does not see Debian's modules): nanobind builds the module (Debian 12 does
+# not package it); the others are the runtime's.
+build_modules=(nanobind)
+runtime_modules=(pytest numpy scipy h5py matplotlib)
+
+packages=() modules=()
+case "$phase" in
+  --build) packages=("${build_packages[@]}") modules=("${build_modules[@]}") ;;
+  --runtime) packages=("${runtime_packages[@]}") modules=("${runtime_modules[@]}") ;;
+  all) packages=("${build_packages[@]}" "${runtime_packages[@]}") modules=("${build_modules[@]}" "${runtime_modules[@]}") ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
   sudo_cmd=()
@@ -27,12 +50,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The Python module's build and test tools (docs/python.md) for the python3 on PATH, the one
-# `import qevolve` and the tests use: what Debian packages above do not give it (a pyenv or
-# virtual-environment python; nanobind, which Debian 12 does not package) comes from PyPI.
-python_modules=(nanobind pytest numpy scipy h5py matplotlib)
 missing_py=()
-for m in "${python_modules[@]}"; do
+for m in "${modules[@]}"; do
   python3 -c "import $m" 2>/dev/null || missing_py+=("$m")
 done
 if [ ${#missing_py[@]} -gt 0 ]; then

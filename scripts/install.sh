@@ -9,7 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 
-scripts/install-deps.sh
+# What the build needs first; the Python modules for plots, the module and the tests download and
+# install meanwhile (they are needed only after the build), their output in build/install-deps.log.
+scripts/install-deps.sh --build
+mkdir -p build
+scripts/install-deps.sh --runtime > build/install-deps.log 2>&1 &
+runtime=$!
 scripts/configure-release.sh
 # The CLI and the module only: the engine's libraries are compiled once and linked into both.
 # The CUDA plugin (nvcc: a minute or more) only where a GPU driver is there (/dev/nvidiactl, or
@@ -18,6 +23,11 @@ scripts/configure-release.sh
 targets=(qevolve_app qevolve_python)
 if command -v nvcc > /dev/null && { [ -e /dev/nvidiactl ] || [ -e /dev/dxg ]; }; then targets+=(qevolve_cuda); fi
 cmake --build --preset release -j "$(nproc)" --target "${targets[@]}"
+if ! wait "$runtime"; then
+  cat build/install-deps.log >&2
+  echo "install: installing the Python modules failed (above)" >&2
+  exit 1
+fi
 scripts/install-python.sh build/release
 echo "install: built and installed in $((SECONDS - start)) s; the default example:"
 build/release/bin/qevolve run examples/mpc_chain_4q_x.yaml
