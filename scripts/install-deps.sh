@@ -5,8 +5,10 @@
 #   scripts/install-deps.sh             # everything (scripts/test.sh)
 #   scripts/install-deps.sh --build     # what configuring and compiling need (scripts/install.sh,
 #                                       # before the build)
-#   scripts/install-deps.sh --runtime   # the rest: the Python modules the plots, the Python module
-#                                       # and the tests use (scripts/install.sh, during the build)
+#   scripts/install-deps.sh --runtime   # what running needs: the Python modules of the plots (Debian's
+#                                       # python3) and of the Python module and its examples (the
+#                                       # python3 on PATH) (scripts/install.sh, during the build)
+# `all` adds what only the tests need (pytest, Debian's python3-scipy).
 set -euo pipefail
 
 phase=${1:-all}
@@ -23,18 +25,23 @@ build_packages=(
   libopenmpi-dev openmpi-bin liblbfgspp-dev
   python3-dev python3-pip procps
 )
-runtime_packages=(python3-numpy python3-h5py python3-matplotlib python3-scipy python3-pytest)
+runtime_packages=(python3-numpy python3-h5py python3-matplotlib)
+test_packages=(python3-scipy python3-pytest)
 # For the python3 on PATH, the one `import qevolve` and the tests use (a pyenv or virtual-
 # environment python does not see Debian's modules): nanobind builds the module (Debian 12 does
 # not package it); the others are the runtime's.
 build_modules=(nanobind)
-runtime_modules=(pytest numpy scipy h5py matplotlib)
+runtime_modules=(numpy scipy h5py matplotlib)
+test_modules=(pytest)
 
 packages=() modules=()
 case "$phase" in
   --build) packages=("${build_packages[@]}") modules=("${build_modules[@]}") ;;
   --runtime) packages=("${runtime_packages[@]}") modules=("${runtime_modules[@]}") ;;
-  all) packages=("${build_packages[@]}" "${runtime_packages[@]}") modules=("${build_modules[@]}" "${runtime_modules[@]}") ;;
+  all)
+    packages=("${build_packages[@]}" "${runtime_packages[@]}" "${test_packages[@]}")
+    modules=("${build_modules[@]}" "${runtime_modules[@]}" "${test_modules[@]}")
+    ;;
 esac
 
 missing=()
@@ -56,6 +63,9 @@ for m in "${modules[@]}"; do
 done
 if [ ${#missing_py[@]} -gt 0 ]; then
   pip_flags=(--quiet)
+  # During scripts/install.sh's build: no byte-compiling now (Python compiles on first import),
+  # the compiler has the cores.
+  [ "$phase" != --runtime ] || pip_flags+=(--no-compile)
   if python3 -c 'import os, sys, sysconfig; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")) and sys.prefix == sys.base_prefix else 1)'; then
     pip_flags+=(--break-system-packages)  # Debian's own python3: pip may not install otherwise
   fi

@@ -13,7 +13,7 @@ start=$SECONDS
 # install meanwhile (they are needed only after the build), their output in build/install-deps.log.
 scripts/install-deps.sh --build
 mkdir -p build
-scripts/install-deps.sh --runtime > build/install-deps.log 2>&1 &
+nice -n 19 scripts/install-deps.sh --runtime > build/install-deps.log 2>&1 &  # the compiler first
 runtime=$!
 scripts/configure-release.sh
 # The CLI and the module only: the engine's libraries are compiled once and linked into both.
