@@ -28,6 +28,8 @@ UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0}
 def estimate(exe, cfg, threads, env):
     p = subprocess.run([exe, "check", cfg, "--threads", str(threads)], capture_output=True, text=True, env=env,
                        check=True)
+    if "a device alone: for `qevolve spectrum`" in p.stdout:
+        return None  # nothing to run
     m = re.search(r"^time: about ([0-9.e+-]+) (s|min|h) ", p.stdout, re.M)
     if not m:
         raise SystemExit(f"{cfg}: no time estimate in\n{p.stdout}")
@@ -69,6 +71,9 @@ def main():
                 est = estimate(a.qevolve, cfg, a.threads, env)
             except subprocess.CalledProcessError as e:
                 print(f"{name:32s} not a run config ({e.stderr.strip().splitlines()[-1][:60]})")
+                continue
+            if est is None:
+                print(f"{name:32s} a device alone (for qevolve spectrum): nothing to run")
                 continue
             act = actual(a.qevolve, cfg, a.threads, env, tmp)
             if act is None:

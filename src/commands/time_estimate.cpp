@@ -33,8 +33,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-/// A probe shorter than this is too noisy to extrapolate from; it is lengthened once.
-constexpr double kMinProbeSeconds = 0.03;
+/// A probe shorter than this is too noisy to extrapolate from; it is lengthened once (on this
+/// 2-core machine a 30 ms probe's per-step cost came out 3x too low now and then).
+constexpr double kMinProbeSeconds = 0.1;
 /// The probe's first length in steps (cut to the configured steps).
 constexpr int kFirstProbeSteps = 4;
 /// Lines kept in the cache file (the newest).
@@ -304,16 +305,16 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     const int k2 = std::min(steps, 2 * k1);
     const ProbeRun b = probe(config, k2, threads, twice);
     e.probe_steps = k2;
-    // The per-step cost from the difference; a negative difference (noise) keeps the mean.
-    const double de = (b.ev.evolve_s - a.ev.evolve_s) / (k2 - k1), dg = (b.ev.gradient_s - a.ev.gradient_s) / (k2 - k1);
-    if (de > 0.0) {
-      e.once += std::max(0.0, a.ev.evolve_s - de * k1);  // the once-per-run part of the forward pass
-      e.evolve_step = de;
-    }
-    if (dg > 0.0) {
-      e.once += std::max(0.0, a.ev.gradient_s - dg * k1);
-      e.gradient_step = dg;
-    }
+    // The per-step cost from the difference, the rest of the longer probe a once-per-run cost;
+    // a difference below 0.7x the longer probe's mean per step is the noise of a busy machine
+    // (a step cannot cost less than the mean by more than the fixed part allows): the mean.
+    auto split = [&](double ta, double tb, double& step) {
+      const double slope = (tb - ta) / (k2 - k1), mean = tb / k2;
+      step = slope >= 0.7 * mean ? slope : mean;
+      e.once += std::max(0.0, tb - step * k2);
+    };
+    split(a.ev.evolve_s, b.ev.evolve_s, e.evolve_step);
+    split(a.ev.gradient_s, b.ev.gradient_s, e.gradient_step);
   }
   e.output = output_seconds(config, writes_output);
   cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, 0.0, e.flops_per_step}});
