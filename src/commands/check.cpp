@@ -40,9 +40,12 @@ int check(const CheckOptions& options, Streams io) {
   io::check_checkpoint_path(config);  // optimize.checkpoint, as optimize checks it
   if (!io.quiet)  // likely unit mistakes (docs/config.md "Plausibility warnings")
     for (const std::string& w : io::plausibility_warnings(config, dev.modes)) io.err << "qevolve: warning: " << w << "\n";
-  io.out << io::source_name(config_path) << ": ok (" << dev.modes.size() << " modes: "
+  const auto counted = [](std::size_t n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  io.out << io::source_name(config_path) << ": ok (" << counted(dev.modes.size(), "mode") << ": "
          << device::describe_roles(dev.modes) << ", " << memory.dim_text << ", d = " << computational_dim(dev) << ", "
-         << dev.couplings.size() << " couplings, " << config.pulses.size() << " pulses"
+         << counted(dev.couplings.size(), "coupling") << ", " << counted(config.pulses.size(), "pulse")
          << (purpose == io::Purpose::inspect ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   io.out << "memory: " << io::describe(memory) << "\n";
   if (purpose != io::Purpose::inspect && options.estimate_time) {

@@ -246,8 +246,10 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
     out << line;
     if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open()) {
-      std::snprintf(line, sizeof line, "conditional phase: %.6f rad = %.4f pi (target %.4f pi)\n", cp->phase,
-                    cp->phase / kPi, cp->target / kPi);
+      // The distance to the target on the circle: -0.9975 pi is 0.0025 pi from a CZ's pi.
+      const double off = std::remainder(cp->phase - cp->target, 2.0 * kPi);
+      std::snprintf(line, sizeof line, "conditional phase: %.6f rad = %.4f pi (target %.4f pi, %+.4f pi from it)\n",
+                    cp->phase, cp->phase / kPi, cp->target / kPi, off / kPi);
       out << line;
     }
     if (lab_frame_hint_applies(sim, *r.config))

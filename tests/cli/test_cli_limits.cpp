@@ -56,7 +56,7 @@ TEST(Limits, CheckPrintsTheEstimateAndMaxMemoryRefuses) {
   const auto cfg = dir.write("small.yaml", kSmall);
   const auto ok = run_qevolve("check " + quoted(cfg), dir);
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
-  EXPECT_TRUE(has(ok.out, "small.yaml: ok (1 modes: 1 qubit, D = 3, d = 2, 0 couplings, 1 pulses)")) << ok.out;
+  EXPECT_TRUE(has(ok.out, "small.yaml: ok (1 mode: 1 qubit, D = 3, d = 2, 0 couplings, 1 pulse)")) << ok.out;
   EXPECT_TRUE(has(ok.out, "memory: ~")) << ok.out;
   EXPECT_TRUE(has(ok.out, " estimated (D = 3, 2 columns, trotter)")) << ok.out;
   for (const char* cmd : {"check", "run", "check1k"}) {

@@ -146,7 +146,7 @@ TEST(CliStdin, EveryCommandReadsADash) {
   const std::string in = " < " + quoted(base);
   const auto c = run_qevolve("check -" + in, dir);
   EXPECT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_EQ(c.out.rfind("<stdin>: ok (1 modes", 0), 0u) << c.out;
+  EXPECT_EQ(c.out.rfind("<stdin>: ok (1 mode", 0), 0u) << c.out;
   const auto a = run_qevolve("run - -o " + quoted(dir / "a.h5") + in, dir);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   const auto b = run_qevolve("run " + quoted(base) + " -o " + quoted(dir / "b.h5"), dir);
