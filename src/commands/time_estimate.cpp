@@ -89,9 +89,10 @@ std::filesystem::path cache_file() {
   return base / "qevolve" / "time-estimates.tsv";
 }
 
-/// Cached per-step costs: build, evolve_step, fidelity, gradient_step, output, flops_per_step.
+/// Cached costs: build, evolve_step, once, gradient_step, flops_per_step (the output file's
+/// cost is estimated each time: whether there is one is no property of the work).
 struct CachedCosts {
-  double v[6] = {0, 0, 0, 0, 0, 0};
+  double v[5] = {0, 0, 0, 0, 0};
 };
 
 std::vector<std::string> cache_lines() {
@@ -128,8 +129,8 @@ void cache_store(const std::string& key, const CachedCosts& c) {
   for (std::string& l : cache_lines())
     if (l.rfind(key + "\t", 0) != 0) lines.push_back(std::move(l));
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g", key.c_str(), c.v[0], c.v[1], c.v[2], c.v[3],
-                c.v[4], c.v[5]);
+  std::snprintf(buf, sizeof buf, "%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g", key.c_str(), c.v[0], c.v[1], c.v[2], c.v[3],
+                c.v[4]);
   lines.emplace_back(buf);
   if (lines.size() > kCacheLines) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(kCacheLines));
   const auto tmp = path.string() + ".tmp" + std::to_string(::getpid());
@@ -279,7 +280,7 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     e.evolve_step = cached->v[1];
     e.once = cached->v[2];
     e.gradient_step = cached->v[3];
-    e.flops_per_step = cached->v[5];
+    e.flops_per_step = cached->v[4];
     e.output = output_seconds(config, writes_output);
     return e;
   }
@@ -317,7 +318,7 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     split(a.ev.gradient_s, b.ev.gradient_s, e.gradient_step);
   }
   e.output = output_seconds(config, writes_output);
-  cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, 0.0, e.flops_per_step}});
+  cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, e.flops_per_step}});
   return e;
 }
 
@@ -328,7 +329,7 @@ void remember_run_time(const Config& config, int threads, double build, double e
   const auto cached = cache_find(key);
   if (!cached) return;  // only kinds a probe measured
   const double steps = config.evolution.steps;
-  cache_store(key, {{build, evolve / steps, once, gradient / steps, 0.0, cached->v[5]}});
+  cache_store(key, {{build, evolve / steps, once, gradient / steps, cached->v[4]}});
 }
 
 std::string describe(const TimeEstimate& e) {
