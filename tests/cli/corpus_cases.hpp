@@ -786,10 +786,9 @@ inline std::vector<CorpusCase> matrix_cases() {
 
 /// Every row of every class (the config tables excepted), with the class `size` or without it.
 inline std::vector<CorpusCase> hostile_corpus(bool sizes) {
-  std::vector<CorpusCase> all;
   if (sizes) return size_cases();
-  for (auto part : {yaml_cases(), flag_cases(), output_cases(), checkpoint_cases(), matrix_cases(),
-                    stage_cases()})
+  std::vector<CorpusCase> all;
+  for (auto part : {yaml_cases(), flag_cases(), output_cases(), checkpoint_cases(), matrix_cases(), stage_cases()})
     all.insert(all.end(), part.begin(), part.end());
   return all;
 }
