@@ -21,4 +21,10 @@ namespace qevolve {
 /// "a, b, c".
 [[nodiscard]] std::string join(std::span<const std::string_view> items);
 
+/// "1 input", "4 inputs"; `many` for irregular plurals.
+template <typename Count>
+[[nodiscard]] std::string counted(Count n, const std::string& one, const std::string& many = {}) {
+  return std::to_string(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
 }  // namespace qevolve

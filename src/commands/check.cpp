@@ -4,6 +4,7 @@
 #include <string>
 
 #include "config_input.hpp"
+#include "run_output.hpp"
 #include "time_estimate.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -12,6 +13,7 @@
 #include "qevolve/output_path.hpp"
 #include "qevolve/plausibility.hpp"
 #include "qevolve/resolve.hpp"
+#include "qevolve/text.hpp"
 
 namespace qevolve::commands {
 namespace {
@@ -39,10 +41,7 @@ int check(const CheckOptions& options, Streams io) {
   io::check_output_path(config, "");  // output.file, as run, optimize and spectrum check it
   io::check_checkpoint_path(config);  // optimize.checkpoint, as optimize checks it
   if (!io.quiet)  // likely unit mistakes (docs/config.md "Plausibility warnings")
-    for (const std::string& w : io::plausibility_warnings(config, dev.modes)) io.err << "qevolve: warning: " << w << "\n";
-  const auto counted = [](std::size_t n, const char* what) {
-    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-  };
+    print_warning_lines(io.err, io::plausibility_warnings(config, dev.modes));
   io.out << io::source_name(config_path) << ": ok (" << counted(dev.modes.size(), "mode") << ": "
          << device::describe_roles(dev.modes) << ", " << memory.dim_text << ", d = " << computational_dim(dev) << ", "
          << counted(dev.couplings.size(), "coupling") << ", " << counted(config.pulses.size(), "pulse")

@@ -20,7 +20,6 @@
 #include "qevolve/comm.hpp"
 #include "rank_device.hpp"
 #include "qevolve/config_writer.hpp"
-#include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/interrupt.hpp"
@@ -29,7 +28,6 @@
 #include "qevolve/output_path.hpp"
 #include "time_estimate.hpp"
 #include "qevolve/names.hpp"
-#include "qevolve/plausibility.hpp"
 #include "qevolve/optimizer.hpp"
 #include "optimize_problem.hpp"
 #include "run_output.hpp"
@@ -195,11 +193,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   report.config = &config;
   report.sim = &problem.simulator();
   report.t_build = since(t_start);
-  if (comm.is_root()) {  // even with --quiet
-    for (const std::string& w : io::plausibility_warnings(config, device::mode_params(problem.simulator().device())))
-      io.err << "qevolve: warning: " << w << "\n";
-    print_warnings(io.err, problem.simulator());
-  }
+  if (comm.is_root()) print_warnings(io.err, config, problem.simulator());  // even with --quiet
 
   std::function<void(const std::string&)> progress;
   if (!io.quiet) progress = [&io](const std::string& text) { io.err << text << std::flush; };

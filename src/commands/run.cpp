@@ -19,7 +19,6 @@
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
-#include "qevolve/plausibility.hpp"
 #include "run_output.hpp"
 #include "time_estimate.hpp"
 
@@ -66,11 +65,7 @@ int run(const RunOptions& options, Streams io) {
   const solver::Simulator& sim = problem ? problem->simulator() : *own;
   report.sim = &sim;
   report.t_build = since(t_build);
-  if (root) {  // warnings hold before any work, even with --quiet
-    for (const std::string& w : io::plausibility_warnings(config, device::mode_params(sim.device())))
-      io.err << "qevolve: warning: " << w << "\n";
-    print_warnings(io.err, sim);
-  }
+  if (root) print_warnings(io.err, config, sim);  // warnings hold before any work, even with --quiet
   {
     const double gradient_s = estimate ? estimate->gradient() : 0.0;
     ProgressBar bar(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s,

@@ -8,18 +8,14 @@
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
+#include "qevolve/plausibility.hpp"
+#include "qevolve/text.hpp"
 #include "qevolve/version.hpp"
 #include "summary_notes.hpp"
 
 namespace qevolve::commands {
 
 namespace {
-
-/// "1 input", "4 inputs"; `many` for irregular plurals.
-template <typename Count>
-std::string counted(Count n, const std::string& one, const std::string& many = {}) {
-  return std::to_string(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
-}
 
 /// Largest D for which `run` diagonalises H0 densely to write /energies.
 constexpr auto kMaxDenseEnergies = static_cast<Index>(sizes::kMaxDenseEnergies);
@@ -295,7 +291,12 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   out << "\n";
 }
 
-void print_warnings(std::ostream& err, const solver::Simulator& sim) {
+void print_warning_lines(std::ostream& err, const std::vector<std::string>& lines) {
+  for (const std::string& w : lines) err << "qevolve: warning: " << w << "\n";
+}
+
+void print_warnings(std::ostream& err, const Config& config, const solver::Simulator& sim) {
+  print_warning_lines(err, io::plausibility_warnings(config, device::mode_params(sim.device())));
   const std::string w = step_size_warning(sim);
   if (!w.empty()) err << "qevolve: warning: " << w << "\n";
 }

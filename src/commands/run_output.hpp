@@ -78,9 +78,13 @@ bool write_run_output(const std::string& path, const RunReport& report, double w
 void print_summary(std::ostream& out, const RunReport& report, const std::string& title,
                    double t_output, double t_total);
 
-/// The warnings of docs/cli.md "The step-size warning" that hold before any work: the step-size check
-/// (summary_notes.hpp step_size_warning). Printed even with --quiet.
-void print_warnings(std::ostream& err, const solver::Simulator& sim);
+/// `qevolve: warning: LINE`, one line each.
+void print_warning_lines(std::ostream& err, const std::vector<std::string>& lines);
+
+/// The warnings that hold before any work: the plausibility warnings (io::plausibility_warnings,
+/// docs/config.md) and the step-size check (summary_notes.hpp step_size_warning). Printed even
+/// with --quiet.
+void print_warnings(std::ostream& err, const Config& config, const solver::Simulator& sim);
 
 /// The end of a summary: where the results went, or that nothing was written and how to.
 void print_destination(std::ostream& out, const std::string& output);

@@ -6,6 +6,7 @@
 
 #include "stopwatch.hpp"
 #include "config_input.hpp"
+#include "run_output.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -81,7 +82,7 @@ int spectrum(const SpectrumOptions& options, Streams io) {
   io::check_output_path(config, options.output, io::Replacing{"spectrum", options.force});  // -o or output.file, before the diagonalisation
   const device::Device dev = device::build_device(resolved);
   if (!io.quiet)  // likely unit mistakes (docs/config.md "Plausibility warnings")
-    for (const std::string& w : io::plausibility_warnings(config, resolved.modes)) io.err << "qevolve: warning: " << w << "\n";
+    print_warning_lines(io.err, io::plausibility_warnings(config, resolved.modes));
   const double t_build = seconds_since(t0);
   const auto t1 = Clock::now();
   const device::DressedBasis dressed = device::dress(dev);

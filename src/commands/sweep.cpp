@@ -128,7 +128,7 @@ int sweep(const SweepOptions& options, Streams io) {
   const SweepPlan plan = plan_sweep(parsed, sets, options.vary, comm, threads, checks);
   const double t_validate = since(t_start);
   if (comm.is_root())  // likely unit mistakes, before the work (even with --quiet, as run)
-    for (const std::string& w : sweep_plausibility(plan, parsed, sets)) io.err << "qevolve: warning: " << w << "\n";
+    print_warning_lines(io.err, sweep_plausibility(plan, parsed, sets));
   const std::string output = options.output.empty() ? plan.base.output.file : options.output;
 
   const auto t_eval = Clock::now();
@@ -139,7 +139,7 @@ int sweep(const SweepOptions& options, Streams io) {
   const double t_evaluate = since(t_eval);
   const std::vector<std::string> warnings = sweep_warnings(plan, stats, parsed, sets, comm);
   if (!comm.is_root()) return 0;
-  for (const std::string& w : warnings) io.err << "qevolve: warning: " << w << "\n";  // even with --quiet, as run
+  print_warning_lines(io.err, warnings);  // even with --quiet, as run
 
   const auto t_out = Clock::now();
   if (!output.empty()) write_sweep(output, plan, g, since(t_start));
