@@ -157,19 +157,25 @@ def population_line(ax, axis, pop, best):
     ax.legend(fontsize=8)
 
 
-def population_map(ax, axes, pop, best, note):
-    """The population of one state over two axes (a chevron), on a linear scale from 0 to 1."""
+def bounded_map(ax, axes, values, best, note, scale, title, star_sep):
+    """A map over two axes on a fixed colour scale (`scale`: vmin, vmax, colour map, bar label),
+    the best point starred."""
     y_axis, x_axis = axes[0], axes[1]
-    mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), np.ma.masked_invalid(pop[0]),
-                         vmin=0.0, vmax=1.0, cmap="magma", shading="flat")
-    ax.figure.colorbar(mesh, ax=ax, label=f"P(|{pop[1]}⟩)")
-    title = population_title(pop)
+    vmin, vmax, cmap, label = scale
+    mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), np.ma.masked_invalid(values),
+                         vmin=vmin, vmax=vmax, cmap=cmap, shading="flat")
+    ax.figure.colorbar(mesh, ax=ax, label=label)
     if best is not None:
         ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8)
-        title += "\n(★: the best point, max F)"
+        title += f"{star_sep}(★: the best point, max F)"
     x_axis.label(ax.xaxis)
     y_axis.label(ax.yaxis)
     ax.set_title(f"sweep: {title}{note}", fontsize=9.5)
+
+
+def population_map(ax, axes, pop, best, note):
+    """The population of one state over two axes (a chevron), on a linear scale from 0 to 1."""
+    bounded_map(ax, axes, pop[0], best, note, (0.0, 1.0, "magma", f"P(|{pop[1]}⟩)"), population_title(pop), "\n")
 
 
 def phase_line(ax, axis, phase, best):
@@ -192,17 +198,8 @@ def phase_line(ax, axis, phase, best):
 
 def phase_map(ax, axes, phase, best, note):
     """A CZ / CPHASE sweep's conditional phase (units of pi, a cyclic colour scale)."""
-    y_axis, x_axis = axes[0], axes[1]
-    mesh = ax.pcolormesh(cell_edges(x_axis.x), cell_edges(y_axis.x), np.ma.masked_invalid(phase),
-                         vmin=-1.0, vmax=1.0, cmap="twilight_shifted", shading="flat")
-    ax.figure.colorbar(mesh, ax=ax, label="conditional phase / π")
-    title = "conditional phase"
-    if best is not None:
-        ax.plot([x_axis.x[best[1]]], [y_axis.x[best[0]]], "*", ms=16, color="white", mec="black", mew=0.8)
-        title += " (★: the best point, max F)"
-    x_axis.label(ax.xaxis)
-    y_axis.label(ax.yaxis)
-    ax.set_title(f"sweep: {title}{note}", fontsize=9.5)
+    bounded_map(ax, axes, phase, best, note, (-1.0, 1.0, "twilight_shifted", "conditional phase / π"),
+                "conditional phase", " ")
 
 
 def leakage_shown(leak):
