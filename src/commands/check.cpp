@@ -48,7 +48,7 @@ int check(const CheckOptions& options, Streams io) {
          << (purpose == io::Purpose::inspect ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   io.out << "memory: " << io::describe(memory) << "\n";
   if (purpose != io::Purpose::inspect && options.estimate_time) {
-    const auto time = estimate_run_time(config, options.threads, !config.output.file.empty());
+    const auto time = estimate_run_time(config, options.threads, memory, !config.output.file.empty());
     const std::string threads = options.threads == 1   ? "1 thread"
                                 : options.threads > 1 ? std::to_string(options.threads) + " threads"
                                                       : "all cores";

@@ -34,8 +34,9 @@ int run(const RunOptions& options, Streams io) {
   Config config = load_command_config(options.config_path, options.sets, comm, options.steps);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   // Every input error, and a run that cannot fit in memory, before any work.
-  (void)io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory,
-                         !options.output.empty() || !config.output.file.empty());
+  const io::MemoryEstimate memory =
+      io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory,
+                       !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output, io::Replacing{"run", options.force});  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
@@ -46,7 +47,7 @@ int run(const RunOptions& options, Streams io) {
   // extrapolates to 10 s or more, else what this machine's cache knows; told only from 10 s on.
   std::optional<TimeEstimate> estimate;
   if (show && comm.size() == 1)
-    estimate = estimate_run_time(config, options.threads, !output.empty(), options.estimate_above);
+    estimate = estimate_run_time(config, options.threads, memory, !output.empty(), options.estimate_above);
   const bool tell = estimate && estimate->total() >= options.estimate_above;
   if (tell) io.err << "qevolve: time estimate: " << describe(*estimate) << "\n";
   const auto t_build = Clock::now();  // the build phase starts after the estimate's probe

@@ -219,10 +219,8 @@ double eigen_seconds(double dim) {
   return since(t0) * std::pow(dim / static_cast<double>(m), 3.0);
 }
 
-double output_seconds(const Config& config, bool writes_output) {
+double output_seconds(const Config& config, const io::MemoryEstimate& m, bool writes_output) {
   if (!writes_output) return 0.0;
-  const device::ResolvedDevice dev = io::resolve(config, io::Purpose::evolve);
-  const io::MemoryEstimate m = io::estimate_memory(config, dev, io::Purpose::evolve, true);
   // The file itself (create, write the propagator or channel, commit): ~25 ms measured on the
   // examples plus 1 GB/s; /energies: one dense diagonalisation up to D = 4096 (closed).
   const double bytes = 16.0 * m.dim * m.columns;
@@ -268,8 +266,8 @@ std::string duration_text(double s) {
   return buf;
 }
 
-std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads, bool writes_output,
-                                              double refine_above) {
+std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads, const io::MemoryEstimate& memory,
+                                              bool writes_output, double refine_above) {
   if (config.evolution.solver == Solver::adaptive) return std::nullopt;
   const std::string key = work_key(config, threads);
   TimeEstimate e;
@@ -281,7 +279,7 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     e.once = cached->v[2];
     e.gradient_step = cached->v[3];
     e.flops_per_step = cached->v[4];
-    e.output = output_seconds(config, writes_output);
+    e.output = output_seconds(config, memory, writes_output);
     return e;
   }
   const int steps = e.steps;
@@ -317,7 +315,7 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     split(a.ev.evolve_s, b.ev.evolve_s, e.evolve_step);
     split(a.ev.gradient_s, b.ev.gradient_s, e.gradient_step);
   }
-  e.output = output_seconds(config, writes_output);
+  e.output = output_seconds(config, memory, writes_output);
   cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, e.flops_per_step}});
   return e;
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "qevolve/config.hpp"
+#include "qevolve/memory_estimate.hpp"
 
 namespace qevolve::solver {
 class Simulator;
@@ -33,13 +34,15 @@ struct TimeEstimate {
 };
 
 /// The estimate of `qevolve run` of `config` (with its gradient when something is trainable)
-/// on `threads` threads, `writes_output`: an HDF5 file is written. nullopt where there is none
+/// on `threads` threads; `memory`: the resolution stage's estimate (its D and columns size the
+/// output file), `writes_output`: an HDF5 file is written. nullopt where there is none
 /// (solver adaptive: its steps are chosen as it runs), and, without a cached estimate, when a
 /// quick look (build and a 4-step forward pass, extrapolated) gives less than `refine_above`
 /// seconds (`run` asks for 10 s: a shorter run is over before an estimate helps, and the full
 /// probe would cost it too much).
 /// Serial: call it on one rank.
-[[nodiscard]] std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads, bool writes_output,
+[[nodiscard]] std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
+                                                          const io::MemoryEstimate& memory, bool writes_output,
                                                           double refine_above = 0.0);
 
 /// One line: "about 22 s (build 0.02 s, evolution 800 steps x 28 ms, ... ; measured here by a
