@@ -81,7 +81,34 @@ struct PulseSpec {
   std::vector<double> values;       // piecewise_constant, spline (GHz)
   std::vector<std::pair<std::string, double>> crosstalk;  // other mode -> factor
   std::vector<std::string> optimize;
+  std::string line;  // the control line it goes through (LineSpec::name); empty: none
   std::string path;  // "pulses[3]"
+};
+
+/// A linear, time-invariant filter of a control line (docs/lines.md "Filters").
+enum class FilterType { gaussian, highpass, exponential, fir };
+
+struct FilterSpec {
+  FilterType type = FilterType::gaussian;
+  double sigma = 0.0;      ///< gaussian: standard deviation (ns)
+  double tau = 0.0;        ///< highpass, exponential: time constant (ns)
+  double amplitude = 0.0;  ///< exponential: A of the step response 1 + A e^(-t/tau)
+  std::vector<double> taps;  ///< fir: h_0, h_1, ... at the line's sample rate
+  /// Trainable keys: sigma | tau | amplitude | taps (all) | taps[k].
+  std::vector<std::string> optimize;
+  std::string path;  ///< "lines[0].filters[1]"
+};
+
+/// A control line between a pulse and its mode (docs/lines.md): zero-order-hold sampling at
+/// `sample_rate` (GS/s, absent: no sampling), then the filters in order; `predistort` replaces
+/// the pulse, before sampling, by the exact inverse of the line's highpass and exponential
+/// filters applied to it.
+struct LineSpec {
+  std::string name;
+  std::optional<double> sample_rate;  ///< GS/s
+  std::vector<FilterSpec> filters;
+  bool predistort = false;
+  std::string path;  ///< "lines[0]"
 };
 
 enum class Solver { expm, trotter, magnus4, adaptive };
@@ -205,6 +232,7 @@ struct Config {
   [[nodiscard]] std::string overrides_in_entry(const std::string& key_path) const;
   DeviceSpec device;
   std::vector<PulseSpec> pulses;
+  std::vector<LineSpec> lines;
   EvolutionSpec evolution;
   bool has_evolution = false;
   std::optional<TargetSpec> target;

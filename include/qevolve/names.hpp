@@ -55,6 +55,7 @@ template <> std::span<const EnumRow<ComputeDevice>> enum_table<ComputeDevice>();
 template <> std::span<const EnumRow<InitialStates::Kind>> enum_table<InitialStates::Kind>();
 template <> std::span<const EnumRow<Compensation>> enum_table<Compensation>();
 template <> std::span<const EnumRow<OptimizerMethod>> enum_table<OptimizerMethod>();
+template <> std::span<const EnumRow<FilterType>> enum_table<FilterType>();
 
 /// The row of `value`; a row named "?" for a value its table does not spell (InitialStates::
 /// Kind::list, FrequencyMode::value). A table that spells every value lists them in enum order

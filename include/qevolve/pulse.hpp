@@ -117,6 +117,11 @@ class Pulse {
   /// integral of the values' function in GHz ns, as they carry no amplitude).
   [[nodiscard]] double unit_envelope_integral() const;
 
+  /// The times (ns) where f or one of its derivatives may jump: the window's edges, the ends
+  /// of the ramps, the slice edges (piecewise_constant) or inner knots (spline). A control
+  /// line aligns its panels to them (include/qevolve/line.hpp).
+  [[nodiscard]] std::vector<double> breakpoints() const;
+
  private:
   /// Bits of the shape keys the config gave (held fixed; the others are derived).
   enum Given : unsigned { kDuration = 1U, kRamp = 2U, kPlateau = 4U, kSigma = 8U, kC = 16U };

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/flux_drive.hpp"
+#include "qevolve/line.hpp"
 #include "qevolve/pulse.hpp"
 #include "qevolve/types.hpp"
 
@@ -104,7 +106,8 @@ struct StepObserver {
 /// The drive samples of a run (Simulator::pulse_samples, docs/output.md "Pulse samples").
 struct PulseSamples {
   std::vector<double> time;                 ///< S sample times (ns), ascending
-  std::vector<std::vector<double>> values;  ///< [P][S]: f_p(t) of every pulse (GHz)
+  std::vector<std::vector<double>> values;  ///< [P][S]: f_p(t) of every pulse (GHz), after its line
+  std::vector<std::vector<double>> ideal;   ///< [P][S]: the pulses before their lines (empty: no line)
   std::vector<std::string> names;           ///< [P]: the pulses' key paths ("pulses[0]")
 };
 
@@ -169,9 +172,29 @@ class Simulator {
   /// pulse uses frequency: auto_dressed.
   [[nodiscard]] const std::optional<device::DressedBasis>& dressed() const { return dressed_; }
 
-  /// Pulse parameters may be changed between evaluations (the static cache stays valid).
-  [[nodiscard]] std::vector<pulse::Pulse>& pulses() { return pulses_; }
   [[nodiscard]] const std::vector<pulse::Pulse>& pulses() const { return pulses_; }
+  /// Pulse parameters may be changed between evaluations (the static cache stays valid): the
+  /// same number of pulses, in the same order; their lines' outputs are recomputed.
+  void replace_pulses(std::vector<pulse::Pulse> pulses);
+  /// The control lines (docs/lines.md) and the line of each pulse (-1: none).
+  [[nodiscard]] const std::vector<pulse::Line>& lines() const { return lines_; }
+  [[nodiscard]] int pulse_line(std::size_t p) const { return pulse_line_[p]; }
+  /// Changes a parameter of line `line` (its outputs are recomputed).
+  void set_line_parameter(int line, const pulse::LineParam& param, double value);
+  /// What the mode sees of pulse p at time t: the pulse itself, or its line's output.
+  [[nodiscard]] double pulse_value(std::size_t p, double t) const;
+  /// d(pulse_value(p, t))/d(params): the pulse's derivatives, or (through a line) the line's
+  /// output for them. Through a line, `params` must be those of the last
+  /// track_derivatives() for p (std::logic_error otherwise).
+  void pulse_derivatives(std::size_t p, double t, std::span<const pulse::ParamRef> params,
+                         std::span<double> out) const;
+  /// Through a line, the derivatives of pulse p are line outputs computed with the pulse:
+  /// names the parameters whose derivatives pulse_derivatives() will be asked (per pulse).
+  void track_derivatives(std::vector<std::vector<pulse::ParamRef>> params);
+  /// d(pulse_value(p, t))/d(param) of a parameter of pulse p's line.
+  [[nodiscard]] double line_derivative(std::size_t p, const pulse::LineParam& param, double t) const;
+  /// Through lines: names the line parameters line_derivative() will be asked, per pulse.
+  void track_line_derivatives(std::vector<std::vector<pulse::LineParam>> params);
 
   /// Replaces the pulses by those of `config` (auto values resolved as at build), keeping every
   /// cached factor, when that is all that changes: the same drive channels (modes, operators,
@@ -316,9 +339,21 @@ class Simulator {
   [[nodiscard]] double flux_offset(const DriveChannel& ch, double t) const;
   /// evolution.duration, or the latest pulse end.
   [[nodiscard]] double total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const;
+  /// The lines of config.lines and the line of each pulse, then update_lines().
+  void make_lines(const Config& config);
+  /// The lines' outputs of every pulse on a line, and the tracked derivatives.
+  void update_lines();
+  [[nodiscard]] pulse::LineInput line_input(std::size_t p) const;
   device::Device device_;
   Options options_;
   std::vector<pulse::Pulse> pulses_;
+  std::vector<pulse::Line> lines_;
+  std::vector<int> pulse_line_;                    ///< per pulse: its line, or -1
+  std::vector<pulse::PanelFunction> line_out_;     ///< per pulse: its line's output (empty: none)
+  std::vector<std::vector<pulse::ParamRef>> tracked_;          ///< per pulse (track_derivatives)
+  std::vector<std::vector<pulse::PanelFunction>> tracked_out_;  ///< their line outputs
+  std::vector<std::vector<pulse::LineParam>> tracked_line_;     ///< per pulse (track_line_derivatives)
+  std::vector<std::vector<pulse::PanelFunction>> tracked_line_out_;
   std::vector<DriveChannel> channels_;
   std::optional<device::DressedBasis> dressed_;
   std::vector<Index> initial_;

@@ -77,6 +77,10 @@ void write_pulses(io::Hdf5Writer& w, const RunReport& r) {
   w.write_array("/pulses/values", flat,
                 {static_cast<Index>(ps.values.size()), static_cast<Index>(ps.time.size())});
   w.write("/pulses/names", ps.names);
+  if (ps.ideal.empty()) return;
+  flat.clear();
+  for (const auto& v : ps.ideal) flat.insert(flat.end(), v.begin(), v.end());
+  w.write_array("/pulses/ideal", flat, {static_cast<Index>(ps.ideal.size()), static_cast<Index>(ps.time.size())});
 }
 
 /// /resolved/keys and /resolved/values (docs/output.md "Resolved values").

@@ -50,6 +50,10 @@ constexpr EnumRow<Compensation> kCompensations[] = {{Compensation::none, "none"}
                                                     {Compensation::single_qubit, "single_qubit"}};
 constexpr EnumRow<OptimizerMethod> kMethods[] = {{OptimizerMethod::lbfgs, "lbfgs"},
                                                  {OptimizerMethod::adam, "adam"}};
+constexpr EnumRow<FilterType> kFilters[] = {{FilterType::gaussian, "gaussian"},
+                                            {FilterType::highpass, "highpass"},
+                                            {FilterType::exponential, "exponential"},
+                                            {FilterType::fir, "fir"}};
 
 /// Whether `rows` lists the values 0, 1, 2, ... in order (enum_row's one look-up). Every table
 /// but kFrequencyModes (whose value 0 has no name) is.
@@ -62,7 +66,7 @@ constexpr bool in_enum_order(const EnumRow<E> (&rows)[N]) {
 static_assert(in_enum_order(kModeTypes) && in_enum_order(kModeRoles) && in_enum_order(kShapes) && in_enum_order(kSolvers) &&
               in_enum_order(kSplittings) && in_enum_order(kBases) && in_enum_order(kFrames) &&
               in_enum_order(kPrecisions) && in_enum_order(kDevices) && in_enum_order(kStateSets) &&
-              in_enum_order(kCompensations) && in_enum_order(kMethods));
+              in_enum_order(kCompensations) && in_enum_order(kMethods) && in_enum_order(kFilters));
 
 }  // namespace
 
@@ -87,5 +91,6 @@ template <> std::span<const EnumRow<Compensation>> enum_table<Compensation>() {
 template <> std::span<const EnumRow<OptimizerMethod>> enum_table<OptimizerMethod>() {
   return kMethods;
 }
+template <> std::span<const EnumRow<FilterType>> enum_table<FilterType>() { return kFilters; }
 
 }  // namespace qevolve

@@ -105,7 +105,8 @@ struct GradientProblem::Impl {
     std::vector<pulse::Pulse> pulses;
     if (sim) pulses = sim->pulses();
     sim = std::make_unique<solver::Simulator>(config, build_from(resolved, bases), threads);
-    if (!pulses.empty()) sim->pulses() = std::move(pulses);
+    if (!pulses.empty()) sim->replace_pulses(std::move(pulses));
+    sim->track_derivatives(pulse_refs);
     device_terms_valid = false;
   }
 
@@ -120,7 +121,7 @@ struct GradientProblem::Impl {
       for (std::size_t p = 0; p < pulse_refs.size(); ++p) {
         if (pulse_refs[p].empty() || g[p] == 0.0) continue;
         df.resize(pulse_refs[p].size());
-        sim->pulses()[p].derivatives(t, pulse_refs[p], df);
+        sim->pulse_derivatives(p, t, pulse_refs[p], df);
         for (std::size_t r = 0; r < pulse_refs[p].size(); ++r) gradient(pulse_slots[p][r]) += g[p] * df[r];
       }
     };
@@ -315,6 +316,7 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
     m.pulse_refs[static_cast<std::size_t>(q.pulse)].push_back(q.ref);
     m.pulse_slots[static_cast<std::size_t>(q.pulse)].push_back(i);
   });
+  m.sim->track_derivatives(m.pulse_refs);
   m.read_initial_values(config);
 }
 
@@ -390,7 +392,7 @@ void GradientProblem::set_values(const RVector& values) {
       throw;
     }
   }
-  m.sim->pulses() = std::move(pulses);
+  m.sim->replace_pulses(std::move(pulses));
   m.values = values;
 }
 

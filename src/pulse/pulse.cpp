@@ -271,4 +271,19 @@ void Pulse::set_shape_key(Param k, double v) {
 
 double Pulse::unit_envelope_integral() const { return detail::unit_integral(geom_, values_); }
 
+std::vector<double> Pulse::breakpoints() const {
+  const double L = geom_.L;
+  std::vector<double> out{delay_, delay_ + L};
+  if (is_ramp_family(geom_.kind)) {
+    out.push_back(delay_ + geom_.ramp);
+    out.push_back(delay_ + L - geom_.ramp);
+  }
+  const auto n = static_cast<int>(values_.size());
+  if (shape_ == Shape::piecewise_constant)
+    for (int k = 1; k < n; ++k) out.push_back(delay_ + L * k / n);
+  if (shape_ == Shape::spline)
+    for (int k = 1; k < n - 3; ++k) out.push_back(delay_ + L * k / (n - 3));
+  return out;
+}
+
 }  // namespace qevolve::pulse

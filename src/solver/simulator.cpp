@@ -73,6 +73,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   if (!(options_.duration > 0.0))
     unvalidated("evolution.duration", "the evolution has zero length (no pulses and no duration)",
                 "evolution.duration > 0 or at least one pulse");
+  make_lines(config);
 
   // Initial states.
   const auto& is = options_.initial_states;
@@ -223,6 +224,7 @@ bool Simulator::set_pulses(const Config& config) {
   if (!std::equal(channels.begin(), channels.end(), channels_.begin(), channels_.end(), same)) return false;
   if (total_duration(config, pulses) != options_.duration) return false;
   pulses_ = std::move(pulses);
+  make_lines(config);
   return true;
 }
 
@@ -296,11 +298,16 @@ PulseSamples Simulator::pulse_samples() const {
   PulseSamples out;
   for (int s = 0; s < grid.steps; ++s)
     for (int i = 0; i < grid.samples_per_step(); ++i) out.time.push_back(grid.sample_time(s, i));
-  for (const pulse::Pulse& p : pulses_) {
+  const bool lines = std::any_of(pulse_line_.begin(), pulse_line_.end(), [](int l) { return l >= 0; });
+  for (std::size_t p = 0; p < pulses_.size(); ++p) {
     std::vector<double>& v = out.values.emplace_back();
     v.reserve(out.time.size());
-    for (double t : out.time) v.push_back(p.value(t));
-    out.names.push_back(p.path());
+    for (double t : out.time) v.push_back(pulse_value(p, t));
+    if (lines) {
+      std::vector<double>& ideal = out.ideal.emplace_back();
+      for (double t : out.time) ideal.push_back(pulses_[p].value(t));
+    }
+    out.names.push_back(pulses_[p].path());
   }
   return out;
 }
@@ -325,7 +332,7 @@ void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
   for (std::size_t j = 0; j < channels_.size(); ++j) {
     const DriveChannel& ch = channels_[j];
     out[j] = ch.law == device::DriveLaw::linear
-                 ? pulses_[static_cast<std::size_t>(ch.pulse)].value(t) * ch.factor
+                 ? pulse_value(static_cast<std::size_t>(ch.pulse), t) * ch.factor
                  : device::law_value(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params,
                                      flux_offset(ch, t));
   }
@@ -333,7 +340,7 @@ void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
 
 double Simulator::flux_offset(const DriveChannel& ch, double t) const {
   double x = 0.0;
-  for (const auto& [p, factor] : ch.sources) x += factor * pulses_[static_cast<std::size_t>(p)].value(t);
+  for (const auto& [p, factor] : ch.sources) x += factor * pulse_value(static_cast<std::size_t>(p), t);
   return x;
 }
 

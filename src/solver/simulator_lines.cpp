@@ -1,0 +1,109 @@
+// The Simulator's control lines (docs/lines.md): what each mode sees of a pulse on a line is
+// the line's output, computed once per change of the pulses or of the line (a PanelFunction
+// over the evolution) and evaluated at every sample time. The derivatives the adjoint asks
+// for are line outputs too (the line is linear in the pulse), computed with them.
+#include <algorithm>
+#include <stdexcept>
+
+#include "qevolve/simulator.hpp"
+
+namespace qevolve::solver {
+
+void Simulator::make_lines(const Config& config) {
+  lines_.clear();
+  for (const LineSpec& spec : config.lines) lines_.emplace_back(spec);
+  pulse_line_.assign(pulses_.size(), -1);
+  for (std::size_t p = 0; p < pulses_.size() && p < config.pulses.size(); ++p) {
+    const std::string& name = config.pulses[p].line;
+    if (name.empty()) continue;
+    const auto it = std::find_if(lines_.begin(), lines_.end(), [&](const pulse::Line& l) { return l.name() == name; });
+    if (it == lines_.end()) unvalidated(config.pulses[p].path + ".line", "unknown line `" + name + "`", "a name of `lines`");
+    pulse_line_[p] = static_cast<int>(it - lines_.begin());
+  }
+  update_lines();
+}
+
+pulse::LineInput Simulator::line_input(std::size_t p) const {
+  const pulse::Pulse& pulse = pulses_[p];
+  return {[&pulse](double t) { return pulse.value(t); }, pulse.breakpoints(), std::abs(pulse.frequency())};
+}
+
+void Simulator::update_lines() {
+  line_out_.assign(pulses_.size(), {});
+  tracked_out_.assign(pulses_.size(), {});
+  tracked_line_out_.assign(pulses_.size(), {});
+  tracked_.resize(pulses_.size());
+  tracked_line_.resize(pulses_.size());
+  const double T = options_.duration;
+  for (std::size_t p = 0; p < pulses_.size(); ++p) {
+    if (pulse_line_[p] < 0) continue;
+    const pulse::Line& line = lines_[static_cast<std::size_t>(pulse_line_[p])];
+    pulse::LineInput in = line_input(p);
+    line_out_[p] = line.apply(in, T);
+    for (const pulse::LineParam& lp : tracked_line_[p]) tracked_line_out_[p].push_back(line.derivative(in, T, lp));
+    const pulse::Pulse& pulse = pulses_[p];
+    for (const pulse::ParamRef& ref : tracked_[p]) {
+      in.f = [&pulse, ref](double t) {
+        double d = 0.0;
+        pulse.derivatives(t, std::span<const pulse::ParamRef>(&ref, 1), std::span<double>(&d, 1));
+        return d;
+      };
+      tracked_out_[p].push_back(line.apply(in, T));
+    }
+  }
+}
+
+void Simulator::replace_pulses(std::vector<pulse::Pulse> pulses) {
+  if (pulses.size() != pulses_.size()) throw std::invalid_argument("Simulator::replace_pulses: a different number of pulses");
+  pulses_ = std::move(pulses);
+  update_lines();
+}
+
+void Simulator::set_line_parameter(int line, const pulse::LineParam& param, double value) {
+  lines_.at(static_cast<std::size_t>(line)).set(param, value);
+  update_lines();
+}
+
+double Simulator::pulse_value(std::size_t p, double t) const {
+  return pulse_line_.empty() || pulse_line_[p] < 0 ? pulses_[p].value(t) : line_out_[p](t);
+}
+
+void Simulator::pulse_derivatives(std::size_t p, double t, std::span<const pulse::ParamRef> params,
+                                  std::span<double> out) const {
+  if (pulse_line_.empty() || pulse_line_[p] < 0) {
+    pulses_[p].derivatives(t, params, out);
+    return;
+  }
+  const std::vector<pulse::ParamRef>& tracked = tracked_[p];
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const auto it = std::find(tracked.begin(), tracked.end(), params[i]);
+    if (it == tracked.end())
+      throw std::logic_error("Simulator::pulse_derivatives: " + params[i].name() + " of " + pulses_[p].path() +
+                             " is not tracked through its line");
+    out[i] = tracked_out_[p][static_cast<std::size_t>(it - tracked.begin())](t);
+  }
+}
+
+void Simulator::track_derivatives(std::vector<std::vector<pulse::ParamRef>> params) {
+  params.resize(pulses_.size());
+  if (params == tracked_) return;
+  tracked_ = std::move(params);
+  update_lines();
+}
+
+double Simulator::line_derivative(std::size_t p, const pulse::LineParam& param, double t) const {
+  const std::vector<pulse::LineParam>& tracked = tracked_line_[p];
+  const auto it = std::find(tracked.begin(), tracked.end(), param);
+  if (it == tracked.end())
+    throw std::logic_error("Simulator::line_derivative: " + param.name() + " is not tracked for " + pulses_[p].path());
+  return tracked_line_out_[p][static_cast<std::size_t>(it - tracked.begin())](t);
+}
+
+void Simulator::track_line_derivatives(std::vector<std::vector<pulse::LineParam>> params) {
+  params.resize(pulses_.size());
+  if (params == tracked_line_) return;
+  tracked_line_ = std::move(params);
+  update_lines();
+}
+
+}  // namespace qevolve::solver
