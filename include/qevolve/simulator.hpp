@@ -173,14 +173,13 @@ class Simulator {
   [[nodiscard]] const std::optional<device::DressedBasis>& dressed() const { return dressed_; }
 
   [[nodiscard]] const std::vector<pulse::Pulse>& pulses() const { return pulses_; }
-  /// Pulse parameters may be changed between evaluations (the static cache stays valid): the
-  /// same number of pulses, in the same order; their lines' outputs are recomputed.
-  void replace_pulses(std::vector<pulse::Pulse> pulses);
+  /// Pulse (and line) parameters may be changed between evaluations (the static cache stays
+  /// valid): the same pulses and lines, in the same order, with other values; the lines'
+  /// outputs are recomputed once. `lines` empty: the lines are kept.
+  void replace_pulses(std::vector<pulse::Pulse> pulses, std::vector<pulse::Line> lines = {});
   /// The control lines (docs/lines.md) and the line of each pulse (-1: none).
   [[nodiscard]] const std::vector<pulse::Line>& lines() const { return lines_; }
   [[nodiscard]] int pulse_line(std::size_t p) const { return pulse_line_[p]; }
-  /// Changes a parameter of line `line` (its outputs are recomputed).
-  void set_line_parameter(int line, const pulse::LineParam& param, double value);
   /// What the mode sees of pulse p at time t: the pulse itself, or its line's output.
   [[nodiscard]] double pulse_value(std::size_t p, double t) const;
   /// d(pulse_value(p, t))/d(params): the pulse's derivatives, or (through a line) the line's
@@ -188,9 +187,11 @@ class Simulator {
   /// track_derivatives() for p (std::logic_error otherwise).
   void pulse_derivatives(std::size_t p, double t, std::span<const pulse::ParamRef> params,
                          std::span<double> out) const;
-  /// Through a line, the derivatives of pulse p are line outputs computed with the pulse:
-  /// names the parameters whose derivatives pulse_derivatives() will be asked (per pulse).
+  /// Through a line, the derivatives of pulse p are line outputs: names the parameters whose
+  /// derivatives pulse_derivatives() will be asked (per pulse). They are computed by
+  /// update_line_derivatives(), which a gradient pass calls first (a no-op when current).
   void track_derivatives(std::vector<std::vector<pulse::ParamRef>> params);
+  void update_line_derivatives();
   /// d(pulse_value(p, t))/d(param) of a parameter of pulse p's line.
   [[nodiscard]] double line_derivative(std::size_t p, const pulse::LineParam& param, double t) const;
   /// Through lines: names the line parameters line_derivative() will be asked, per pulse.
@@ -354,6 +355,7 @@ class Simulator {
   std::vector<std::vector<pulse::PanelFunction>> tracked_out_;  ///< their line outputs
   std::vector<std::vector<pulse::LineParam>> tracked_line_;     ///< per pulse (track_line_derivatives)
   std::vector<std::vector<pulse::PanelFunction>> tracked_line_out_;
+  bool derivatives_current_ = false;  ///< tracked_out_, tracked_line_out_ match the pulses and lines
   std::vector<DriveChannel> channels_;
   std::optional<device::DressedBasis> dressed_;
   std::vector<Index> initial_;

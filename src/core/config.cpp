@@ -11,6 +11,9 @@ std::string Config::first_trainable_list() const {
     if (!p.optimize.empty()) return p.path + ".optimize";
   for (const auto& n : evolution.noise)
     if (!n.optimize.empty()) return "evolution.noise." + n.qubit + ".optimize";
+  for (const auto& l : lines)
+    for (const auto& f : l.filters)
+      if (!f.optimize.empty()) return f.path + ".optimize";
   return {};
 }
 

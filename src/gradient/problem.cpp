@@ -29,7 +29,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-enum class Kind { pulse, device, angle, noise };
+enum class Kind { pulse, device, angle, noise, line };
 
 struct Param {
   Kind kind = Kind::pulse;
@@ -39,7 +39,29 @@ struct Param {
   int angle = 0;              // Kind::angle
   int noise = 0;              // Kind::noise: index of the noise entry
   bool t1 = true;             // Kind::noise: T1 (else Tphi)
+  int line = 0;               // Kind::line: index into Simulator::lines()
+  pulse::LineParam lref;      // Kind::line
 };
+
+/// Typical meaningful change of a line parameter (ParameterInfo::scale).
+double line_scale(pulse::LineParam::Key k) {
+  switch (k) {
+    case pulse::LineParam::Key::tau: return 1.0;       // ns
+    case pulse::LineParam::Key::sigma: return 0.01;    // ns
+    default: return 1e-3;                              // amplitude, taps
+  }
+}
+
+/// The range a line parameter may take (the config's: docs/lines.md).
+std::pair<double, double> line_range(pulse::LineParam::Key k, bool predistort) {
+  switch (k) {
+    case pulse::LineParam::Key::tau: return {1e-9, 1e9};
+    case pulse::LineParam::Key::sigma: return {0.0, 1e9};
+    case pulse::LineParam::Key::amplitude: return {predistort ? -1.0 + 1e-9 : -1e9, 1e9};
+    case pulse::LineParam::Key::tap: return {-1e9, 1e9};
+  }
+  return {-1e9, 1e9};
+}
 
 /// Typical meaningful change of a pulse parameter (ParameterInfo::scale). Fixed per kind (not
 /// relative to the current value), so that theta / scale identifies the start point: a
@@ -95,6 +117,9 @@ struct GradientProblem::Impl {
   /// Per pulse: its trainable refs and their slots in the parameter vector (fixed at build).
   std::vector<std::vector<pulse::ParamRef>> pulse_refs;
   std::vector<std::vector<Index>> pulse_slots;
+  /// Per pulse: the trainable parameters of its line and their slots.
+  std::vector<std::vector<pulse::LineParam>> line_refs;
+  std::vector<std::vector<Index>> line_slots;
   /// Device-parameter derivatives of the current device: they depend on the device only, so
   /// they are computed on the first gradient after a (re)build, not at every evaluation.
   std::vector<DeviceTerms> device_terms;
@@ -107,6 +132,7 @@ struct GradientProblem::Impl {
     sim = std::make_unique<solver::Simulator>(config, build_from(resolved, bases), threads);
     if (!pulses.empty()) sim->replace_pulses(std::move(pulses));
     sim->track_derivatives(pulse_refs);
+    sim->track_line_derivatives(line_refs);
     device_terms_valid = false;
   }
 
@@ -119,6 +145,8 @@ struct GradientProblem::Impl {
       for (std::size_t j = 0; j < dc.size(); ++j)
         if (dc[j] != 0.0) sim->add_channel_slopes(j, t, dc[j], g);
       for (std::size_t p = 0; p < pulse_refs.size(); ++p) {
+        for (std::size_t r = 0; r < line_refs[p].size() && g[p] != 0.0; ++r)
+          gradient(line_slots[p][r]) += g[p] * sim->line_derivative(p, line_refs[p][r], t);
         if (pulse_refs[p].empty() || g[p] == 0.0) continue;
         df.resize(pulse_refs[p].size());
         sim->pulse_derivatives(p, t, pulse_refs[p], df);
@@ -207,6 +235,19 @@ struct GradientProblem::Impl {
         info.push_back({given.pulses[p].path + "." + ref.name(), lo, hi, pulse_scale(ref.kind)});
       }
     }
+    for (std::size_t l = 0; l < sim->lines().size(); ++l) {
+      const pulse::Line& line = sim->lines()[l];
+      for (const pulse::LineParam& lp : line.trainable()) {
+        Param q;
+        q.kind = Kind::line;
+        q.line = static_cast<int>(l);
+        q.lref = lp;
+        params.push_back(q);
+        const auto [lo, hi] = line_range(lp.key, line.spec().predistort);
+        info.push_back({line.spec().filters[static_cast<std::size_t>(lp.filter)].path + "." + lp.name(), lo, hi,
+                        line_scale(lp.key)});
+      }
+    }
     device_params = device::trainable_device_params(given, sim->device());
     for (std::size_t i = 0; i < device_params.size(); ++i) {
       Param q;
@@ -251,6 +292,7 @@ struct GradientProblem::Impl {
       const Param& q = params[i];
       double v = 0.0;
       if (q.kind == Kind::pulse) v = sim->pulses()[static_cast<std::size_t>(q.pulse)].get(q.ref);
+      if (q.kind == Kind::line) v = sim->lines()[static_cast<std::size_t>(q.line)].get(q.lref);
       if (q.kind == Kind::device) v = device::get_param(sim->device(), device_params[static_cast<std::size_t>(q.device)]);
       if (q.kind == Kind::noise) {
         const NoiseSpec& n = given.evolution.noise[static_cast<std::size_t>(q.noise)];
@@ -316,7 +358,17 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
     m.pulse_refs[static_cast<std::size_t>(q.pulse)].push_back(q.ref);
     m.pulse_slots[static_cast<std::size_t>(q.pulse)].push_back(i);
   });
+  m.line_refs.resize(m.sim->pulses().size());
+  m.line_slots.resize(m.sim->pulses().size());
+  m.for_each(Kind::line, [&m](Index i, const Param& q) {
+    for (std::size_t p = 0; p < m.sim->pulses().size(); ++p)
+      if (m.sim->pulse_line(p) == q.line) {
+        m.line_refs[p].push_back(q.lref);
+        m.line_slots[p].push_back(i);
+      }
+  });
   m.sim->track_derivatives(m.pulse_refs);
+  m.sim->track_line_derivatives(m.line_refs);
   m.read_initial_values(config);
 }
 
@@ -355,6 +407,7 @@ void GradientProblem::set_values(const RVector& values) {
       throw NumericalError("parameter " + m.info[static_cast<std::size_t>(i)].name + " is not finite");
   // Pulses: on a copy, so that a value outside a shape's domain changes nothing.
   std::vector<pulse::Pulse> pulses = m.sim->pulses();
+  std::vector<pulse::Line> lines = m.sim->lines();
   device::ResolvedDevice resolved = m.resolved;
   bool device_changed = false, noise_changed = false;
   for (std::size_t i = 0; i < m.params.size(); ++i) {
@@ -363,6 +416,9 @@ void GradientProblem::set_values(const RVector& values) {
     if (q.kind == Kind::pulse) {
       auto& pulse = pulses[static_cast<std::size_t>(q.pulse)];
       if (pulse.get(q.ref) != v) pulse.set(q.ref, v);
+    } else if (q.kind == Kind::line) {
+      auto& line = lines[static_cast<std::size_t>(q.line)];
+      if (line.get(q.lref) != v) line.set(q.lref, v);
     } else if (q.kind == Kind::device && v != m.values(static_cast<Index>(i))) {
       device::set_param(resolved, m.device_params[static_cast<std::size_t>(q.device)], v);
       device_changed = true;
@@ -383,6 +439,7 @@ void GradientProblem::set_values(const RVector& values) {
       (q.t1 ? n.t1 : n.tphi) = values(i);
     });
   if (noise_changed && !device_changed) m.sim->set_noise(m.config.evolution.noise);
+  for (std::size_t l = 0; l < lines.size(); ++l) m.config.lines[l] = lines[l].spec();  // a rebuild keeps them
   if (device_changed) {
     std::swap(m.resolved, resolved);
     try {
@@ -392,7 +449,7 @@ void GradientProblem::set_values(const RVector& values) {
       throw;
     }
   }
-  m.sim->replace_pulses(std::move(pulses));
+  m.sim->replace_pulses(std::move(pulses), std::move(lines));
   m.values = values;
 }
 
@@ -426,6 +483,7 @@ RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelit
   // parameters through the Hamiltonian tangents, closed: plus the basis/frame terms, open: the
   // T1 / Tphi tangents), reduced once. The cotangent of the final columns goes back through the
   // output map (closed) or the channel map (open) first.
+  sim->update_line_derivatives();  // the tracked derivatives through lines, once per evaluation
   const bool open = sim->is_open();
   const CMatrix lambdaN = open ? sim->channel_adjoint(obj.cotangent) : sim->output_adjoint(obj.cotangent);
   RVector local = RVector::Zero(values.size());

@@ -30,16 +30,23 @@ pulse::LineInput Simulator::line_input(std::size_t p) const {
 
 void Simulator::update_lines() {
   line_out_.assign(pulses_.size(), {});
-  tracked_out_.assign(pulses_.size(), {});
-  tracked_line_out_.assign(pulses_.size(), {});
   tracked_.resize(pulses_.size());
   tracked_line_.resize(pulses_.size());
+  derivatives_current_ = false;
+  for (std::size_t p = 0; p < pulses_.size(); ++p)
+    if (pulse_line_[p] >= 0)
+      line_out_[p] = lines_[static_cast<std::size_t>(pulse_line_[p])].apply(line_input(p), options_.duration);
+}
+
+void Simulator::update_line_derivatives() {
+  if (derivatives_current_) return;
+  tracked_out_.assign(pulses_.size(), {});
+  tracked_line_out_.assign(pulses_.size(), {});
   const double T = options_.duration;
   for (std::size_t p = 0; p < pulses_.size(); ++p) {
     if (pulse_line_[p] < 0) continue;
     const pulse::Line& line = lines_[static_cast<std::size_t>(pulse_line_[p])];
     pulse::LineInput in = line_input(p);
-    line_out_[p] = line.apply(in, T);
     for (const pulse::LineParam& lp : tracked_line_[p]) tracked_line_out_[p].push_back(line.derivative(in, T, lp));
     const pulse::Pulse& pulse = pulses_[p];
     for (const pulse::ParamRef& ref : tracked_[p]) {
@@ -51,16 +58,15 @@ void Simulator::update_lines() {
       tracked_out_[p].push_back(line.apply(in, T));
     }
   }
+  derivatives_current_ = true;
 }
 
-void Simulator::replace_pulses(std::vector<pulse::Pulse> pulses) {
+void Simulator::replace_pulses(std::vector<pulse::Pulse> pulses, std::vector<pulse::Line> lines) {
   if (pulses.size() != pulses_.size()) throw std::invalid_argument("Simulator::replace_pulses: a different number of pulses");
+  if (!lines.empty() && lines.size() != lines_.size())
+    throw std::invalid_argument("Simulator::replace_pulses: a different number of lines");
   pulses_ = std::move(pulses);
-  update_lines();
-}
-
-void Simulator::set_line_parameter(int line, const pulse::LineParam& param, double value) {
-  lines_.at(static_cast<std::size_t>(line)).set(param, value);
+  if (!lines.empty()) lines_ = std::move(lines);
   update_lines();
 }
 
@@ -75,6 +81,7 @@ void Simulator::pulse_derivatives(std::size_t p, double t, std::span<const pulse
     return;
   }
   const std::vector<pulse::ParamRef>& tracked = tracked_[p];
+  if (!derivatives_current_) throw std::logic_error("Simulator::pulse_derivatives: update_line_derivatives() first");
   for (std::size_t i = 0; i < params.size(); ++i) {
     const auto it = std::find(tracked.begin(), tracked.end(), params[i]);
     if (it == tracked.end())
@@ -88,10 +95,11 @@ void Simulator::track_derivatives(std::vector<std::vector<pulse::ParamRef>> para
   params.resize(pulses_.size());
   if (params == tracked_) return;
   tracked_ = std::move(params);
-  update_lines();
+  derivatives_current_ = false;
 }
 
 double Simulator::line_derivative(std::size_t p, const pulse::LineParam& param, double t) const {
+  if (!derivatives_current_) throw std::logic_error("Simulator::line_derivative: update_line_derivatives() first");
   const std::vector<pulse::LineParam>& tracked = tracked_line_[p];
   const auto it = std::find(tracked.begin(), tracked.end(), param);
   if (it == tracked.end())
@@ -103,7 +111,7 @@ void Simulator::track_line_derivatives(std::vector<std::vector<pulse::LineParam>
   params.resize(pulses_.size());
   if (params == tracked_line_) return;
   tracked_line_ = std::move(params);
-  update_lines();
+  derivatives_current_ = false;
 }
 
 }  // namespace qevolve::solver
