@@ -23,7 +23,10 @@ namespace qevolve {
 /// - "device.qubits[<mode>].<key>" (ec ej el flux ng asymmetry frequency anharmonicity): the
 ///   device.qubits entry whose `name` is <mode>; when the mode comes only from a preset, an
 ///   entry `{name: <mode>, <key>: value}` is appended (device.qubits created if needed);
-/// - "device.couplings[i].<key>" (capacitive inductive dipole cross_kerr).
+/// - "device.couplings[i].<key>" (capacitive inductive dipole cross_kerr);
+/// - "lines[l].filters[j].<key>" (sigma of a gaussian, tau of a highpass, amplitude and tau of an
+///   exponential filter) or "lines[l].filters[j].taps[k]" (a fir filter's tap k); l is the line's
+///   index or its name.
 /// A value replacing `auto` (amplitude, frequency) is written as the number; `angle` is removed
 /// with `amplitude: auto`, as it only served it. Names not recognised (e.g.
 /// "compensation.angles[3]", an index past the end) are skipped and listed in a comment at the

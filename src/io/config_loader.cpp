@@ -8,7 +8,7 @@
 namespace qevolve::io {
 namespace {
 
-constexpr std::string_view kTopKeys[] = {"device", "pulses", "evolution",
+constexpr std::string_view kTopKeys[] = {"device", "pulses", "lines", "evolution",
                                          "target", "optimize", "output"};
 
 /// Problems that only show when two sections are read together.
@@ -61,6 +61,8 @@ void read_tree(const YAML::Node& root, const std::string& name, Config& cfg) {
   const MapView top(doc, Item{root, {}, root.Mark()});
   top.check_keys(kTopKeys);
   detail::read_device(doc, top.require("device", message(Msg::ExpectDevice)), cfg.device);
+  // The lines before the pulses: a pulse's `line` must name one of them.
+  if (const Item* it = top.find("lines")) detail::read_lines(doc, *it, cfg.lines);
   if (const Item* it = top.find("pulses")) detail::read_pulses(doc, *it, cfg.pulses);
   if (const Item* it = top.find("evolution")) {
     cfg.has_evolution = true;

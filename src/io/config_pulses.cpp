@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kPulseKeys[] = {
     "qubit", "operator", "shape", "amplitude", "angle",  "frequency", "phase", "duration", "delay",
     "ramp",  "plateau",  "sigma", "c",         "lambda", "base",      "values", "crosstalk",
-    "optimize"};
+    "line",  "optimize"};
 
 constexpr std::string_view kOperators[] = {"phi", "n", "x", "y", "flux", "number"};
 /// The shape keys a pulse may train, in the order messages list them (Pulse::parameters()).
@@ -289,6 +289,7 @@ PulseSpec read_pulse(Doc& doc, const Item& item) {
       p.crosstalk.emplace_back(name, get_number(doc, entry, Range::any()));
     }
   }
+  if (const Item* l = m.find("line")) p.line = read_line_ref(doc, *l);
   if (const Item* o = m.find("optimize")) p.optimize = read_pulse_trainables(doc, *o, m, p, row);
   return p;
 }

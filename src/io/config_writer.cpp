@@ -1,4 +1,5 @@
-// write_back_yaml: the config's YAML text with new parameter values.
+// write_back_yaml: the config's YAML text with new parameter values (device, pulses, noise
+// rates, the filters of control lines).
 //
 // The names are first turned into changes per mapping of the document (Changes). They are then
 // made twice: on the YAML node tree (always right, but emitting it loses comments and layout)
@@ -44,9 +45,10 @@ std::string number(double v) {
 
 /// A mapping of the document that changes.
 struct Target {
-  enum class Kind { evolution, pulse, mode, coupling, noise } kind = Kind::pulse;
-  std::size_t index = 0;  // pulse, coupling
+  enum class Kind { evolution, pulse, mode, coupling, noise, filter } kind = Kind::pulse;
+  std::size_t index = 0;  // pulse, coupling, the line of a filter
   std::string mode;       // the `name` of a device.qubits entry, or the qubit of a noise entry
+  std::size_t filter = 0;  // filter: its index in the line's `filters`
   bool operator==(const Target&) const = default;
 };
 
@@ -139,6 +141,53 @@ bool parse_index(const std::string& s, std::size_t& out) {
   return true;
 }
 
+/// Whether a filter of `type` has the number `key` (docs/config.md "lines").
+bool filter_takes(FilterType type, const std::string& key) {
+  switch (type) {
+    case FilterType::gaussian: return key == "sigma";
+    case FilterType::highpass: return key == "tau";
+    case FilterType::exponential: return key == "amplitude" || key == "tau";
+    case FilterType::fir: return false;  // taps[k] only
+  }
+  return false;
+}
+
+/// "lines[L].filters[J].KEY" or "lines[L].filters[J].taps[K]", L a line's index or name, as a
+/// change; false if the name is not one.
+bool add_filter_named(const Config& config, const std::string& name, const std::string& v,
+                      Changes& changes) {
+  const std::string prefix = "lines[";
+  const std::size_t close = name.find(']');
+  if (name.compare(0, prefix.size(), prefix) != 0 || close == std::string::npos ||
+      name.compare(close, 2, "].") != 0)
+    return false;
+  const std::string line = name.substr(prefix.size(), close - prefix.size());
+  std::size_t l = 0;
+  if (!parse_index(line, l))
+    l = static_cast<std::size_t>(
+        std::find_if(config.lines.begin(), config.lines.end(),
+                     [&](const LineSpec& x) { return x.name == line; }) -
+        config.lines.begin());
+  NameParts n;
+  std::size_t j = 0;
+  if (l >= config.lines.size() || !split_name(name.substr(close + 2), "filters", n) ||
+      !parse_index(n.index, j) || j >= config.lines[l].filters.size())
+    return false;
+  const FilterSpec& f = config.lines[l].filters[j];
+  const Target t{Target::Kind::filter, l, {}, j};
+  if (n.has_element) {
+    std::size_t k = 0;
+    if (f.type != FilterType::fir || n.key != "taps" || !parse_index(n.element, k) ||
+        k >= f.taps.size())
+      return false;
+    changes.element(t, n.key, k, v);
+    return true;
+  }
+  if (!filter_takes(f.type, n.key)) return false;
+  changes.set(t, n.key, v);
+  return true;
+}
+
 /// Turns a parameter name into a change; false if the name is not recognised.
 bool add_named(const Config& config, const std::string& name, double value, Changes& changes) {
   const std::string v = number(value);
@@ -183,7 +232,7 @@ bool add_named(const Config& config, const std::string& name, double value, Chan
     changes.set(Target{Target::Kind::coupling, index, {}}, n.key, v);
     return true;
   }
-  return false;
+  return add_filter_named(config, name, v, changes);
 }
 
 // --- the node tree -------------------------------------------------------------------------
@@ -226,6 +275,9 @@ std::optional<YAML::Node> find_map(const YAML::Node& root, const Target& t) {
     case Target::Kind::noise:
       map = child(child(child(top, "evolution"), "noise"), t.mode);
       break;
+    case Target::Kind::filter:
+      map = item(child(item(child(top, "lines"), t.index), "filters"), t.filter);
+      break;
     case Target::Kind::mode: {
       const auto qubits = child(child(top, "device"), "qubits");
       if (qubits && qubits->IsSequence())
@@ -258,7 +310,7 @@ void apply_to_tree(YAML::Node root, const Changes& changes) {
       device["qubits"].push_back(e);
       map = device["qubits"][device["qubits"].size() - 1];
     } else {
-      throw Error("write_back_yaml: " + std::string("a pulse or coupling entry is missing"));
+      throw Error("write_back_yaml: a pulse, coupling or filter entry is missing");
     }
     for (const auto& [key, value] : c.set) {
       if (entry(map, key)) map.remove(key);  // a new node: the old one may be shared (alias)

@@ -41,7 +41,7 @@ constexpr std::array kTable{
     Entry{Msg::UnsupportedTag, "YAML tag `${TAG}` is not supported",
           "plain or quoted values without tags"},
     Entry{Msg::TopNotMap, "the top level is ${FOUND}",
-          "a mapping with the keys device, pulses, evolution, target, optimize, output"},
+          "a mapping with the keys device, pulses, lines, evolution, target, optimize, output"},
     Entry{Msg::KeyNotString, "a key must be a string, but got ${FOUND}", "a plain or quoted key"},
     Entry{Msg::UnknownKey, "unknown key `${KEY}`", "one of: ${ALLOWED}"},
     Entry{Msg::UnknownKeySuggest, "unknown key `${KEY}`, did you mean `${SUGGESTION}`?",
@@ -106,6 +106,25 @@ constexpr std::array kTable{
           "at least ${MIN} values for a `${SHAPE}` pulse"},
     Entry{Msg::CrosstalkSelf, "crosstalk onto the pulse's own mode `${NAME}`",
           "other modes only"},
+    // --- lines -----------------------------------------------------------------------------
+    Entry{Msg::BadLineName, "`${VALUE}` is not a valid line name",
+          "letters, digits, `_` and `-`, starting with a letter or `_`"},
+    Entry{Msg::DuplicateLineName, "duplicate line name `${NAME}` (first used at line ${LINE})",
+          "a distinct name for every line"},
+    Entry{Msg::FirWithoutRate,
+          "a `fir` filter's taps are spaced by the line's sample period, but the line has no "
+          "`sample_rate`",
+          "a `sample_rate` (GS/s) on the line, or another filter type"},
+    Entry{Msg::PredistortNotInvertible,
+          "`predistort: true` inverts the line's filters, but an exponential filter with amplitude "
+          "${VALUE} is not invertible (amplitude <= -1: its step response 1 + A e^(-t/tau) starts "
+          "at 1 + A <= 0, and the inverse grows without bound)",
+          "amplitude > -1, or predistort: false"},
+    Entry{Msg::UnknownLine, "no line named `${NAME}`", "one of: ${ALLOWED}"},
+    Entry{Msg::UnknownLineSuggest, "no line named `${NAME}`, did you mean `${SUGGESTION}`?",
+          "one of: ${ALLOWED}"},
+    Entry{Msg::NoLines, "no line named `${NAME}`: the config has no `lines`",
+          "an entry of `lines` with this name, or no `line` key"},
     // --- trainable parameters --------------------------------------------------------------
     Entry{Msg::NotTrainable, "`${NAME}` is not a trainable parameter of ${CONTEXT}",
           "one of: ${ALLOWED}"},
@@ -241,6 +260,10 @@ constexpr std::array kTable{
     Entry{Msg::ExpectGateQubits, "a list of the mode names the gate acts on", nullptr},
     Entry{Msg::ExpectTrainable, "a list of parameter names", nullptr},
     Entry{Msg::ExpectValuesIndex, "values[k] with 0 <= k < ${COUNT}", nullptr},
+    Entry{Msg::ExpectLineName, "the line's name, as pulses give it in their `line` key", nullptr},
+    Entry{Msg::ExpectPulseLine, "the name of an entry of `lines`", nullptr},
+    Entry{Msg::ExpectFilterKeys, "the ${KEYS} of a filter of type `${TYPE}`", nullptr},
+    Entry{Msg::ExpectTapsIndex, "taps[k] with 0 <= k < ${COUNT}", nullptr},
     Entry{Msg::ContextModeType, "a ${TYPE} mode", nullptr},
     Entry{Msg::ContextPulseShape, "a `${SHAPE}` pulse", nullptr},
     Entry{Msg::ContextDragBase, "a `drag` pulse with base `${BASE}`", nullptr},
@@ -250,6 +273,7 @@ constexpr std::array kTable{
     Entry{Msg::ContextMode, "a mode", nullptr},
     Entry{Msg::ContextCoupling, "a coupling", nullptr},
     Entry{Msg::ContextNoise, "a noise entry", nullptr},
+    Entry{Msg::ContextFilter, "a filter of type `${TYPE}`", nullptr},
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(Msg::kCount),

@@ -74,6 +74,14 @@ enum class Msg {
   GaussianTooFlat,
   TooFewValues,
   CrosstalkSelf,
+  // --- lines -------------------------------------------------------------------------------
+  BadLineName,
+  DuplicateLineName,
+  FirWithoutRate,
+  PredistortNotInvertible,
+  UnknownLine,
+  UnknownLineSuggest,
+  NoLines,
   // --- trainable parameters ----------------------------------------------------------------
   NotTrainable,
   DuplicateTrainable,
@@ -163,6 +171,10 @@ enum class Msg {
   ExpectGateQubits,
   ExpectTrainable,
   ExpectValuesIndex,
+  ExpectLineName,
+  ExpectPulseLine,
+  ExpectFilterKeys,
+  ExpectTapsIndex,
   ContextModeType,
   ContextPulseShape,
   ContextDragBase,
@@ -172,6 +184,7 @@ enum class Msg {
   ContextMode,
   ContextCoupling,
   ContextNoise,
+  ContextFilter,
   kCount  // number of messages; keep last
 };
 

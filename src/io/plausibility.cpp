@@ -1,9 +1,11 @@
 // Plausibility warnings (include/qevolve/plausibility.hpp, docs/config.md "Plausibility
 // warnings"): a static flux beyond +/-1 flux quantum, a flux pulse beyond +/-0.5, a pulse
 // frequency that looks angular (rad/ns where GHz is meant), an EJ/EC outside the usual range of
-// the mode type. Each names its key, located as the stage's errors are, and the likely intent.
+// the mode type, a control line no pulse goes through. Each names its key, located as the
+// stage's errors are, and the likely intent.
 #include "qevolve/plausibility.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -163,6 +165,15 @@ void drive_frequency(const Config& config, const PulseSpec& p, const std::vector
                               " = " + num(f) + " / (2 pi)" + units));
 }
 
+/// A line of `lines` that no pulse names in its `line` key: its filters act on nothing.
+void unused_lines(const Config& config, std::vector<std::string>& out) {
+  for (const LineSpec& line : config.lines) {
+    const bool used = std::any_of(config.pulses.begin(), config.pulses.end(),
+                                  [&](const PulseSpec& p) { return p.line == line.name; });
+    if (!used) out.push_back(located(config, line.path, "no pulse uses the line \"" + line.name + "\""));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> plausibility_warnings(const Config& config, const std::vector<ModeParams>& modes) {
@@ -176,6 +187,7 @@ std::vector<std::string> plausibility_warnings(const Config& config, const std::
     flux_pulse(config, p, out);
     drive_frequency(config, p, modes, ts, out);
   }
+  unused_lines(config, out);
   return out;
 }
 

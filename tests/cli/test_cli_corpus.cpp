@@ -12,6 +12,7 @@
 
 #include "cli/corpus_cases.hpp"
 #include "config/bad_cases_device.hpp"
+#include "config/bad_cases_lines.hpp"
 #include "config/bad_cases_sections.hpp"
 
 namespace qevolve::testing {
@@ -22,7 +23,8 @@ std::vector<CorpusCase> config_rows() {
   std::vector<CorpusCase> rows;
   for (const auto& [table, part] :
        {std::pair{std::span<const test::BadCase>(test::kDeviceCases), "Device"},
-        std::pair{std::span<const test::BadCase>(test::kSectionsCases), "Sections"}})
+        std::pair{std::span<const test::BadCase>(test::kSectionsCases), "Sections"},
+        std::pair{std::span<const test::BadCase>(test::kLinesCases), "Lines"}})
     for (const test::BadCase& c : table)
       rows.push_back({"config",
                       std::string(part) + c.name,

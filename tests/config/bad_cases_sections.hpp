@@ -44,7 +44,7 @@ inline constexpr BadCase kSectionsCases[] = {
      "    duration: 50\n"
      "    sigma: 10\n",
      "bad.yaml:7:5: pulses[0].sigma: key `sigma` does not apply to a `cos` pulse"
-     " (expected one of: qubit, operator, shape, amplitude, angle, frequency, phase, duration, delay, crosstalk, optimize)"},
+     " (expected one of: qubit, operator, shape, amplitude, angle, frequency, phase, duration, delay, crosstalk, line, optimize)"},
     {"PulseWithoutAmplitude",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -241,7 +241,7 @@ inline constexpr BadCase kSectionsCases[] = {
      "    amplitude: 0.1\n"
      "    values: [0.1]\n",
      "bad.yaml:6:5: pulses[0].amplitude: key `amplitude` does not apply to a `piecewise_constant` pulse"
-     " (expected one of: qubit, operator, shape, frequency, phase, duration, delay, values, crosstalk, optimize)"},
+     " (expected one of: qubit, operator, shape, frequency, phase, duration, delay, values, crosstalk, line, optimize)"},
     {"DragBaseSuggest",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"
@@ -261,7 +261,7 @@ inline constexpr BadCase kSectionsCases[] = {
      "    duration: 50\n"
      "    sigma: 10\n",
      "bad.yaml:7:5: pulses[0].sigma: key `sigma` does not apply to a `drag` pulse with base `cos`"
-     " (expected one of: qubit, operator, shape, amplitude, angle, frequency, phase, duration, delay, lambda, base, crosstalk, optimize)"},
+     " (expected one of: qubit, operator, shape, amplitude, angle, frequency, phase, duration, delay, lambda, base, crosstalk, line, optimize)"},
     {"BadOperator",
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulses:\n"

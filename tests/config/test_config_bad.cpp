@@ -1,5 +1,5 @@
 // The test body shared by every bad-config table (test_config_bad_device.cpp,
-// test_config_bad_sections.cpp).
+// test_config_bad_sections.cpp, test_config_bad_lines.cpp).
 #include <set>
 #include <string>
 

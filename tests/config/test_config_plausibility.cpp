@@ -1,6 +1,7 @@
 // Plausibility warnings (include/qevolve/plausibility.hpp, docs/config.md "Plausibility
-// warnings"): each fires on a planted unit mistake, located at its key with the likely intent,
-// stays silent just inside its bound, and none fires on any shipped example or preset.
+// warnings"): each fires on a planted unit mistake (or a control line no pulse uses), located at
+// its key with the likely intent, stays silent just inside its bound, and none fires on any
+// shipped example or preset.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -153,6 +154,19 @@ TEST(Plausibility, EjEcOutsideTheModesRange) {
                        "fluxonium (did you mean ec: 1, ej: 4? the two look swapped)"),
             std::string::npos)
       << sf[0];
+}
+
+TEST(Plausibility, ALineNoPulseUses) {
+  const std::string lines =
+      "lines:\n"
+      "  - {name: zline, filters: [{type: gaussian, sigma: 0.5}]}\n"
+      "  - {name: xy, sample_rate: 2.4}\n";
+  const auto w = warnings_of(fluxonium("0.5", "amplitude: 0.08, frequency: 0.5823664862818624, line: zline") + lines);
+  EXPECT_EQ(w, std::vector<std::string>{"p.yaml:9:5: lines[1]: no pulse uses the line \"xy\""});
+  // Every line used: silent.
+  const auto none = warnings_of(fluxonium("0.5", "amplitude: 0.08, frequency: 0.5823664862818624, line: zline") +
+                                "lines: [{name: zline}]\n");
+  EXPECT_TRUE(none.empty()) << none[0];
 }
 
 /// Every shipped example: not one warning (the bounds are wide enough for real devices).

@@ -1,5 +1,6 @@
 // write_back_yaml: the named parameters are written into the config's YAML text (pulses,
-// values[k], device.qubits entries -- appended for a preset-only mode -- and couplings; `auto`
+// values[k], device.qubits entries -- appended for a preset-only mode -- couplings and the
+// filters of control lines; `auto`
 // amplitude and frequency replaced, `angle` removed), comments and layout are kept, unknown
 // names are listed in a comment, and the result loads to the same config except for the
 // changed values, which round-trip exactly.
@@ -57,6 +58,24 @@ void expect_same(const PulseSpec& a, const PulseSpec& b) {
   EXPECT_EQ(a.values, b.values);
   EXPECT_EQ(a.crosstalk, b.crosstalk);
   EXPECT_EQ(a.optimize, b.optimize);
+  EXPECT_EQ(a.line, b.line);
+}
+
+void expect_same(const LineSpec& a, const LineSpec& b) {
+  SCOPED_TRACE(a.path);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.sample_rate, b.sample_rate);
+  EXPECT_EQ(a.predistort, b.predistort);
+  ASSERT_EQ(a.filters.size(), b.filters.size());
+  for (std::size_t j = 0; j < a.filters.size(); ++j) {
+    const FilterSpec &x = a.filters[j], &y = b.filters[j];
+    EXPECT_EQ(x.type, y.type) << x.path;
+    EXPECT_EQ(x.sigma, y.sigma) << x.path;
+    EXPECT_EQ(x.tau, y.tau) << x.path;
+    EXPECT_EQ(x.amplitude, y.amplitude) << x.path;
+    EXPECT_EQ(x.taps, y.taps) << x.path;
+    EXPECT_EQ(x.optimize, y.optimize) << x.path;
+  }
 }
 
 void expect_same(const Config& a, const Config& b) {
@@ -82,6 +101,8 @@ void expect_same(const Config& a, const Config& b) {
   }
   ASSERT_EQ(a.pulses.size(), b.pulses.size());
   for (std::size_t i = 0; i < a.pulses.size(); ++i) expect_same(a.pulses[i], b.pulses[i]);
+  ASSERT_EQ(a.lines.size(), b.lines.size());
+  for (std::size_t i = 0; i < a.lines.size(); ++i) expect_same(a.lines[i], b.lines[i]);
   EXPECT_EQ(a.evolution.steps, b.evolution.steps);
   EXPECT_EQ(a.evolution.duration, b.evolution.duration);
   EXPECT_EQ(a.evolution.solver, b.evolution.solver);
@@ -360,6 +381,82 @@ pulses:
       write_back_yaml(b, fb, {"pulses[0].amplitude"}, RVector::Constant(1, 0.2)), "out.yaml");
   EXPECT_EQ(rb.evolution.duration, std::optional<double>(40.0));
   EXPECT_EQ(rb.pulses[0].amplitude, 0.2);
+}
+
+// Control lines in block and flow style, every filter type trainable, pulses on two lines.
+const char* const kLines = R"(device:
+  qubits:
+    - {name: q, type: transmon, ec: 0.2, ej: 15, levels: 3}
+    - {name: c, type: transmon, role: coupler, ec: 0.2, ej: 30, asymmetry: 0.3, flux: 0.0, levels: 3}
+lines:
+  - name: zline
+    sample_rate: 2.4   # GS/s
+    filters:
+      - {type: gaussian, sigma: 0.5, optimize: [sigma]}
+      - type: highpass   # the bias tee
+        tau: 1000.0
+        optimize: [tau]
+      - {type: exponential, amplitude: -0.02, tau: 30.0, optimize: [amplitude, tau]}
+      - {type: fir, taps: [0.1, 0.8, 0.1], optimize: [taps]}
+    predistort: true
+  - {name: xy, filters: [{type: highpass, tau: 500}]}
+pulses:
+  - {qubit: c, operator: flux, shape: rampcos, amplitude: 0.1545, ramp: 24, duration: 50, delay: 5, line: zline}
+  - {qubit: q, shape: cos, amplitude: 0.1, frequency: 4.6, duration: 40, line: xy}
+)";
+
+TEST(WriteBack, ControlLinesRoundTripWithTheirTrainedFilters) {
+  const Config c = io::parse_config(kLines, "lines.yaml");
+  EXPECT_EQ(write_back_yaml(c, {}, RVector()), c.yaml_text);
+  const Config same = io::parse_config(write_back_yaml(c, {}, RVector()), "same.yaml");
+  expect_same(same, c);
+
+  const std::vector<std::string> names = {"lines[0].filters[0].sigma",
+                                          "lines[zline].filters[1].tau",
+                                          "lines[0].filters[2].amplitude",
+                                          "lines[zline].filters[2].tau",
+                                          "lines[0].filters[3].taps[1]",
+                                          "lines[xy].filters[0].tau",
+                                          "lines[0].filters[0].tau",     // not a gaussian's key
+                                          "lines[0].filters[3].taps[3]",  // past the taps
+                                          "lines[2].filters[0].tau",      // no such line
+                                          "lines[zline].filters[4].tau"};
+  RVector v(static_cast<Index>(names.size()));
+  v << 0.625, 1250.0, -0.0375, 27.5, 0.75, 480.0, 1.0, 2.0, 3.0, 4.0;
+  const std::string text = write_back_yaml(c, names, v);
+  for (const char* skipped : {"lines[0].filters[0].tau", "lines[0].filters[3].taps[3]",
+                              "lines[2].filters[0].tau", "lines[zline].filters[4].tau"})
+    EXPECT_NE(text.find(std::string("# not representable in the config (not written): ") + skipped),
+              std::string::npos)
+        << skipped << "\n" << text;
+  for (const char* kept : {"sample_rate: 2.4   # GS/s", "type: highpass   # the bias tee"})
+    EXPECT_NE(text.find(kept), std::string::npos) << kept << "\n" << text;
+
+  const Config r = io::parse_config(text, "written.yaml");
+  Config expected = c;
+  expected.lines[0].filters[0].sigma = v(0);
+  expected.lines[0].filters[1].tau = v(1);
+  expected.lines[0].filters[2].amplitude = v(2);
+  expected.lines[0].filters[2].tau = v(3);
+  expected.lines[0].filters[3].taps[1] = v(4);
+  expected.lines[1].filters[0].tau = v(5);
+  expect_same(r, expected);
+}
+
+TEST(WriteBack, ControlLinesSurviveSetOverrides) {
+  const std::vector<io::Override> set = {
+      io::parse_override("lines[zline].filters[0].sigma=0.25", "--set"),
+      io::parse_override("pulses[1].line=zline", "--set")};
+  const Config c = io::parse_config(kLines, "lines.yaml", set);
+  ASSERT_EQ(c.pulses[1].line, "zline");
+  const std::string text =
+      write_back_yaml(c, {"lines[0].filters[3].taps[2]"}, RVector::Constant(1, 0.125));
+  const Config r = io::parse_config(text, "written.yaml");
+  Config expected = c;
+  expected.lines[0].filters[3].taps[2] = 0.125;
+  expect_same(r, expected);
+  EXPECT_EQ(r.lines[0].filters[0].sigma, 0.25);
+  EXPECT_EQ(r.pulses[1].line, "zline");
 }
 
 TEST(WriteBack, MismatchedNamesAndValuesAreAnError) {
