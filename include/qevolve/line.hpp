@@ -61,6 +61,9 @@ struct LineInput {
   double frequency = 0.0;
 };
 
+/// The most panels a line may use (each holds 16 values; docs/lines.md "Cost").
+constexpr double kMaxLinePanels = 2e5;
+
 class Line {
  public:
   /// A line of the config; the spec must have passed the resolution stage.
@@ -74,6 +77,10 @@ class Line {
   /// the line's parameters; exact, not a difference).
   [[nodiscard]] PanelFunction derivative(const LineInput& in, double T, const LineParam& param) const;
 
+  /// About how many panels apply() uses over [0, T] for a carrier of `frequency` GHz (the
+  /// resolution stage refuses a line above kMaxLinePanels before any work).
+  [[nodiscard]] double panel_estimate(double T, double frequency) const;
+
   /// The trainable parameters `spec.filters[k].optimize` names, in filter order.
   [[nodiscard]] std::vector<LineParam> trainable() const;
   [[nodiscard]] double get(const LineParam& p) const;
@@ -83,7 +90,13 @@ class Line {
 
  private:
   struct Chain;
+  /// The panels' span [lo, hi], longest panel h, the summed Gaussian and the sample rate (0:
+  /// none).
+  struct Grid {
+    double lo = 0.0, hi = 0.0, h = 0.0, sigma = 0.0, rate = 0.0;
+  };
   [[nodiscard]] Chain chain() const;
+  [[nodiscard]] Grid grid(double T, double frequency) const;
   [[nodiscard]] PanelFunction run(const std::vector<Chain>& terms, const LineInput& in, double T) const;
 
   std::string name_;

@@ -19,6 +19,9 @@ namespace {
 
 /// Largest D for which `run` diagonalises H0 densely to write /energies.
 constexpr auto kMaxDenseEnergies = static_cast<Index>(sizes::kMaxDenseEnergies);
+/// A line whose output at the end exceeds this fraction of its pulse's peak is warned about
+/// (docs/lines.md "Tails").
+constexpr double kLineTailWarning = 1e-3;
 
 }  // namespace
 
@@ -303,6 +306,17 @@ void print_warnings(std::ostream& err, const Config& config, const solver::Simul
   print_warning_lines(err, io::plausibility_warnings(config, device::mode_params(sim.device())));
   const std::string w = step_size_warning(sim);
   if (!w.empty()) err << "qevolve: warning: " << w << "\n";
+  for (std::size_t p = 0; p < sim.pulses().size(); ++p) {  // docs/lines.md "Tails"
+    const auto [tail, peak] = sim.line_tail(p);
+    if (!(tail > kLineTailWarning * peak)) continue;
+    char text[320];
+    const std::string& line = sim.lines()[static_cast<std::size_t>(sim.pulse_line(p))].name();
+    std::snprintf(text, sizeof text,
+                  "%s: its line `%s` still outputs %.3g at the evolution's end (%.2g of the pulse's peak %.3g): "
+                  "what follows is cut off; extend evolution.duration to let the line settle",
+                  sim.pulses()[p].path().c_str(), line.c_str(), tail, tail / peak, peak);
+    err << "qevolve: warning: " << text << "\n";
+  }
 }
 
 void print_destination(std::ostream& out, const std::string& output) {

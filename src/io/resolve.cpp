@@ -14,6 +14,7 @@
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/gates.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/line.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/pulse.hpp"
 #include "unknown_mode.hpp"
@@ -159,6 +160,25 @@ void check_trace(const Config& config, double duration) {
                         " ns), as does output.trace.times[" + std::to_string(j) + "]",
                     "times at least one step (dt = " + shortest(dt) + " ns) apart");
     seen.push_back(s);
+  }
+}
+
+/// Every line a pulse uses fits in kMaxLinePanels panels over [0, T] (docs/lines.md "Cost"):
+/// its carrier bounds the panels' length, so an `auto` frequency counts as 10 GHz.
+void check_lines(const Config& config, double T) {
+  for (const LineSpec& spec : config.lines) {
+    double frequency = -1.0;
+    for (const PulseSpec& p : config.pulses)
+      if (p.line == spec.name)
+        frequency = std::max(frequency, p.frequency_mode == FrequencyMode::value ? std::abs(p.frequency) : 10.0);
+    if (frequency < 0.0) continue;  // no pulse uses it (a plausibility warning)
+    const double panels = pulse::Line(spec).panel_estimate(T, frequency);
+    if (panels > pulse::kMaxLinePanels)
+      config.fail(spec.path,
+                  "the line's output over the " + shortest(T) + " ns evolution needs about " + shortest(panels) +
+                      " panels, more than " + shortest(pulse::kMaxLinePanels) +
+                      " (a panel is at most half a filter's sigma or tau, an eighth of the carrier's period and one sample long)",
+                  "larger sigma or tau, a lower sample_rate, or a shorter evolution");
   }
 }
 
@@ -391,7 +411,9 @@ device::ResolvedDevice resolve(const Config& config, Purpose purpose) {
   check_precision(config);
   check_compute_device(config);
   if (purpose == Purpose::optimize || has_trainable(config)) check_gradient(config);
-  check_trace(config, check_duration(config, check_pulses(config, modes)));
+  const double duration = check_duration(config, check_pulses(config, modes));
+  check_trace(config, duration);
+  check_lines(config, duration);
   check_initial_states(config, modes);
   check_open_system(config, modes);
   check_target(config, modes);

@@ -116,28 +116,39 @@ Line::Chain Line::chain() const {
   return c;
 }
 
-PanelFunction Line::run(const std::vector<Chain>& terms, const LineInput& in, double T) const {
+Line::Grid Line::grid(double T, double frequency) const {
   const Chain nominal = chain();
-  const double sigma = nominal.gauss.sigma;
-  const bool sampled = spec_.sample_rate.has_value();
-  const double rate = sampled ? *spec_.sample_rate : 0.0;
-  const double lo = sigma > 0.0 ? -detail::kGaussReach * sigma : 0.0;
-  const double hi = T + (sigma > 0.0 ? detail::kGaussReach * sigma : 0.0) + (sampled ? 1.0 / rate : 0.0);
-
-  // Panels: aligned to the signal's jumps (the pulse's breaks, or the sample edges), no longer
-  // than half of any filter's time scale or an eighth of the carrier's period.
-  double h = kMaxPanel;
-  if (sigma > 0.0) h = std::min(h, 0.5 * sigma);
+  Grid g;
+  g.sigma = nominal.gauss.sigma;
+  g.rate = spec_.sample_rate.value_or(0.0);
+  g.lo = g.sigma > 0.0 ? -detail::kGaussReach * g.sigma : 0.0;
+  g.hi = T + (g.sigma > 0.0 ? detail::kGaussReach * g.sigma : 0.0) + (g.rate > 0.0 ? 1.0 / g.rate : 0.0);
+  // Panels no longer than half of any filter's time scale or an eighth of the carrier's period.
+  g.h = kMaxPanel;
+  if (g.sigma > 0.0) g.h = std::min(g.h, 0.5 * g.sigma);
   for (const auto* list : {&nominal.pre, &nominal.post})
     for (const Section& s : *list)
-      if (!s.integrator) h = std::min(h, 0.5 * s.tau);
-  if (in.frequency > 0.0) h = std::min(h, 0.125 / in.frequency);
+      if (!s.integrator) g.h = std::min(g.h, 0.5 * s.tau);
+  if (frequency > 0.0) g.h = std::min(g.h, 0.125 / frequency);
+  return g;
+}
+
+double Line::panel_estimate(double T, double frequency) const {
+  const Grid g = grid(T, frequency);
+  return std::ceil((g.hi - g.lo) / g.h) + (g.rate > 0.0 ? (g.hi - g.lo) * g.rate : 0.0) + 4.0;
+}
+
+PanelFunction Line::run(const std::vector<Chain>& terms, const LineInput& in, double T) const {
+  const Grid g = grid(T, in.frequency);
+  const double sigma = g.sigma, rate = g.rate, lo = g.lo, hi = g.hi;
+  const bool sampled = rate > 0.0;
+  // Panels aligned to the signal's jumps: the pulse's breaks, or the sample edges.
   std::vector<double> edges = in.breaks;
   edges.insert(edges.end(), {lo, 0.0, T, hi});
   if (sampled)
     for (auto k = static_cast<long>(std::ceil(lo * rate)); static_cast<double>(k) / rate < hi; ++k)
       edges.push_back(static_cast<double>(k) / rate);
-  add_breaks(edges, lo, hi, h);
+  add_breaks(edges, lo, hi, g.h);
 
   PanelFunction total(edges);
   for (const Chain& c : terms) {

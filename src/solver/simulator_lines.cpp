@@ -3,6 +3,7 @@
 // over the evolution) and evaluated at every sample time. The derivatives the adjoint asks
 // for are line outputs too (the line is linear in the pulse), computed with them.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "qevolve/simulator.hpp"
@@ -68,6 +69,19 @@ void Simulator::replace_pulses(std::vector<pulse::Pulse> pulses, std::vector<pul
   pulses_ = std::move(pulses);
   if (!lines.empty()) lines_ = std::move(lines);
   update_lines();
+}
+
+std::pair<double, double> Simulator::line_tail(std::size_t p) const {
+  if (pulse_line_.empty() || pulse_line_[p] < 0) return {0.0, 0.0};
+  const pulse::PanelFunction& y = line_out_[p];
+  const double T = options_.duration;
+  double peak = 0.0;
+  for (int q = 0; q < y.panels(); ++q)
+    for (int j = 0; j < pulse::PanelFunction::kNodes; ++j) peak = std::max(peak, std::abs(pulses_[p].value(y.node(q, j))));
+  // The end's panel: the last that starts before T.
+  const auto it = std::lower_bound(y.edges().begin(), y.edges().end(), T);
+  const int last = static_cast<int>(it - y.edges().begin()) - 1;
+  return {last >= 0 ? std::abs(y.on_panel(last, T)) : 0.0, peak};
 }
 
 double Simulator::pulse_value(std::size_t p, double t) const {
