@@ -18,7 +18,8 @@ One figure, one panel per part the file holds (docs/output.md "What `qevolve plo
   after compensation with a CZ's conditional phase; without it, /superoperator (open systems):
   the channel's population transfer <a|E(|i><i|)|a> (qevolve_plot_unitary.py).
 - /energies (with /labels): the lowest dressed levels above the ground state; /zz: static ZZ.
-- /pulses: every pulse's samples against time (real and imaginary parts when complex).
+- /pulses: every pulse's samples against time (real and imaginary parts when complex); with
+  /pulses/ideal (control lines) also, thin and dashed, each pulse on a line before its line.
 The output format follows OUT's extension (png, pdf, svg, ...; anything else: png); the file is
 written under a temporary name and renamed, with the figure's titles and legend entries as its
 description (PNG and SVG `Description`, PDF `Subject`). A file it cannot draw: one line
@@ -201,14 +202,41 @@ def population_panel(ax, time, pops, names, title):
     ax.legend(fontsize=8, loc="best", ncol=2 if len(order) > 4 else 1)
 
 
+def row_limits(curves, limit):
+    """The y range of a pulse row drawing `curves` (real arrays): the side the curves reach
+    furthest gets 1.15 `limit`, the other side as far as the curves reach there (in proportion),
+    but at least a margin of 0.08 `limit`. Returns (lo, hi, negative): negative when the curves
+    reach further below zero than above."""
+    up = max([max(float(np.max(c, initial=0.0)), 0.0) for c in curves], default=0.0)
+    down = max([max(-float(np.min(c, initial=0.0)), 0.0) for c in curves], default=0.0)
+    reach = max(up, down)
+    if reach == 0.0:
+        return -0.08 * limit, 1.15 * limit, False
+
+    def side(x):
+        return limit * max(0.08, 1.15 * x / reach)
+
+    return -side(down), side(up), down > up
+
+
 def pulse_rows(f, units):
     """The pulses: (draw(fig, spec), rows), one row per pulse (at most MAX_PULSES) sharing the
-    time axis, so that simultaneous pulses with fast carriers do not hide each other."""
+    time axis, so that simultaneous pulses with fast carriers do not hide each other. With
+    /pulses/ideal (a run with control lines, docs/lines.md) a pulse on a line is drawn twice:
+    its line's output (what the mode sees, /pulses/values) and, thin and dashed, the pulse
+    before the line."""
     time = np.real(np.ravel(read(f, "/pulses/time"))).astype(float)
     values = np.asarray(read(f, "/pulses/values"))
     if values.ndim == 1:
         values = values.reshape(1, -1)
     need_shape("/pulses/values", values, (None, time.size))
+    ideal = None
+    if "/pulses/ideal" in f:
+        ideal = np.asarray(read(f, "/pulses/ideal"))
+        if ideal.ndim == 1:
+            ideal = ideal.reshape(1, -1)
+        need_shape("/pulses/ideal", ideal, values.shape)
+        ideal = np.real(ideal).astype(float)
     names = strings(f, "/pulses/names") if "/pulses/names" in f else []
     if len(names) != values.shape[0]:
         names = [f"pulses[{p}]" for p in range(values.shape[0])]
@@ -220,7 +248,11 @@ def pulse_rows(f, units):
         unit = "GHz; flux pulses Φ0"
         names = [f"{n} [{row_units[p]}]" if p < shown else n for p, n in enumerate(names)]
 
+    # The rows whose pulse went through a line: its ideal differs from what the mode saw.
+    lined = [ideal is not None and not np.array_equal(ideal[p], np.real(values[p])) for p in range(shown)]
     peaks = np.abs(values[:shown]).max(axis=1) if values.size else np.zeros(shown)
+    if ideal is not None and values.size:
+        peaks = np.maximum(peaks, np.abs(ideal[:shown]).max(axis=1))
     limits = np.maximum(peaks, (peaks.max(initial=0.0) or 1.0) / 20)
 
     def draw(fig, spec):
@@ -230,19 +262,26 @@ def pulse_rows(f, units):
             ax = fig.add_subplot(grid[p], sharex=axes[0] if axes else None)
             axes.append(ax)
             v = values[p]
-            ax.plot(time, np.real(v), lw=0.9, color=f"C{p % 10}", label="I (real part)")
-            if np.iscomplexobj(v) and np.any(np.imag(v) != 0):
-                ax.plot(time, np.imag(v), lw=0.9, ls="--", color=f"C{p % 10}", alpha=0.8, label="Q (imaginary part)")
+            color = f"C{p % 10}"
+            curves = [np.real(v)]
+            complex_row = np.iscomplexobj(v) and np.any(np.imag(v) != 0)
+            after = "after the line (what the mode sees)"
+            ax.plot(time, np.real(v), lw=0.9, color=color,
+                    label=(f"I (real part), {after}" if complex_row else after) if lined[p] else "I (real part)")
+            if complex_row:
+                curves.append(np.imag(v))
+                ax.plot(time, np.imag(v), lw=0.9, ls="--", color=color, alpha=0.8, label="Q (imaginary part)")
+            if lined[p]:
+                curves.append(ideal[p])
+                ax.plot(time, ideal[p], lw=0.6, ls=(0, (4, 2)), color=color, alpha=0.9, label="before the line")
+            if complex_row or lined[p]:
                 ax.legend(fontsize=7, loc="upper right")
-            # Each row its own scale, but none finer than 1/20 of the largest pulse: a pulse that
-            # is numerically zero (a carrier sampled at its nodes) stays a flat line.
-            # A one-signed pulse (a flux pulse, a baseband envelope) keeps the other side small.
-            lo, hi = -1.15 * limits[p], 1.15 * limits[p]
-            negative = np.all(np.real(v) <= 0) and np.any(np.real(v) < 0)
-            if np.all(np.real(v) >= 0):
-                lo = -0.08 * limits[p]
-            elif negative:
-                hi = 0.08 * limits[p]
+            # Each row its own scale (both curves of a pulse on a line), but none finer than
+            # 1/20 of the largest pulse: a pulse that is numerically zero (a carrier sampled at
+            # its nodes) stays a flat line. A one-signed pulse (a flux pulse, a baseband
+            # envelope) keeps a small margin on the other side, or as much as an undershoot
+            # (a line's high-pass after the pulse) needs.
+            lo, hi, negative = row_limits(curves, limits[p])
             ax.set_ylim(lo, hi)
             # The name in the corner the pulse leaves free (a negative one starts at the top).
             ax.text(0.005, 0.07 if negative else 0.93, names[p], transform=ax.transAxes, fontsize=8,

@@ -3,7 +3,7 @@
 // the script refuses), the messages for a missing interpreter or module, and `bench --plot`
 // with a file name the old shell command line broke on; a CZ's phases and conditional phase, a
 // chevron's population (--population, --from and their errors) and leakage at rounding level,
-// read back from the image's Description.
+// read back from the image's Description; a run with a control line drawn before and after it.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "cli_util.hpp"
+#include "line_configs.hpp"
 #include "qevolve/hdf5_file.hpp"
 
 namespace qevolve::testing {
@@ -260,6 +261,38 @@ assert 'phase arg U after compensation (vz)' in d, d
 assert '|U|\u00b2 of the computational block (before compensation)' in d, d
 d = description('x.png')
 assert 'phase arg U (compensation none)' in d and 'conditional phase' not in d, d
+)");
+  EXPECT_EQ(py.exit_code, 0) << py.out << py.err;
+}
+
+// A run with a control line (the CZ's flux pulse on `zline`): the pulses row draws what the
+// mode sees and, dashed, the pulse before its line, both named in the legend (the image's
+// Description); the scale holds both, down to the bias tee's undershoot at the pulse's end.
+TEST(CliPlot, ControlLineRunDrawsThePulseBeforeAndAfterItsLine) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  TempDir dir;
+  const auto cfg = dir.write("zline.yaml", zline_cz_config());
+  const auto h5 = dir / "zline.h5";
+  auto r = run_qevolve("run " + shell_word(cfg) + " --steps 200 --quiet -o " + shell_word(h5), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(h5), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + (dir / "zline.png").string() + " (unitary, energies, pulses)\n");
+  const auto py = check_in(dir, R"(
+import sys
+sys.path.insert(0, ')" + kSource + R"(/scripts')
+import matplotlib.pyplot as plt, qevolve_plot
+d = description('zline.png')
+assert 'after the line (what the mode sees)' in d and 'before the line' in d, d
+f = h5py.File('zline.h5', 'r')
+v, ideal = f['/pulses/values'][0], f['/pulses/ideal'][0]
+assert v[-1] < -1e-3 and ideal.max() > v.max(), (v[-1], ideal.max(), v.max())  # undershoot, droop
+_, pulses = qevolve_plot.collect_panels(f, None)
+fig = plt.figure()
+pulses[0](fig, fig.add_gridspec(1, 1)[0])
+lo, hi = fig.axes[0].get_ylim()
+assert lo <= v.min() and hi >= ideal.max() and lo > -0.2 * hi, (lo, hi)
 )");
   EXPECT_EQ(py.exit_code, 0) << py.out << py.err;
 }

@@ -23,7 +23,12 @@ operator, α = -0.25 GHz:
 - cz_run.h5: a two-qubit run file of a CZ-like gate: /unitary with single-qubit phases, a partial
   |01>-|10> swap and a conditional phase of 0.97 π; /unitary_compensated the same gate with the
   single-qubit phases removed and a global phase; the attribute conditional_phase;
-- bad_trace.h5: /trace/populations whose first axis does not match /trace/time.
+- lined_run.h5: /pulses of a run with a control line (docs/lines.md): a flux pulse (rampcos,
+  delay 5 ns) through a first-order high-pass of tau = LINE_TAU (a bias tee): /pulses/values
+  droops below /pulses/ideal over the plateau and undershoots after the pulse; beside it a drive
+  pulse without a line (its ideal row equals its values);
+- bad_trace.h5: /trace/populations whose first axis does not match /trace/time;
+- bad_ideal.h5: lined_run.h5 with a /pulses/ideal of the wrong shape.
 Every sweep holds /sweep/populations (|U(out, in)|² of levels 0 and 1) and /sweep/labels.
 """
 import os
@@ -38,6 +43,7 @@ T_GATE = 20.0            # ns
 OMEGA_PI = 1 / (2 * T_GATE)  # GHz: a square π pulse of T_GATE
 F01 = 4.8                # GHz: the qubit frequency (the sweep's frequency axis is absolute)
 STR = h5py.string_dtype()
+LINE_TAU = 100.0         # ns: the high-pass of lined_run.h5 (short, so that its droop shows)
 
 
 def propagator(omega, delta, t, levels=LEVELS):
@@ -168,6 +174,38 @@ def cz_file(path):
         f["/unitary_compensated"] = complex_compound(uc)
 
 
+def highpass(x, time, tau):
+    """y = x - (1/tau) int_0^t e^{-(t-s)/tau} x(s) ds on a uniform grid (trapezoid rule): a
+    first-order high-pass, y' = x' - y / tau."""
+    dt = time[1] - time[0]
+    y, acc = np.empty_like(x), 0.0
+    decay = np.exp(-dt / tau)
+    for k in range(x.size):
+        if k:
+            acc = acc * decay + 0.5 * dt * (x[k - 1] * decay + x[k])
+        y[k] = x[k] - acc / tau
+    return y
+
+
+def lined_run_file(path):
+    """A flux pulse through a high-pass (the line's output and the pulse before it) and a drive
+    pulse without a line, sampled at the step midpoints of 400 steps over 80 ns."""
+    steps, duration = 400, 80.0
+    time = (np.arange(steps) + 0.5) * duration / steps
+    u = np.clip((time - 5.0) / 50.0, 0.0, 1.0)
+    flux = 0.15 * np.where((u > 0) & (u < 1), 0.5 - 0.5 * np.cos(2 * np.pi * u), 0.0)
+    drive, _ = drag_pulse(time, duration, 0.5)
+    values = np.stack([highpass(flux, time, LINE_TAU), drive])
+    with h5py.File(path, "w") as f:
+        root_attributes(f, [3, 3], steps)
+        f.attrs["duration_ns"] = duration
+        f.attrs["flux_pulses"] = np.array([0], dtype=np.int64)
+        f["/pulses/time"] = time
+        f["/pulses/values"] = values
+        f["/pulses/ideal"] = np.stack([flux, drive])
+        f["/pulses/names"] = np.array(["pulses[0]", "pulses[1]"], dtype=STR)
+
+
 def main(folder):
     os.makedirs(folder, exist_ok=True)
     trace_file(os.path.join(folder, "trace.h5"), True)
@@ -208,6 +246,11 @@ def main(folder):
         root_attributes(f, [2], 10)
         f["/trace/time"] = np.linspace(0, 10, 11)
         f["/trace/populations"] = np.zeros((7, 2, 1))
+    lined_run_file(os.path.join(folder, "lined_run.h5"))
+    lined_run_file(os.path.join(folder, "bad_ideal.h5"))
+    with h5py.File(os.path.join(folder, "bad_ideal.h5"), "a") as f:
+        del f["/pulses/ideal"]
+        f["/pulses/ideal"] = np.zeros((1, 7))
 
 
 if __name__ == "__main__":

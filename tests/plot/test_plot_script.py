@@ -4,7 +4,8 @@ make_plot_inputs.py. Each must give a PNG with the expected panels; the phases o
 after compensation and its conditional phase, leakage below 1e-12 left out of the log scales,
 and a sweep's population (--population OUT --from IN) are checked against the numbers the files
 were made from (a two-level chevron against the Rabi formula); a malformed file or a state the
-sweep does not have must give exit status 2 and one line naming the problem. Exit 77 (skipped)
+sweep does not have must give exit status 2 and one line naming the problem; a run with a control
+line draws each pulse on a line before and after it (/pulses/ideal). Exit 77 (skipped)
 without matplotlib or h5py.
 
 Usage: test_plot_script.py [KEEP_FOLDER]  (the PNGs stay there to be looked at)
@@ -36,7 +37,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 # file -> the number of panels (4 initial states and the pulses; 1 or 2 sweep panels)
 EXPECTED = {"trace.h5": 5, "trace_modes.h5": 5, "sweep1.h5": 1, "chevron.h5": 2, "sweep3.h5": 2,
             "sweep_text.h5": 2, "sweep_notarget.h5": 1, "chevron_2level.h5": 2, "leak_line.h5": 1,
-            "leak_map.h5": 2, "cz_run.h5": 2}
+            "leak_map.h5": 2, "cz_run.h5": 2, "lined_run.h5": 1}
 LEAKAGE_FLOOR = 1e-12  # docs/output.md: leakage below this is not drawn
 
 
@@ -271,6 +272,74 @@ def flag_error_failures(folder):
     return failures
 
 
+def pulse_axes(h5):
+    """The rows of the pulses panel the script draws for `h5`, in one open figure (the caller
+    closes it with plt.close("all"))."""
+    sys.path.insert(0, os.path.dirname(SCRIPT))
+    import qevolve_plot
+    import matplotlib.pyplot as plt
+    with h5py.File(h5, "r") as f:
+        _, pulses = qevolve_plot.collect_panels(f, None)
+    fig = plt.figure()
+    pulses[0](fig, fig.add_gridspec(1, 1)[0])
+    return fig.axes
+
+
+def ideal_failures(folder):
+    """A run with a control line (lined_run.h5): the row of the pulse on the line draws its
+    line's output (solid, "after the line (what the mode sees)") and, thin, dashed and in the
+    same colour, the pulse before the line ("before the line"); its scale holds both (the ideal's
+    peak above the drooped output, the undershoot after the pulse below zero, that side only as
+    far as the undershoot needs). The pulse without a line is drawn once, without a legend. The
+    legend entries reach the PNG's Description; a /pulses/ideal of the wrong shape is refused."""
+    import matplotlib.pyplot as plt
+    from PIL import Image
+    failures = []
+    h5 = os.path.join(folder, "lined_run.h5")
+    with h5py.File(h5, "r") as f:
+        values, ideal = f["/pulses/values"][()], f["/pulses/ideal"][()]
+    axes = pulse_axes(h5)
+    after, before = "after the line (what the mode sees)", "before the line"
+    lined = axes[0].get_lines()
+    labels = [line.get_label() for line in lined]
+    if labels != [after, before]:
+        failures.append(f"lined_run.h5 row 0: curves {labels}, expected {[after, before]}")
+    else:
+        out, inp = lined
+        if not (np.array_equal(out.get_ydata(), values[0]) and np.array_equal(inp.get_ydata(), ideal[0])):
+            failures.append("lined_run.h5 row 0: the curves are not /pulses/values[0] and /pulses/ideal[0]")
+        if inp.get_linestyle() != "--" or out.get_linestyle() != "-" or inp.get_linewidth() >= out.get_linewidth() \
+                or inp.get_color() != out.get_color():
+            failures.append(f"lined_run.h5 row 0: ideal {inp.get_linestyle()} {inp.get_linewidth()} "
+                            f"{inp.get_color()}, output {out.get_linestyle()} {out.get_linewidth()} {out.get_color()}: "
+                            "expected a thinner dashed curve of the same colour")
+    legend = axes[0].get_legend()
+    texts = [t.get_text() for t in legend.get_texts()] if legend else []
+    if texts != [after, before]:
+        failures.append(f"lined_run.h5 row 0: legend {texts}")
+    lo, hi = axes[0].get_ylim()
+    peak, under = ideal[0].max(), values[0].min()
+    if not (values[0].max() < peak <= hi and lo <= under < 0 and lo > -0.5 * peak):
+        failures.append(f"lined_run.h5 row 0: y range [{lo:.4g}, {hi:.4g}] does not hold the ideal's peak "
+                        f"{peak:.4g} and the undershoot {under:.4g} (or is symmetric)")
+    plain = axes[1].get_lines()
+    if len(plain) != 1 or axes[1].get_legend() is not None or axes[1].get_ylim()[0] > -0.07 * ideal[1].max():
+        failures.append(f"lined_run.h5 row 1 (no line): {len(plain)} curves, legend {axes[1].get_legend()}, "
+                        f"y range {axes[1].get_ylim()}")
+    plt.close("all")
+    png = os.path.join(folder, "lined_run_described.png")
+    r = run(h5, png)
+    description = Image.open(png).info.get("Description", "") if r.returncode == 0 else r.stderr
+    if after not in description or before not in description:
+        failures.append(f"lined_run.h5: Description {description!r} lacks the legend entries")
+    bad = os.path.join(folder, "bad_ideal.h5")
+    r = run(bad, os.path.join(folder, "bad_ideal.png"))
+    want = f"{bad}: /pulses/ideal has shape [1, 7], expected [2, 400]"
+    if r.returncode != 2 or r.stderr.strip() != want:
+        failures.append(f"bad_ideal.h5: exit {r.returncode}, stderr {r.stderr.strip()!r}, expected 2 and {want!r}")
+    return failures
+
+
 def description_failures(folder):
     """The PNG's Description names what was drawn: the population, the conditional phase."""
     from PIL import Image
@@ -318,7 +387,7 @@ def main(folder):
         failures.append(f"sweep_notarget.h5: panels {notarget}")
     failures += unit_and_phase_failures()
     failures += phase_failures(folder) + leakage_failures(folder) + population_failures(folder)
-    failures += flag_error_failures(folder) + description_failures(folder)
+    failures += flag_error_failures(folder) + description_failures(folder) + ideal_failures(folder)
     # A malformed file: exit 2, one line `FILE: problem`, no image.
     bad = os.path.join(folder, "bad_trace.h5")
     r = run(bad, os.path.join(folder, "bad.png"))
@@ -333,7 +402,8 @@ def main(folder):
     for f in failures:
         print("FAIL", f)
     print(f"{len(EXPECTED)} files drawn, the best point, the slice, a CZ's phases, leakage below 1e-12, "
-          f"populations, flag errors, descriptions, a malformed file and an unwritable image checked: "
+          f"populations, flag errors, descriptions, a line's ideal pulses, a malformed file and an unwritable "
+          f"image checked: "
           f"{len(failures)} failures")
     return 1 if failures else 0
 
