@@ -180,8 +180,8 @@ class Simulator {
   /// The control lines (docs/lines.md) and the line of each pulse (-1: none).
   [[nodiscard]] const std::vector<pulse::Line>& lines() const { return lines_; }
   [[nodiscard]] int pulse_line(std::size_t p) const { return pulse_line_[p]; }
-  /// Through a line: |output| at the evolution's end and the pulse's peak max|f| (before the
-  /// line), both at the line's nodes; {0, 0} without a line.
+  /// Through a line: |output - f| at the evolution's end (the line's tail, not yet settled)
+  /// and the pulse's peak max|f| at the line's nodes; {0, 0} without a line.
   [[nodiscard]] std::pair<double, double> line_tail(std::size_t p) const;
   /// What the mode sees of pulse p at time t: the pulse itself, or its line's output.
   [[nodiscard]] double pulse_value(std::size_t p, double t) const;

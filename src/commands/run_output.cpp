@@ -227,6 +227,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                   r.single_precision_deviation);
     out << line;
   }
+  for (const std::string& note : line_notes(sim)) out << note << "\n";
   for (const ResolvedValue& v : r.resolved ? *r.resolved : resolved_values(*r.config, sim)) {
     std::snprintf(line, sizeof line, "resolved: %s = %.10g%s%s (%s)\n", v.key.c_str(), v.value,
                   v.unit.empty() ? "" : " ", v.unit.c_str(), v.how.c_str());
@@ -312,8 +313,8 @@ void print_warnings(std::ostream& err, const Config& config, const solver::Simul
     char text[320];
     const std::string& line = sim.lines()[static_cast<std::size_t>(sim.pulse_line(p))].name();
     std::snprintf(text, sizeof text,
-                  "%s: its line `%s` still outputs %.3g at the evolution's end (%.2g of the pulse's peak %.3g): "
-                  "what follows is cut off; extend evolution.duration to let the line settle",
+                  "%s: the output of its line `%s` is %.3g away from the pulse at the evolution's end (%.2g of the "
+                  "pulse's peak %.3g): the line's tail is cut off; extend evolution.duration to let it settle",
                   sim.pulses()[p].path().c_str(), line.c_str(), tail, tail / peak, peak);
     err << "qevolve: warning: " << text << "\n";
   }

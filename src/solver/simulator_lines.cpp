@@ -81,7 +81,7 @@ std::pair<double, double> Simulator::line_tail(std::size_t p) const {
   // The end's panel: the last that starts before T.
   const auto it = std::lower_bound(y.edges().begin(), y.edges().end(), T);
   const int last = static_cast<int>(it - y.edges().begin()) - 1;
-  return {last >= 0 ? std::abs(y.on_panel(last, T)) : 0.0, peak};
+  return {last >= 0 ? std::abs(y.on_panel(last, T) - pulses_[p].value(T)) : 0.0, peak};
 }
 
 double Simulator::pulse_value(std::size_t p, double t) const {

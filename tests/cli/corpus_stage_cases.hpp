@@ -71,6 +71,12 @@ inline std::vector<CorpusCase> stage_cases() {
           "[amplitude]}\n"
           "evolution: {solver: adaptive}\ntarget: {gates: [{gate: X, qubits: [t0]}]}\n",
           "evolution.solver: solver `adaptive` gives no gradient"),
+      // A line's panels follow its shortest time scale and the evolution's length.
+      row("LineWithTooManyPanels",
+          "lines:\n  - {name: z, filters: [{type: gaussian, sigma: 1e-4}]}\n"
+          "pulses:\n  - {qubit: t0, shape: cos, amplitude: 0.01, duration: 20, line: z}\n",
+          "bad.yaml:5:5: lines[0]: the line's output over the 20 ns evolution needs about 400045 panels, more than "
+          "200000"),
   };
 }
 

@@ -80,5 +80,29 @@ TEST(PlausibilityCli, NoneOnTheShippedExamples) {
   EXPECT_GE(checked, 10);
 }
 
+// A line whose output has not settled at the evolution's end (docs/lines.md "Tails"): after a
+// 20 ns square pulse of 0.08 through a 200 ns bias-tee the output undershoots by 0.08 (1 -
+// e^(-0.1)) = 0.0076 and decays as e^(-t/200): 400 ns later 0.0076 e^(-2) = 0.013 of the peak
+// (a warning), 1400 ns later 0.0076 e^(-7) = 8.7e-5 of it (none).
+TEST(PlausibilityCli, ALineThatHasNotSettledAtTheEnd) {
+  TempDir dir;
+  const std::string text =
+      "device:\n  qubits:\n    - {name: q0, type: duffing, frequency: 5.0, anharmonicity: -0.2, levels: 3}\n"
+      "lines:\n  - {name: z, filters: [{type: highpass, tau: 200.0}]}\n"
+      "pulses:\n  - {qubit: q0, operator: number, shape: piecewise_constant, values: [0.08], duration: 20, line: z}\n"
+      "evolution: {solver: expm, steps: 100}\n";
+  const std::string cfg = "'" + dir.write("tail.yaml", text).string() + "'";
+  const CommandResult r = run_qevolve("run " + cfg + " --set evolution.duration=420 --steps 500 --threads 1 --quiet", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "qevolve: warning: pulses[0]: the output of its line `z` is 0.00103 away from the pulse at the evolution's "
+            "end (0.013 of the pulse's peak 0.08): the line's tail is cut off; extend evolution.duration to let it "
+            "settle\n");
+  const CommandResult settled =
+      run_qevolve("run " + cfg + " --set evolution.duration=1420 --steps 2000 --threads 1 --quiet", dir);
+  EXPECT_EQ(settled.exit_code, 0) << settled.err;
+  EXPECT_EQ(settled.err, "");
+}
+
 }  // namespace
 }  // namespace qevolve::testing
