@@ -1,5 +1,5 @@
-// The summary's notes (summary_notes.hpp): resolved values, the step-phase check, the
-// lab-frame hint.
+// The summary's notes (summary_notes.hpp): resolved values, the control lines, the step-phase
+// check, the lab-frame hint.
 #include "summary_notes.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "qevolve/pulse.hpp"
+#include "qevolve/text.hpp"
 
 namespace qevolve::commands {
 
@@ -37,6 +38,47 @@ std::vector<ResolvedValue> resolved_values(const Config& config, const solver::S
   }
   if (!config.evolution.duration)
     out.push_back({"evolution.duration", sim.options().duration, "ns", "latest pulse end"});
+  return out;
+}
+
+namespace {
+
+std::string number(const char* format, double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
+/// `gaussian 0.5 ns`, `highpass 1000 ns`, `exponential 1 - 0.02 e^(-t/30 ns)`, `fir 3 taps`.
+std::string describe_filter(const FilterSpec& f) {
+  switch (f.type) {
+    case FilterType::gaussian: return "gaussian " + number("%.6g", f.sigma) + " ns";
+    case FilterType::highpass: return "highpass " + number("%.6g", f.tau) + " ns";
+    case FilterType::exponential:
+      return "exponential 1 " + std::string(f.amplitude < 0 ? "- " : "+ ") + number("%.6g", std::abs(f.amplitude)) +
+             " e^(-t/" + number("%.6g", f.tau) + " ns)";
+    case FilterType::fir: return "fir " + counted(f.taps.size(), "tap");
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> line_notes(const solver::Simulator& sim) {
+  std::vector<std::string> out;
+  for (std::size_t l = 0; l < sim.lines().size(); ++l) {
+    std::string pulses;
+    for (std::size_t p = 0; p < sim.pulses().size(); ++p)
+      if (sim.pulse_line(p) == static_cast<int>(l)) pulses += (pulses.empty() ? "" : ", ") + sim.pulses()[p].path();
+    if (pulses.empty()) continue;  // a line no pulse uses (a plausibility warning)
+    const LineSpec& spec = sim.lines()[l].spec();
+    std::string filters;
+    for (const FilterSpec& f : spec.filters) filters += (filters.empty() ? "" : ", ") + describe_filter(f);
+    out.push_back("lines: " + pulses + " through " + spec.name + " (" +
+                  (spec.sample_rate ? number("%.6g", *spec.sample_rate) + " GS/s" : std::string("no sampling")) +
+                  "; " + (filters.empty() ? std::string("no filters") : filters) +
+                  (spec.predistort ? "; predistorted)" : ")"));
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 // What `run` and `optimize` tell the user besides the numbers (docs/cli.md "Progress and
 // summary"): the values `auto` and the shape rules resolved to (also stored as /resolved), the
-// step-size check on the fastest phase per step, and the lab-frame hint.
+// control line each pulse goes through, the step-size check on the fastest phase per step, and
+// the lab-frame hint.
 #pragma once
 
 #include <optional>
@@ -25,6 +26,11 @@ struct ResolvedValue {
 /// given ones (rampcos, trapezoid: the third of duration/ramp/plateau; gaussian: of
 /// duration/sigma/c), and evolution.duration when it was not given; config order.
 [[nodiscard]] std::vector<ResolvedValue> resolved_values(const Config& config, const solver::Simulator& sim);
+
+/// One summary line per control line some pulse goes through (docs/lines.md), without its
+/// newline: `lines: pulses[0], pulses[2] through zline (2.4 GS/s; gaussian 0.5 ns, highpass
+/// 1000 ns; predistorted)`, the line's values as the simulator holds them; none without lines.
+[[nodiscard]] std::vector<std::string> line_notes(const solver::Simulator& sim);
 
 /// The step-size check: phi_m = 2 pi dt max(E_1 - E_0 of mode m, |f_p| of every pulse on m),
 /// the fastest phase a fixed step has to follow on mode m: its own precession and the carrier
