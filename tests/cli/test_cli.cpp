@@ -1,5 +1,5 @@
 // The qevolve executable end to end: exit codes, messages, HDF5 output read back by h5py,
-// atomic output under SIGKILL.
+// atomic output under SIGKILL, the summary's control lines.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -7,9 +7,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
 #include <thread>
 
 #include "cli_util.hpp"
+#include "line_configs.hpp"
 
 namespace qevolve::testing {
 namespace {
@@ -248,6 +252,42 @@ double summary_number(const std::string& out, const std::string& key) {
   const auto at = out.find(key);
   EXPECT_NE(at, std::string::npos) << out;
   return at == std::string::npos ? -1.0 : std::stod(out.substr(at + key.size()));
+}
+
+// The summary names each control line some pulse goes through, once, with its pulses, sample
+// rate, filters and predistortion (docs/cli.md "Progress and summary"); a line no pulse uses
+// gets no such line. After optimize the line's values are the optimum's.
+TEST(Cli, SummaryNamesEachControlLineUsed) {
+  TempDir dir;
+  const auto cfg = dir.write("lines.yaml", kSmallFluxoniumLines);
+  auto r = run_qevolve("run '" + cfg.string() + "' --threads 1", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string lines;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("lines: ", 0) == 0) lines += line + "\n";
+  EXPECT_EQ(lines,
+            "lines: pulses[1] through zline (2.4 GS/s; gaussian 0.5 ns, highpass 1000 ns)\n"
+            "lines: pulses[0], pulses[2] through xy (no sampling; exponential 1 - 0.02 e^(-t/30 ns), "
+            "exponential 1 + 0.1 e^(-t/5 ns); predistorted)\n"
+            "lines: pulses[3] through bare (no sampling; no filters)\n"
+            "lines: pulses[4] through taps (2 GS/s; fir 3 taps)\n")
+      << r.out;
+  EXPECT_LT(r.out.find("lines: "), r.out.find("resolved: ")) << r.out;
+  // optimize: the trained sigma as the optimiser's summary gives it (%.12g there, %.6g here).
+  r = run_qevolve("optimize '" + cfg.string() + "' --threads 1 --set 'lines[0].filters[0].optimize=[sigma]'" +
+                      " --set optimize.max_iterations=1",
+                  dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string arrow = "lines[0].filters[0].sigma                0.5 -> ";
+  const auto at = r.out.find(arrow);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double sigma = std::stod(r.out.substr(at + arrow.size()));
+  EXPECT_NE(sigma, 0.5);
+  char want[120];
+  std::snprintf(want, sizeof want, "lines: pulses[1] through zline (2.4 GS/s; gaussian %.6g ns, highpass 1000 ns)\n",
+                sigma);
+  EXPECT_NE(r.out.find(want), std::string::npos) << want << r.out;
 }
 
 TEST(Cli, FluxoniumCzExample) {
