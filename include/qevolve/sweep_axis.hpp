@@ -11,9 +11,10 @@
 namespace qevolve::io {
 
 /// What a swept key changes, and so what a point must rebuild: nothing for `target`, the
-/// pulses for `pulses` (Simulator::set_pulses), the simulator for `evolution`, the device and
-/// the simulator for `device`.
-enum class SweepScope { target, pulses, evolution, device };
+/// pulses for `pulses` (Simulator::set_pulses), the pulses' control lines for `lines`
+/// (Simulator::set_pulses rebuilds them with the pulses), the simulator for `evolution`, the
+/// device and the simulator for `device`.
+enum class SweepScope { target, pulses, lines, evolution, device };
 
 struct SweepAxis {
   std::string key;                 ///< KEY
@@ -28,7 +29,7 @@ inline constexpr std::int64_t kMaxSweepPoints = 1000000;
 
 /// Parses a `--vary` argument. START:STOP:COUNT: COUNT points from START to STOP inclusive,
 /// linearly spaced (COUNT = 1: START alone); v1,v2,...: those values. InputError naming the
-/// argument for a bad spec or a key outside device, pulses, evolution and target.
+/// argument for a bad spec or a key outside device, pulses, lines, evolution and target.
 [[nodiscard]] SweepAxis parse_vary(const std::string& argument);
 
 /// Number of grid points (the product of the axes' lengths); InputError above kMaxSweepPoints.

@@ -204,7 +204,7 @@ constexpr std::array kTable{
           "START:STOP:COUNT with numbers START, STOP and an integer COUNT >= 1, e.g. 0.07:0.09:15"},
     Entry{Msg::VaryBadList, "`${SPEC}`: ${WHY}", "a list of YAML scalars v1,v2,... e.g. 500,1000,2000"},
     Entry{Msg::VaryScope, "`${KEY}` changes no result of a sweep",
-          "a key under device, pulses, evolution or target"},
+          "a key under device, pulses, lines, evolution or target"},
     Entry{Msg::VaryRole, "`${KEY}` changes the computational subspace, which is the same at every point",
           "one role per sweep: set it with --set"},
     Entry{Msg::VaryTooMany, "the grid has ${COUNT} points", "at most ${LIMIT} points"},

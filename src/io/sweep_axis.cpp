@@ -99,6 +99,7 @@ SweepAxis parse_vary(const std::string& argument) {
   if (top == "device") axis.scope = SweepScope::device;
   else if (top == "evolution") axis.scope = SweepScope::evolution;
   else if (top == "pulses") axis.scope = SweepScope::pulses;
+  else if (top == "lines") axis.scope = SweepScope::lines;
   else if (top == "target") axis.scope = SweepScope::target;
   else throw input_error({o.label, 0, 0}, o.key, Msg::VaryScope, {{"KEY", o.key}});
   // A role decides d (docs/device.md "Qubits and couplers"); /sweep/populations has one d.

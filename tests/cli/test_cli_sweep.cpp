@@ -1,6 +1,6 @@
 // `qevolve sweep`: every grid point equals `qevolve run --set` with its values (to 1e-12; the
-// same code path, so in practice bitwise), pulse-only sweeps build the simulator once, device
-// axes rebuild it, threads do not change a bit, and every bad --vary or bad point value is an
+// same code path, so in practice bitwise), pulse-only and control-line sweeps build the
+// simulator once, device axes rebuild it, threads do not change a bit, and every bad --vary or bad point value is an
 // exit 2 naming the --vary before any evolution.
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_util.hpp"
+#include "line_configs.hpp"
 #include "sweep_configs.hpp"
 
 namespace qevolve::testing {
@@ -104,6 +105,42 @@ TEST(CliSweep, DeviceAxisRebuildsAndEqualsRunSet) {
       << r.out;
   expect_sweep_equals_runs(dir, cfg, {{"device.qubits[q0].el", {"0.95", "1.05"}}, {"pulses[0].amplitude", {"0.075", "0.085"}}},
                            h5);
+}
+
+// Control-line keys are swept like pulse keys (docs/cli.md "sweep"): by index or by name, each
+// point's lines rebuilt with its pulses (Simulator::set_pulses) on one simulator, every point
+// different and equal to `run --set` at its values; a line value invalid at one point is an
+// input error naming the --vary before any work.
+TEST(CliSweep, LineAxesEqualRunSetAtEveryPoint) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto cfg = dir.write("lines.yaml", kSmallFluxoniumLines);
+  const auto h5 = dir / "sweep.h5";
+  const std::vector<Axis> axes = {{"lines[zline].filters[1].tau", {"20", "1000"}},
+                                  {"lines[0].filters[0].sigma", {"0.5", "1.5"}},
+                                  {"lines[xy].predistort", {"true", "false"}}};
+  std::string vary;
+  for (const Axis& a : axes) vary += " --vary '" + a.key + "=" + a.values[0] + "," + a.values[1] + "'";
+  const auto r = run_qevolve("sweep " + quoted(cfg) + vary + " --threads 1 -o " + quoted(h5), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("grid: 2 x 2 x 2 = 8 points"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rank 0 built 1 device(s), 1 simulator(s), updated pulses 7 time(s)"), std::string::npos)
+      << r.out;
+  expect_sweep_equals_runs(dir, cfg, axes, h5);
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "F = h5py.File('" + h5.string() + "', 'r')['sweep/fidelity'][()].ravel()\n"
+      "assert len(set(F.tolist())) == 8, F  # every line value changes the result\n"
+      "assert np.min(np.abs(np.diff(np.sort(F)))) > 1e-9, F\n",
+      dir);
+  EXPECT_EQ(py.exit_code, 0) << py.err << py.out;
+  const auto bad = run_qevolve("sweep " + quoted(cfg) + " --vary 'lines[0].filters[1].tau=100,-1' -o " + quoted(h5), dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err.rfind("qevolve: error: --vary lines[0].filters[1].tau=100,-1 (value -1): lines[0].filters[1].tau: ",
+                          0),
+            0u)
+      << bad.err;
+  EXPECT_EQ(bad.out, "");
 }
 
 TEST(CliSweep, ThreadsChangeNoBit) {
@@ -235,7 +272,8 @@ const BadVary kBadVary[] = {
     {"--vary pulses[0].amplitude=0.1:0.2:0", "--vary pulses[0].amplitude=0.1:0.2:0: pulses[0].amplitude: `0.1:0.2:0`: COUNT is not an integer"},
     {"--vary pulses[0].amplitude=0.1:0.2:2.5", "--vary pulses[0].amplitude=0.1:0.2:2.5: pulses[0].amplitude: `0.1:0.2:2.5`: COUNT is not an integer"},
     {"--vary pulses[0].amplitude=0.1,,0.2", "--vary pulses[0].amplitude=0.1,,0.2: pulses[0].amplitude: `0.1,,0.2`: value 2 is empty"},
-    {"--vary output.file=a.h5,b.h5", "--vary output.file=a.h5,b.h5: output.file: `output.file` changes no result of a sweep"},
+    {"--vary output.file=a.h5,b.h5", "--vary output.file=a.h5,b.h5: output.file: `output.file` changes no result of a sweep "
+                                     "(expected a key under device, pulses, lines, evolution or target)\n"},
     {"--vary pulses[2].amplitude=0.1,0.2", "--vary pulses[2].amplitude=0.1,0.2 (value 0.1): pulses[2]: there are 1 pulses"},
     {"--vary pulses[0].duration=40,-5", "--vary pulses[0].duration=40,-5 (value -5): pulses[0].duration: "},
     {"--vary evolution.steps=100:200:4", "--vary evolution.steps=100:200:4 (value 133.33333333333334): evolution.steps: "},
