@@ -42,6 +42,9 @@ class RunResult {
   [[nodiscard]] const std::vector<std::string>& gradient_names() const;  ///< empty: no gradient
   [[nodiscard]] const RVector& gradient() const;        ///< d(1 - F)/d(theta), /gradient order
   [[nodiscard]] const std::optional<solver::Trace>& trace() const;  ///< output.trace
+  /// /pulses/*: the sample times, every pulse as its mode saw it (after its control line), the
+  /// pulses before their lines (`ideal`: empty when no pulse has a line) and their names.
+  [[nodiscard]] const solver::PulseSamples& pulses() const;
   [[nodiscard]] std::vector<std::pair<std::string, double>> resolved() const;  ///< /resolved/*
   [[nodiscard]] std::vector<std::string> initial_labels() const;  ///< /initial_states
   [[nodiscard]] std::vector<int> dims() const;          ///< levels per mode

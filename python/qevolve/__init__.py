@@ -167,6 +167,13 @@ class Result:
         return self._r.trace_arrays() if self._r.has_trace else None
 
     @property
+    def pulses(self) -> dict[str, Any]:
+        """/pulses/*: ``time`` [S] (ns), ``values`` [P, S] (every pulse as its mode saw it: after
+        its control line), ``names`` [P] and, when a pulse has a control line (docs/lines.md),
+        ``ideal`` [P, S] (the pulses before their lines). Copies, except ``time``."""
+        return self._r.pulse_arrays()
+
+    @property
     def resolved(self) -> dict[str, float]:
         """/resolved: the numbers `auto` and derived shape keys resolved to."""
         return dict(self._r.resolved)

@@ -138,6 +138,22 @@ void bind_run_result(nb::module_& m) {
              if (t.open) d["trace"] = view(t.trace, {T, n}, self);
              return d;
            })
+      .def("pulse_arrays",
+           [](nb::handle self) {
+             const qevolve::solver::PulseSamples& ps = nb::cast<const RunResult&>(self).pulses();
+             const auto rows = [&ps](const std::vector<std::vector<double>>& v) {
+               std::vector<double> flat;
+               flat.reserve(v.size() * ps.time.size());
+               for (const auto& row : v) flat.insert(flat.end(), row.begin(), row.end());
+               return owned(std::move(flat), {v.size(), ps.time.size()});
+             };
+             nb::dict d;
+             d["time"] = view(ps.time, {ps.time.size()}, self);
+             d["values"] = rows(ps.values);
+             d["names"] = ps.names;
+             if (!ps.ideal.empty()) d["ideal"] = rows(ps.ideal);
+             return d;
+           })
       .def("save", &RunResult::save, nb::arg("path"), nb::call_guard<nb::gil_scoped_release>());
 }
 

@@ -103,14 +103,15 @@ std::vector<std::string> key_of(const std::vector<io::Override>& all) {
 }
 
 /// What an override changes, as a sweep axis's scope: the device for `device.*`, the
-/// simulator for anything but pulses and target (evolution, output: the trace grid).
+/// simulator for anything but pulses, lines and target (evolution, output: the trace grid); a
+/// pulse's or a line's key only the pulses and their lines (Simulator::set_pulses).
 SweepPoint point_of(Config config, device::ResolvedDevice resolved, const std::vector<io::Override>& all) {
   SweepPoint p;
   for (const io::Override& o : all) {
     const std::string top = o.key.substr(0, o.key.find_first_of(".["));
     const std::string entry = o.key + "=" + o.value;
     if (top == "device") p.device_key.push_back(entry);
-    if (top != "pulses" && top != "target") p.simulator_key.push_back(entry);
+    if (top != "pulses" && top != "lines" && top != "target") p.simulator_key.push_back(entry);
   }
   p.config = std::move(config);
   p.resolved = std::move(resolved);

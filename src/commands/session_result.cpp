@@ -48,6 +48,7 @@ const CMatrix& RunResult::superoperator() const { return impl_->report.superoper
 const std::vector<std::string>& RunResult::gradient_names() const { return impl_->report.gradient_names; }
 const RVector& RunResult::gradient() const { return impl_->report.gradient; }
 const std::optional<solver::Trace>& RunResult::trace() const { return impl_->report.trace; }
+const solver::PulseSamples& RunResult::pulses() const { return *impl_->report.pulses; }
 std::vector<std::pair<std::string, double>> RunResult::resolved() const {
   std::vector<std::pair<std::string, double>> out;
   for (const ResolvedValue& v : *impl_->report.resolved) out.emplace_back(v.key, v.value);
