@@ -177,6 +177,10 @@ class Simulator {
   /// valid): the same pulses and lines, in the same order, with other values; the lines'
   /// outputs are recomputed once. `lines` empty: the lines are kept.
   void replace_pulses(std::vector<pulse::Pulse> pulses, std::vector<pulse::Line> lines = {});
+  /// NumericalError when these values of the pulses and lines would make a line's output
+  /// unaffordable (more than pulse::kMaxLinePanels panels, docs/lines.md "Cost"): an optimiser's
+  /// step is refused before anything changes. replace_pulses checks it first too.
+  void check_lines(const std::vector<pulse::Pulse>& pulses, const std::vector<pulse::Line>& lines) const;
   /// The control lines (docs/lines.md) and the line of each pulse (-1: none).
   [[nodiscard]] const std::vector<pulse::Line>& lines() const { return lines_; }
   [[nodiscard]] int pulse_line(std::size_t p) const { return pulse_line_[p]; }

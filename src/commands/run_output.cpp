@@ -19,9 +19,6 @@ namespace {
 
 /// Largest D for which `run` diagonalises H0 densely to write /energies.
 constexpr auto kMaxDenseEnergies = static_cast<Index>(sizes::kMaxDenseEnergies);
-/// A line whose output at the end exceeds this fraction of its pulse's peak is warned about
-/// (docs/lines.md "Tails").
-constexpr double kLineTailWarning = 1e-3;
 
 }  // namespace
 
@@ -307,17 +304,7 @@ void print_warnings(std::ostream& err, const Config& config, const solver::Simul
   print_warning_lines(err, io::plausibility_warnings(config, device::mode_params(sim.device())));
   const std::string w = step_size_warning(sim);
   if (!w.empty()) err << "qevolve: warning: " << w << "\n";
-  for (std::size_t p = 0; p < sim.pulses().size(); ++p) {  // docs/lines.md "Tails"
-    const auto [tail, peak] = sim.line_tail(p);
-    if (!(tail > kLineTailWarning * peak)) continue;
-    char text[320];
-    const std::string& line = sim.lines()[static_cast<std::size_t>(sim.pulse_line(p))].name();
-    std::snprintf(text, sizeof text,
-                  "%s: the output of its line `%s` is %.3g away from the pulse at the evolution's end (%.2g of the "
-                  "pulse's peak %.3g): the line's tail is cut off; extend evolution.duration to let it settle",
-                  sim.pulses()[p].path().c_str(), line.c_str(), tail, tail / peak, peak);
-    err << "qevolve: warning: " << text << "\n";
-  }
+  print_warning_lines(err, line_tail_warnings(sim));  // docs/lines.md "Tails"
 }
 
 void print_destination(std::ostream& out, const std::string& output) {

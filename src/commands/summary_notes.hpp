@@ -54,6 +54,15 @@ struct StepPhase {
 /// is named after the numbers when not empty.
 [[nodiscard]] std::string step_size_warning(const solver::Simulator& sim, const std::string& where = {});
 
+/// A line whose output is farther than this fraction of its pulse's peak from the pulse at the
+/// evolution's end has not settled (docs/lines.md "Tails").
+constexpr double kLineTailWarning = 1e-3;
+/// The largest |line output - pulse| at the end over each pulse's peak (0 without lines).
+[[nodiscard]] double worst_line_tail(const solver::Simulator& sim);
+/// One warning per pulse whose line has not settled at the end; `where` as for
+/// step_size_warning.
+[[nodiscard]] std::vector<std::string> line_tail_warnings(const solver::Simulator& sim, const std::string& where = {});
+
 /// A two-qubit phase gate's conditional phase: phase = arg(U_00 U_11 conj(U_01) conj(U_10)) of
 /// the computational block before compensation (single-qubit Z phases cancel in it), in
 /// (-pi, pi]; target = pi for CZ, a CPHASE's angle wrapped into (-pi, pi].

@@ -146,6 +146,11 @@ std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats&
     const solver::Simulator sim(point.config, device, 1);
     out.push_back(step_size_warning(sim, "at the sweep's point " + point.label));
   }
+  if (const std::int64_t at = worst_tail_point(stats, plan.grid, comm); at >= 0) {
+    const SweepPoint point = build_point(plan.grid, parsed, sets, at);
+    const solver::Simulator sim(point.config, device::build_device(point.resolved), 1);
+    for (std::string& w : line_tail_warnings(sim, "at the sweep's point " + point.label)) out.push_back(std::move(w));
+  }
   if (plan.base.where.count("output.trace") != 0)
     out.emplace_back("sweep records no output.trace (/sweep/* holds each point's final figures); "
                      "`qevolve run` with one point's values as --set records its trace");

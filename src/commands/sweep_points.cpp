@@ -134,12 +134,36 @@ std::int64_t first_implausible_point(const std::vector<SweepPoint>& points, cons
   return at < static_cast<double>(grid.points) ? static_cast<std::int64_t>(at) : -1;
 }
 
-std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
-  const double mine = stats.worst_step_point >= 0 ? stats.worst_step_phase : -1.0;
+namespace {
+
+/// The grid index of the largest `value` over every rank (collective; the first of equals), -1
+/// when none exceeds `threshold`. `point` indexes this rank's points (-1: none).
+std::int64_t worst_over_ranks(double value, std::int64_t point, double threshold, const SweepGrid& grid,
+                              comm::Communicator& comm) {
+  const double mine = point >= 0 ? value : -1.0;
   const double top = comm.allreduce_max(mine);
-  if (top <= kMaxPhasePerStep) return -1;  // nothing to warn of: rank 0 rebuilds no point
-  const auto at = static_cast<double>(comm.shard(grid.points).first + stats.worst_step_point);
+  if (top <= threshold) return -1;  // nothing to warn of: rank 0 rebuilds no point
+  const auto at = static_cast<double>(comm.shard(grid.points).first + point);
   return static_cast<std::int64_t>(-comm.allreduce_max(mine == top ? -at : -static_cast<double>(grid.points)));
+}
+
+/// Keeps the larger value and its point (ascending points: the first of equals stays).
+void keep_worst(double value, std::int64_t point, double& worst, std::int64_t& at) {
+  const bool earlier = at < 0 || point < at;
+  if (point >= 0 && (value > worst || (value == worst && earlier))) {
+    worst = value;
+    at = point;
+  }
+}
+
+}  // namespace
+
+std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
+  return worst_over_ranks(stats.worst_step_phase, stats.worst_step_point, kMaxPhasePerStep, grid, comm);
+}
+
+std::int64_t worst_tail_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
+  return worst_over_ranks(stats.worst_tail, stats.worst_tail_point, kLineTailWarning, grid, comm);
 }
 
 namespace {
@@ -245,10 +269,9 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
         const gradient::Evaluation ev = worker.evaluate(point, mine);
         results[static_cast<std::size_t>(i)] = figures(ev, *worker.simulator(), point.config);
         const std::optional<StepPhase> step = fastest_step_phase(*worker.simulator());
-        if (step && step->phase > mine.worst_step_phase) {  // ascending i: the first of equals stays
-          mine.worst_step_phase = step->phase;
-          mine.worst_step_point = i;
-        }
+        if (step) keep_worst(step->phase, i, mine.worst_step_phase, mine.worst_step_point);
+        const double tail = worst_line_tail(*worker.simulator());
+        if (tail > 0.0) keep_worst(tail, i, mine.worst_tail, mine.worst_tail_point);
       } catch (const NumericalError& e) {  // e.g. lost unitarity: name the point
         t.critical([&] {
           if (!failed.exchange(true))
@@ -267,12 +290,8 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       stats.device_builds += mine.device_builds;
       stats.simulator_builds += mine.simulator_builds;
       stats.pulse_updates += mine.pulse_updates;
-      const bool earlier = stats.worst_step_point < 0 || mine.worst_step_point < stats.worst_step_point;
-      if (mine.worst_step_point >= 0 && (mine.worst_step_phase > stats.worst_step_phase ||
-                                         (mine.worst_step_phase == stats.worst_step_phase && earlier))) {
-        stats.worst_step_phase = mine.worst_step_phase;
-        stats.worst_step_point = mine.worst_step_point;
-      }
+      keep_worst(mine.worst_step_phase, mine.worst_step_point, stats.worst_step_phase, stats.worst_step_point);
+      keep_worst(mine.worst_tail, mine.worst_tail_point, stats.worst_tail, stats.worst_tail_point);
     });
   });
   if (failure) std::rethrow_exception(failure);

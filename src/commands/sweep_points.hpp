@@ -78,12 +78,17 @@ struct SweepStats {
   /// and the point (index into this rank's points; the first of equals), -1: none moves.
   double worst_step_phase = 0.0;
   std::int64_t worst_step_point = -1;
+  /// The same for the lines' unsettled tails (summary_notes.hpp worst_line_tail).
+  double worst_tail = 0.0;
+  std::int64_t worst_tail_point = -1;
 };
 
 /// The grid index of the point with the largest phase per step over every rank's share
 /// (collective; the first of equals), -1 when none exceeds kMaxPhasePerStep: the point the
 /// sweep's step-size warning names.
 [[nodiscard]] std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm);
+/// The same for the lines' tails: -1 when none exceeds kLineTailWarning.
+[[nodiscard]] std::int64_t worst_tail_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm);
 
 /// HDF5 (libhdf5 built without thread safety) is entered by one thread of the process at a time:
 /// a sweep's threads reading a matrix_file target, Python sessions on several threads reading

@@ -52,12 +52,15 @@ double line_scale(pulse::LineParam::Key k) {
   }
 }
 
-/// The range a line parameter may take (the config's: docs/lines.md).
-std::pair<double, double> line_range(pulse::LineParam::Key k, bool predistort) {
+/// The range a line parameter may take: the config's (docs/config.md "lines"), with sigma and
+/// tau kept where the line's panels stay affordable over the evolution's T (a panel is at most
+/// half of either: docs/lines.md "Cost"), below the value the config gave if that is smaller.
+std::pair<double, double> line_range(pulse::LineParam::Key k, bool predistort, double T, double value) {
+  const double shortest = std::min(value, 4.0 * T / pulse::kMaxLinePanels);
   switch (k) {
-    case pulse::LineParam::Key::tau: return {1e-9, 1e9};
-    case pulse::LineParam::Key::sigma: return {0.0, 1e9};
-    case pulse::LineParam::Key::amplitude: return {predistort ? -1.0 + 1e-9 : -1e9, 1e9};
+    case pulse::LineParam::Key::tau: return {shortest, 1e9};
+    case pulse::LineParam::Key::sigma: return {std::max(0.0, shortest), 1e9};
+    case pulse::LineParam::Key::amplitude: return {predistort ? std::min(value, -0.999) : -1e9, 1e9};
     case pulse::LineParam::Key::tap: return {-1e9, 1e9};
   }
   return {-1e9, 1e9};
@@ -243,7 +246,7 @@ struct GradientProblem::Impl {
         q.line = static_cast<int>(l);
         q.lref = lp;
         params.push_back(q);
-        const auto [lo, hi] = line_range(lp.key, line.spec().predistort);
+        const auto [lo, hi] = line_range(lp.key, line.spec().predistort, sim->options().duration, line.get(lp));
         info.push_back({line.spec().filters[static_cast<std::size_t>(lp.filter)].path + "." + lp.name(), lo, hi,
                         line_scale(lp.key)});
       }
@@ -428,6 +431,7 @@ void GradientProblem::set_values(const RVector& values) {
       noise_changed = true;
     }
   }
+  m.sim->check_lines(pulses, lines);
   const double T = m.sim->options().duration;
   for (const auto& p : pulses)
     if (p.end() > T * (1.0 + 1e-12))

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
 
 namespace qevolve::solver {
@@ -62,10 +63,23 @@ void Simulator::update_line_derivatives() {
   derivatives_current_ = true;
 }
 
+void Simulator::check_lines(const std::vector<pulse::Pulse>& pulses, const std::vector<pulse::Line>& lines) const {
+  for (std::size_t p = 0; p < pulses.size() && !lines.empty(); ++p) {
+    if (pulse_line_[p] < 0) continue;
+    const pulse::Line& line = lines[static_cast<std::size_t>(pulse_line_[p])];
+    const double panels = line.panel_estimate(options_.duration, std::abs(pulses[p].frequency()));
+    if (panels > pulse::kMaxLinePanels)
+      throw NumericalError("line `" + line.name() + "` would need about " + std::to_string(static_cast<long long>(panels)) +
+                           " panels (more than " + std::to_string(static_cast<long long>(pulse::kMaxLinePanels)) +
+                           ") with these filter values");
+  }
+}
+
 void Simulator::replace_pulses(std::vector<pulse::Pulse> pulses, std::vector<pulse::Line> lines) {
   if (pulses.size() != pulses_.size()) throw std::invalid_argument("Simulator::replace_pulses: a different number of pulses");
   if (!lines.empty() && lines.size() != lines_.size())
     throw std::invalid_argument("Simulator::replace_pulses: a different number of lines");
+  check_lines(pulses, lines);
   pulses_ = std::move(pulses);
   if (!lines.empty()) lines_ = std::move(lines);
   update_lines();
