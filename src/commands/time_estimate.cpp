@@ -189,9 +189,57 @@ ProbeRun probe(const Config& config, int steps, int threads, bool twice) {
   return a;
 }
 
+/// `splitting: chebyshev` (and open systems never take it): a step's cost grows with dt (the
+/// series' length), so a probe of a few long steps costs as much as the run and extrapolates
+/// 20-30x high. Such a config is timed on its own grid instead: the forward pass of the real
+/// simulator stopped after `k` steps by a trace observer (called between segments, outside
+/// the threads). Returns {build s, seconds per step}.
+bool dt_dependent(const Config& config) {
+  return config.evolution.split_solver() && config.evolution.splitting == Splitting::chebyshev;
+}
+
+std::pair<double, double> real_steps(const Config& config, int threads, int k) {
+  struct Stop {};
+  Config c = config;
+  c.output.trace = {};
+  c.output.trace.every = k;
+  const auto t0 = Clock::now();
+  const solver::Simulator sim(c, io::build_device(c), threads);
+  const double build = since(t0);
+  Clock::time_point start;
+  solver::StepObserver stop_at_k;
+  stop_at_k.state = [&](int step, const CMatrix&) {
+    if (step == 0) start = Clock::now();
+    else throw Stop{};
+  };
+  try {
+    (void)sim.evolve(sim.all_initial(), {}, stop_at_k);
+  } catch (const Stop&) {
+  }
+  return {build, since(start) / k};
+}
+
+/// real_steps with k doubled from kFirstProbeSteps until the steps take kMinProbeSeconds (or k
+/// reaches the run's steps).
+std::pair<double, double> timed_real_steps(const Config& config, int threads) {
+  const int steps = config.evolution.steps;
+  int k = std::min(steps, kFirstProbeSteps);
+  auto r = real_steps(config, threads, k);
+  while (r.second * k < kMinProbeSeconds && k < steps) {
+    k = std::min(steps, static_cast<int>(std::ceil(k * kMinProbeSeconds / std::max(r.second * k, 1e-5))));
+    r = real_steps(config, threads, k);
+  }
+  return r;
+}
+
 /// The forward pass alone over `steps` steps on a simulator of its own: build + evolution
 /// seconds (the quick look `run` takes before deciding whether a full probe is worth it).
 double quick_forward(const Config& config, int steps, int threads) {
+  const double passes = gradient::has_trainable(config) ? 3.0 : 1.0;
+  if (dt_dependent(config)) {
+    const auto [build, step] = real_steps(config, threads, steps);
+    return build + passes * step * config.evolution.steps;
+  }
   Config c = config;
   c.evolution.steps = steps;
   const auto t0 = Clock::now();
@@ -202,7 +250,6 @@ double quick_forward(const Config& config, int steps, int threads) {
   else
     (void)sim.evolve();
   // With a gradient the adjoint pass costs about twice the forward pass (docs/gradients.md).
-  const double passes = gradient::has_trainable(config) ? 3.0 : 1.0;
   return std::chrono::duration<double>(t1 - t0).count() + passes * since(t1) * config.evolution.steps / steps;
 }
 
@@ -285,6 +332,16 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
   const int steps = e.steps;
   int k1 = std::min(steps, kFirstProbeSteps);
   if (refine_above > 0.0 && quick_forward(config, k1, threads) < refine_above) return std::nullopt;
+  if (dt_dependent(config)) {  // the forward pass on the run's own grid; the adjoint about 2x it
+    const auto [build, step] = timed_real_steps(config, threads);
+    e.build = build;
+    e.evolve_step = step;
+    e.gradient_step = gradient::has_trainable(config) ? 2.0 * step : 0.0;
+    e.probe_steps = -1;
+    e.output = output_seconds(config, memory, writes_output);
+    cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, e.flops_per_step}});
+    return e;
+  }
   // check times each probe length twice (the faster kept); run, whose own time it spends, once.
   const bool twice = refine_above <= 0.0;
   // Two probe lengths k1 < k2 separate what each step costs from what a run costs once.
@@ -340,8 +397,9 @@ std::string describe(const TimeEstimate& e) {
   text += ", fidelity and set-up " + duration_text(e.once);
   if (e.gradient_step > 0.0) text += ", gradient " + duration_text(e.gradient());
   if (e.output > 0.0) text += ", output " + duration_text(e.output);
-  text += e.probe_steps > 0 ? "; timed here by a " + std::to_string(e.probe_steps) + "-step probe)"
-                            : "; from this machine's cache)";
+  text += e.probe_steps > 0    ? "; timed here by a " + std::to_string(e.probe_steps) + "-step probe)"
+          : e.probe_steps < 0  ? "; timed here on the run's first steps)"
+                               : "; from this machine's cache)";
   return text;
 }
 

@@ -57,6 +57,18 @@ TEST(CliTime, NoTimeAndAdaptive) {
       << r.out;
 }
 
+// splitting: chebyshev: a step's cost grows with dt, so the probe times the run's own first steps
+// (a 4-step probe of the whole T took 25x the run's per-step time on the coupler CZ).
+TEST(CliTime, ChebyshevIsTimedOnTheRunsOwnSteps) {
+  TempDir dir;
+  const std::string cfg = dir.write("x.yaml", kSmallFluxonium).string();
+  const auto r = run_cached("check '" + cfg + "' --threads 1 --set evolution.solver=trotter --set evolution.splitting=chebyshev --set evolution.steps=400", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("400 steps x "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; timed here on the run's first steps) for `qevolve run` on 1 thread"), std::string::npos)
+      << r.out;
+}
+
 TEST(CliTime, RunPrintsACachedEstimateAndRefinesIt) {
   TempDir dir;
   const std::string cfg = dir.write("x.yaml", kSmallFluxonium).string();
