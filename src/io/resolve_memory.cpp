@@ -15,6 +15,8 @@
 #include <algorithm>
 
 #include "qevolve/error.hpp"
+#include "qevolve/line.hpp"
+#include "qevolve/pulse.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
 
@@ -134,6 +136,28 @@ void add_mode_bases(const Config& config, const device::ResolvedDevice& dev, Ter
   }
 }
 
+/// The control lines' outputs (docs/lines.md "Cost"): per pulse on a line, 16 values per
+/// panel for its output, three working copies while it is computed and, with a gradient, one
+/// output per trainable parameter of the pulse and of its line.
+double line_bytes(const Config& config, bool gradient) {
+  if (config.lines.empty()) return 0.0;
+  double T = config.evolution.duration.value_or(0.0);
+  for (const PulseSpec& p : config.pulses) T = std::max(T, pulse::Pulse(p, 0.0, 1.0).end());
+  double bytes = 0.0;
+  for (const PulseSpec& p : config.pulses) {
+    const auto l = std::find_if(config.lines.begin(), config.lines.end(), [&](const LineSpec& s) { return s.name == p.line; });
+    if (l == config.lines.end()) continue;
+    double copies = 4.0;
+    if (gradient) {
+      copies += static_cast<double>(p.optimize.size() + p.values.size());  // `values` may name them all
+      for (const FilterSpec& f : l->filters) copies += static_cast<double>(f.optimize.size() + f.taps.size());
+    }
+    const double frequency = p.frequency_mode == FrequencyMode::value ? std::abs(p.frequency) : 10.0;
+    bytes += copies * pulse::PanelFunction::kNodes * 8.0 * pulse::Line(*l).panel_estimate(T, frequency);
+  }
+  return bytes;
+}
+
 void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purpose purpose, bool writes_output,
                    Terms& t) {
   const EvolutionSpec& ev = config.evolution;
@@ -177,6 +201,8 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
                   "the dense generator needs", "evolution.splitting");
     evolution.add((gradient ? kChebyshevKeptTerms : 4.0) * state, "the series needs", "evolution.splitting");
   }
+  if (const double lines = line_bytes(config, gradient); lines > 0.0)
+    evolution.add(lines, "the control lines' outputs need", "lines");
   if (ev.solver == Solver::adaptive)  // dense H0, one dense operator per pulse
     evolution.add((1.0 + static_cast<double>(config.pulses.size())) * side * side * kComplex,
                   "the dense propagator needs", "evolution.solver");

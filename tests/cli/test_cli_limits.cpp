@@ -73,6 +73,22 @@ TEST(Limits, CheckPrintsTheEstimateAndMaxMemoryRefuses) {
                      "(expected a positive size such as 8G, 500M or 2GiB)\n");
 }
 
+// The control lines' outputs (docs/lines.md "Cost"): a 10 ps bias tee over 900 ns needs
+// 180004 panels of 16 values, four copies while computed: 87.9 MiB, counted before any work.
+TEST(Limits, ControlLinesAreCounted) {
+  TempDir dir;
+  const std::string cfg = dir.write("lines.yaml",
+                                    "device:\n  qubits:\n    - {name: q0, type: duffing, frequency: 5.0, anharmonicity: -0.2, levels: 3}\n"
+                                    "lines:\n  - {name: z, filters: [{type: highpass, tau: 0.01}]}\n"
+                                    "pulses:\n  - {qubit: q0, operator: number, shape: rampcos, amplitude: 0.01, duration: 900, "
+                                    "ramp: 10, line: z}\n"
+                                    "evolution: {solver: expm, steps: 100}\n")
+                              .string();
+  const auto r = run_qevolve("check --no-time --max-memory 60M '" + cfg + "'", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "lines: D = 3 states, 2 columns: the control lines' outputs need 87.9 MiB")) << r.err;
+}
+
 TEST(Limits, RlimitIsTheAvailableMemory) {
   TempDir dir;
   const auto cfg = dir.write("chain.yaml", kChain64);
