@@ -184,9 +184,13 @@ class Simulator {
   /// The control lines (docs/lines.md) and the line of each pulse (-1: none).
   [[nodiscard]] const std::vector<pulse::Line>& lines() const { return lines_; }
   [[nodiscard]] int pulse_line(std::size_t p) const { return pulse_line_[p]; }
-  /// Through a line: |output - f| at the evolution's end (the line's tail, not yet settled)
-  /// and the pulse's peak max|f| at the line's nodes; {0, 0} without a line.
-  [[nodiscard]] std::pair<double, double> line_tail(std::size_t p) const;
+  /// Through a line, at the line's nodes in [0, T]: |output - f| at the evolution's end (the
+  /// line's tail, not yet settled), the pulse's peak max|f| and the output's max|y|; all 0
+  /// without a line.
+  struct LineSummary {
+    double end_gap = 0.0, pulse_peak = 0.0, output_peak = 0.0;
+  };
+  [[nodiscard]] LineSummary line_summary(std::size_t p) const;
   /// What the mode sees of pulse p at time t: the pulse itself, or its line's output.
   [[nodiscard]] double pulse_value(std::size_t p, double t) const;
   /// d(pulse_value(p, t))/d(params): the pulse's derivatives, or (through a line) the line's

@@ -27,4 +27,10 @@ template <typename Count>
   return std::to_string(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
 }
 
+/// "there is 1 pulse", "there are 3 pulses" for a list key spelt in the plural ("pulses").
+[[nodiscard]] inline std::string there_are(std::size_t n, const std::string& plural) {
+  const std::string one = plural.ends_with('s') ? plural.substr(0, plural.size() - 1) : plural;
+  return std::string(n == 1 ? "is " : "are ") + counted(n, one, plural);
+}
+
 }  // namespace qevolve

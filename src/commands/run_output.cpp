@@ -1,5 +1,6 @@
 // Shared output of `run` and `optimize`: HDF5 result file and summary (docs/output.md, docs/cli.md "Progress and summary").
 #include "config_input.hpp"
+#include "line_warnings.hpp"
 #include "run_output.hpp"
 
 #include <cstdio>
@@ -304,7 +305,7 @@ void print_warnings(std::ostream& err, const Config& config, const solver::Simul
   print_warning_lines(err, io::plausibility_warnings(config, device::mode_params(sim.device())));
   const std::string w = step_size_warning(sim);
   if (!w.empty()) err << "qevolve: warning: " << w << "\n";
-  print_warning_lines(err, line_tail_warnings(sim));  // docs/lines.md "Tails"
+  print_warning_lines(err, line_warnings(sim));  // docs/lines.md "Warnings"
 }
 
 void print_destination(std::ostream& out, const std::string& output) {

@@ -1,6 +1,7 @@
 // The results of a Session (include/qevolve/session.hpp): a run's report with what its file
 // needs captured, and a sweep's grid. Their files are written by the commands' own writers.
 #include "summary_notes.hpp"
+#include "line_warnings.hpp"
 #include "session_impl.hpp"
 
 #include <chrono>
@@ -93,7 +94,7 @@ std::shared_ptr<const RunResult::Impl> make_run_result(std::shared_ptr<const sol
   impl->warnings =
       session_plausibility(impl->config, device::mode_params(impl->sim->device()), parsed, impl->overrides);
   if (std::string w = step_size_warning(*impl->sim); !w.empty()) impl->warnings.push_back(std::move(w));
-  for (std::string& w : line_tail_warnings(*impl->sim)) impl->warnings.push_back(std::move(w));
+  for (std::string& w : line_warnings(*impl->sim)) impl->warnings.push_back(std::move(w));
   return impl;
 }
 

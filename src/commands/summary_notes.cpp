@@ -116,32 +116,6 @@ std::string step_size_warning(const solver::Simulator& sim, const std::string& w
   return text + line;
 }
 
-double worst_line_tail(const solver::Simulator& sim) {
-  double worst = 0.0;
-  for (std::size_t p = 0; p < sim.pulses().size(); ++p) {
-    const auto [tail, peak] = sim.line_tail(p);
-    if (peak > 0.0) worst = std::max(worst, tail / peak);
-  }
-  return worst;
-}
-
-std::vector<std::string> line_tail_warnings(const solver::Simulator& sim, const std::string& where) {
-  std::vector<std::string> out;
-  for (std::size_t p = 0; p < sim.pulses().size(); ++p) {
-    const auto [tail, peak] = sim.line_tail(p);
-    if (!(tail > kLineTailWarning * peak)) continue;
-    const std::string& line = sim.lines()[static_cast<std::size_t>(sim.pulse_line(p))].name();
-    char text[320];
-    std::snprintf(text, sizeof text,
-                  "%s: the output of its line `%s` is %.3g away from the pulse at the evolution's end (%.2g of the "
-                  "pulse's peak %.3g",
-                  sim.pulses()[p].path().c_str(), line.c_str(), tail, tail / peak, peak);
-    out.push_back(text + (where.empty() ? std::string() : ", " + where) +
-                  "): the line's tail is cut off; extend evolution.duration to let it settle");
-  }
-  return out;
-}
-
 std::optional<ConditionalPhase> conditional_phase(const Config& config, const CMatrix& unitary) {
   if (!config.target || config.target->gates.size() != 1 || unitary.rows() != 4 || unitary.cols() != 4)
     return std::nullopt;

@@ -1,7 +1,7 @@
 // What `run` and `optimize` tell the user besides the numbers (docs/cli.md "Progress and
 // summary"): the values `auto` and the shape rules resolved to (also stored as /resolved), the
 // control line each pulse goes through, the step-size check on the fastest phase per step, and
-// the lab-frame hint.
+// the lab-frame hint (the lines' warnings: line_warnings.hpp).
 #pragma once
 
 #include <optional>
@@ -53,15 +53,6 @@ struct StepPhase {
 /// empty when the fastest phase per step is within kMaxPhasePerStep. `where` (a sweep's point)
 /// is named after the numbers when not empty.
 [[nodiscard]] std::string step_size_warning(const solver::Simulator& sim, const std::string& where = {});
-
-/// A line whose output is farther than this fraction of its pulse's peak from the pulse at the
-/// evolution's end has not settled (docs/lines.md "Tails").
-constexpr double kLineTailWarning = 1e-3;
-/// The largest |line output - pulse| at the end over each pulse's peak (0 without lines).
-[[nodiscard]] double worst_line_tail(const solver::Simulator& sim);
-/// One warning per pulse whose line has not settled at the end; `where` as for
-/// step_size_warning.
-[[nodiscard]] std::vector<std::string> line_tail_warnings(const solver::Simulator& sim, const std::string& where = {});
 
 /// A two-qubit phase gate's conditional phase: phase = arg(U_00 U_11 conj(U_01) conj(U_10)) of
 /// the computational block before compensation (single-qubit Z phases cancel in it), in

@@ -1,4 +1,5 @@
 #include "sweep_grid.hpp"
+#include "line_warnings.hpp"
 #include "summary_notes.hpp"
 
 #include <algorithm>

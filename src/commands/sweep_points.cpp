@@ -1,4 +1,5 @@
 #include "sweep_points.hpp"
+#include "line_warnings.hpp"
 
 #include <atomic>
 #include <cmath>

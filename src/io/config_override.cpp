@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "messages.hpp"
+#include "qevolve/text.hpp"
 #include "qevolve/config_loader.hpp"
 #include "yaml_source.hpp"
 #include "yaml_values.hpp"
@@ -126,7 +127,7 @@ class Setter {
       at = s.index;
       if (at > n || (at == n && !last))
         throw input_error(where(), path_ + "[" + s.text + "]", Msg::SetIndexRange,
-                          {{"COUNT", std::to_string(n)}, {"LIST", list}});
+                          {{"COUNT", std::to_string(n)}, {"ARE", there_are(n, list)}});
     } else {
       std::string names;
       for (std::size_t i = 0; i < n && at == n; ++i) {

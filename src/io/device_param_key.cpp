@@ -56,7 +56,7 @@ class KeyReader {
   /// The entry index of `list` (of `count` entries) or fails.
   std::size_t index(const KeyParts& k, std::size_t count) const {
     const std::size_t i = std::stoul(k.entry);
-    if (i >= count) fail(Msg::GradientIndexRange, {{"COUNT", std::to_string(count)}, {"LIST", k.list}});
+    if (i >= count) fail(Msg::GradientIndexRange, {{"COUNT", std::to_string(count)}, {"ARE", there_are(count, k.list)}});
     return i;
   }
 

@@ -195,7 +195,7 @@ constexpr std::array kTable{
           "UTF-8 text"},
     Entry{Msg::SetEmptyValue, "no value after `=`",
           "a YAML scalar or flow value, e.g. 0.05, [1, 2] or {every: 10}"},
-    Entry{Msg::SetIndexRange, "there are ${COUNT} ${LIST}",
+    Entry{Msg::SetIndexRange, "there ${ARE}",
           "an index below ${COUNT}; [${COUNT}] appends a whole entry"},
     Entry{Msg::SetNoEntry, "no entry named `${NAME}`", "one of: ${NAMES}"},
     Entry{Msg::SetNotMap, "is ${FOUND}, not a mapping: it has no key `${KEY}`", nullptr},
@@ -211,7 +211,7 @@ constexpr std::array kTable{
     // --- keys of derivatives --------------------------------------------------------------
     Entry{Msg::GradientNotDevice, "`${KEY}` is not a device parameter",
           "device.qubits[MODE].PARAMETER or device.couplings[INDEX].PARAMETER, e.g. device.qubits[q0].ej"},
-    Entry{Msg::GradientIndexRange, "there are ${COUNT} ${LIST}", "an index below ${COUNT}"},
+    Entry{Msg::GradientIndexRange, "there ${ARE}", "an index below ${COUNT}"},
     Entry{Msg::NotModeParameter, "`${KEY}` is not a parameter of ${TYPE} mode `${NAME}`",
           "one of: ${ALLOWED}"},
     Entry{Msg::GradientTwice, "`${KEY}` is asked for twice", "each parameter once"},

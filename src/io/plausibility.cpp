@@ -170,7 +170,7 @@ void unused_lines(const Config& config, std::vector<std::string>& out) {
   for (const LineSpec& line : config.lines) {
     const bool used = std::any_of(config.pulses.begin(), config.pulses.end(),
                                   [&](const PulseSpec& p) { return p.line == line.name; });
-    if (!used) out.push_back(located(config, line.path, "no pulse uses the line \"" + line.name + "\""));
+    if (!used) out.push_back(located(config, line.path, "no pulse uses the line `" + line.name + "`"));
   }
 }
 

@@ -177,8 +177,10 @@ void check_lines(const Config& config, double T) {
       config.fail(spec.path,
                   "the line's output over the " + shortest(T) + " ns evolution needs about " + shortest(panels) +
                       " panels, more than " + shortest(pulse::kMaxLinePanels) +
-                      " (a panel is at most half a filter's sigma or tau, an eighth of the carrier's period and one sample long)",
-                  "larger sigma or tau, a lower sample_rate, or a shorter evolution");
+                      " (a panel is at most half a filter's sigma or tau, half of (1 + amplitude) tau for a "
+                      "pre-distorted exponential, an eighth of the carrier's period, and one sample long)",
+                  "larger sigma or tau, an exponential's amplitude further from -1 with predistort, fewer samples "
+                  "over the evolution, or a shorter evolution");
   }
 }
 

@@ -122,7 +122,7 @@ Line::Grid Line::grid(double T, double frequency) const {
   g.sigma = nominal.gauss.sigma;
   g.rate = spec_.sample_rate.value_or(0.0);
   g.lo = g.sigma > 0.0 ? -detail::kGaussReach * g.sigma : 0.0;
-  g.hi = T + (g.sigma > 0.0 ? detail::kGaussReach * g.sigma : 0.0) + (g.rate > 0.0 ? 1.0 / g.rate : 0.0);
+  g.hi = T + (g.sigma > 0.0 ? detail::kGaussReach * g.sigma : 0.0);  // the hold keeps the last sample
   // Panels no longer than half of any filter's time scale or an eighth of the carrier's period.
   g.h = kMaxPanel;
   if (g.sigma > 0.0) g.h = std::min(g.h, 0.5 * g.sigma);

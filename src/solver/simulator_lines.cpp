@@ -85,17 +85,23 @@ void Simulator::replace_pulses(std::vector<pulse::Pulse> pulses, std::vector<pul
   update_lines();
 }
 
-std::pair<double, double> Simulator::line_tail(std::size_t p) const {
-  if (pulse_line_.empty() || pulse_line_[p] < 0) return {0.0, 0.0};
+Simulator::LineSummary Simulator::line_summary(std::size_t p) const {
+  LineSummary out;
+  if (pulse_line_.empty() || pulse_line_[p] < 0) return out;
   const pulse::PanelFunction& y = line_out_[p];
   const double T = options_.duration;
-  double peak = 0.0;
   for (int q = 0; q < y.panels(); ++q)
-    for (int j = 0; j < pulse::PanelFunction::kNodes; ++j) peak = std::max(peak, std::abs(pulses_[p].value(y.node(q, j))));
+    for (int j = 0; j < pulse::PanelFunction::kNodes; ++j) {
+      const double t = y.node(q, j);
+      if (t < 0.0 || t > T) continue;
+      out.pulse_peak = std::max(out.pulse_peak, std::abs(pulses_[p].value(t)));
+      out.output_peak = std::max(out.output_peak, std::abs(y.value(q, j)));
+    }
   // The end's panel: the last that starts before T.
   const auto it = std::lower_bound(y.edges().begin(), y.edges().end(), T);
   const int last = static_cast<int>(it - y.edges().begin()) - 1;
-  return {last >= 0 ? std::abs(y.on_panel(last, T) - pulses_[p].value(T)) : 0.0, peak};
+  if (last >= 0) out.end_gap = std::abs(y.on_panel(last, T) - pulses_[p].value(T));
+  return out;
 }
 
 double Simulator::pulse_value(std::size_t p, double t) const {

@@ -543,7 +543,7 @@ inline std::vector<CorpusCase> flag_cases() {
       {"flags", "SetNotANumber", small, "run small.yaml --set pulses[0].amplitude=abc",
        "pulses[0].amplitude: `abc` is not a number"},
       {"flags", "SetIndexOutOfRange", small, "check small.yaml --set pulses[7].amplitude=0.1",
-       "--set pulses[7].amplitude=0.1: pulses[7]: there are 1 pulses (expected an index below 1"},
+       "--set pulses[7].amplitude=0.1: pulses[7]: there is 1 pulse (expected an index below 1"},
       // Bytes a YAML stream may not hold, refused with the argument shown escaped (no raw
       // control byte reaches the terminal).
       {"flags", "SetEscapeInAComment", small, "check small.yaml --set 'pulses[0].phase=0.1 # \x1b[31m'",

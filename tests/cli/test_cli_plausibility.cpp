@@ -96,12 +96,49 @@ TEST(PlausibilityCli, ALineThatHasNotSettledAtTheEnd) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err,
             "qevolve: warning: pulses[0]: the output of its line `z` is 0.00103 away from the pulse at the evolution's "
-            "end (0.013 of the pulse's peak 0.08): the line's tail is cut off; extend evolution.duration to let it "
+            "end (0.0129 of the pulse's peak 0.08): the line's tail is cut off; extend evolution.duration to let it "
             "settle\n");
   const CommandResult settled =
       run_qevolve("run " + cfg + " --set evolution.duration=1420 --steps 2000 --threads 1 --quiet", dir);
   EXPECT_EQ(settled.exit_code, 0) << settled.err;
   EXPECT_EQ(settled.err, "");
+}
+
+// What a line does that the numbers do not say (docs/lines.md "Warnings"): held samples whose
+// edges fall inside the steps (a first-order step error; none once steps is a multiple of the
+// samples over T), a carrier above the line's Nyquist frequency, a line that removes the pulse.
+TEST(PlausibilityCli, LineWarnings) {
+  TempDir dir;
+  const std::string device =
+      "device:\n  qubits:\n    - {name: q0, type: duffing, frequency: 5.0, anharmonicity: -0.2, levels: 3}\n";
+  const std::string hold = "'" + dir.write("hold.yaml", device +
+                                                             "lines:\n  - {name: z, sample_rate: 1.0}\n"
+                                                             "pulses:\n  - {qubit: q0, operator: number, shape: rampcos, "
+                                                             "amplitude: 0.01, duration: 20, ramp: 5, line: z}\n"
+                                                             "evolution: {solver: expm, steps: 30}\n")
+                                               .string() + "'";
+  const std::string held =
+      "pulses[0]: its line `z` holds each sample for 1 ns and smooths less than a step: the steps (dt = 0.6667 ns) do "
+      "not end where the samples do, so the step error is first order in dt; use evolution.steps = 40 (a multiple of "
+      "the 20 samples over T), or a gaussian filter";
+  auto r = run_qevolve("run " + hold + " --threads 1 --quiet", dir);
+  EXPECT_NE(r.err.find(held), std::string::npos) << r.err;
+  r = run_qevolve("run " + hold + " --set evolution.steps=40 --threads 1 --quiet", dir);
+  EXPECT_EQ(r.err.find("holds each sample"), std::string::npos) << r.err;
+  const std::string rf = "'" + dir.write("rf.yaml", device +
+                                                         "lines:\n  - {name: xy, sample_rate: 2.4}\n"
+                                                         "  - {name: g, filters: [{type: gaussian, sigma: 0.5}]}\n"
+                                                         "pulses:\n"
+                                                         "  - {qubit: q0, shape: cos, amplitude: 0.01, frequency: 5.0, duration: 20, line: xy}\n"
+                                                         "  - {qubit: q0, shape: cos, amplitude: 0.01, frequency: 5.0, duration: 20, line: g}\n"
+                                                         "evolution: {solver: expm, steps: 480}\n")
+                                           .string() + "'";
+  r = run_qevolve("run " + rf + " --threads 1 --quiet", dir);
+  EXPECT_NE(r.err.find("pulses[0]: its carrier (5 GHz) is above the Nyquist frequency of its line `xy` (1.2 GHz = "
+                       "sample_rate / 2): the line samples the pulse itself, carrier included, and aliases it"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("pulses[1]: its line `g` passes at most 1.51e-07 of the pulse's peak"), std::string::npos) << r.err;
 }
 
 }  // namespace

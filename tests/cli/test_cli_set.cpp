@@ -81,7 +81,7 @@ struct BadSet {
 
 const BadSet kBad[] = {
     {"pulses[3].amplitude=1",
-     "--set pulses[3].amplitude=1: pulses[3]: there are 1 pulses (expected an index below 1; [1] appends a whole entry)"},
+     "--set pulses[3].amplitude=1: pulses[3]: there is 1 pulse (expected an index below 1; [1] appends a whole entry)"},
     {"device.qubits[q9].el=1", "--set device.qubits[q9].el=1: device.qubits[q9]: no entry named `q9` (expected one of: q0)"},
     {"pulses[0].amplitud=0.1", "--set pulses[0].amplitud=0.1: pulses[0].amplitud: unknown key `amplitud`, did you mean `amplitude`?"},
     {"evolution.steps=many", "--set evolution.steps=many: evolution.steps: "},

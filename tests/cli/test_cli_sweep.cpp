@@ -274,7 +274,7 @@ const BadVary kBadVary[] = {
     {"--vary pulses[0].amplitude=0.1,,0.2", "--vary pulses[0].amplitude=0.1,,0.2: pulses[0].amplitude: `0.1,,0.2`: value 2 is empty"},
     {"--vary output.file=a.h5,b.h5", "--vary output.file=a.h5,b.h5: output.file: `output.file` changes no result of a sweep "
                                      "(expected a key under device, pulses, lines, evolution or target)\n"},
-    {"--vary pulses[2].amplitude=0.1,0.2", "--vary pulses[2].amplitude=0.1,0.2 (value 0.1): pulses[2]: there are 1 pulses"},
+    {"--vary pulses[2].amplitude=0.1,0.2", "--vary pulses[2].amplitude=0.1,0.2 (value 0.1): pulses[2]: there is 1 pulse"},
     {"--vary pulses[0].duration=40,-5", "--vary pulses[0].duration=40,-5 (value -5): pulses[0].duration: "},
     {"--vary evolution.steps=100:200:4", "--vary evolution.steps=100:200:4 (value 133.33333333333334): evolution.steps: "},
     {"--vary pulses[0].amplitude=1:2:1000 --vary pulses[0].phase=1:2:1001",

@@ -68,7 +68,7 @@ TEST(ConfigOverrides, ProblemsAreLocatedAtTheOverride) {
             "--set pulses[0].amplitude=x: pulses[0].amplitude: `x` is not a number (expected a number in "
             "[-100, 100] (GHz), or auto with angle)");
   EXPECT_EQ(message("device.qubits[q0].el.x=1").rfind("--set device.qubits[q0].el.x=1: device.qubits[0].el: is the value", 0), 0u);
-  EXPECT_EQ(message("device.qubits[3].el=1").rfind("--set device.qubits[3].el=1: device.qubits[3]: there are 1 qubits", 0), 0u);
+  EXPECT_EQ(message("device.qubits[3].el=1").rfind("--set device.qubits[3].el=1: device.qubits[3]: there is 1 qubit", 0), 0u);
   EXPECT_THROW((void)set("no_equals"), InputError);
   EXPECT_THROW((void)set("a..b=1"), InputError);
   EXPECT_THROW((void)set("[0]=1"), InputError);

@@ -162,7 +162,7 @@ TEST(Plausibility, ALineNoPulseUses) {
       "  - {name: zline, filters: [{type: gaussian, sigma: 0.5}]}\n"
       "  - {name: xy, sample_rate: 2.4}\n";
   const auto w = warnings_of(fluxonium("0.5", "amplitude: 0.08, frequency: 0.5823664862818624, line: zline") + lines);
-  EXPECT_EQ(w, std::vector<std::string>{"p.yaml:9:5: lines[1]: no pulse uses the line \"xy\""});
+  EXPECT_EQ(w, std::vector<std::string>{"p.yaml:9:5: lines[1]: no pulse uses the line `xy`"});
   // Every line used: silent.
   const auto none = warnings_of(fluxonium("0.5", "amplitude: 0.08, frequency: 0.5823664862818624, line: zline") +
                                 "lines: [{name: zline}]\n");
