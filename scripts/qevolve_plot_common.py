@@ -92,8 +92,12 @@ class Units:
         flux = self.is_flux(pulse)
         return "GHz or Φ0" if flux is None else "Φ0" if flux else "GHz"
 
+    LINE_TABLE = {"sigma": "ns", "tau": "ns", "sample_rate": "GS/s"}  # docs/config.md "lines"
+
     def unit(self, key):
         last = re.sub(r"\[.*?\]", "", key.split(".")[-1])
+        if key.startswith("lines"):  # an exponential's amplitude and fir taps have no unit
+            return self.LINE_TABLE.get(last, "")
         m = re.match(r"pulses\[(\d+)\]\.(amplitude|values)", key)
         if m:
             return self.pulse_unit(int(m.group(1)))

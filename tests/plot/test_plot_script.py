@@ -98,7 +98,11 @@ def unit_and_phase_failures():
              (qevolve_plot.Units("", [1]), "pulses[1].values[2]", "Φ0"),
              (qevolve_plot.Units("", [1]), "pulses[1].duration", "ns"),
              (qevolve_plot.Units("pulses:\n  - {operator: flux}\n"), "pulses[0].amplitude", "GHz or Φ0"),
-             (qevolve_plot.Units("pulses:\n  - {operator: phi}\n"), "pulses[0].amplitude", "GHz")]
+             (qevolve_plot.Units("pulses:\n  - {operator: phi}\n"), "pulses[0].amplitude", "GHz"),
+             # control lines (docs/config.md "lines"): an exponential's amplitude has no unit
+             (qevolve_plot.Units(""), "lines[zline].filters[1].tau", "ns"),
+             (qevolve_plot.Units(""), "lines[0].sample_rate", "GS/s"),
+             (qevolve_plot.Units(""), "lines[0].filters[2].amplitude", "")]
     for units, key, want in cases:
         if units.unit(key) != want:
             failures.append(f"unit of {key}: {units.unit(key)!r}, expected {want!r}")
