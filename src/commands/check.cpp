@@ -45,6 +45,7 @@ int check(const CheckOptions& options, Streams io) {
   io.out << io::source_name(config_path) << ": ok (" << counted(dev.modes.size(), "mode") << ": "
          << device::describe_roles(dev.modes) << ", " << memory.dim_text << ", d = " << computational_dim(dev) << ", "
          << counted(dev.couplings.size(), "coupling") << ", " << counted(config.pulses.size(), "pulse")
+         << (config.lines.empty() ? "" : ", " + counted(config.lines.size(), "line"))
          << (purpose == io::Purpose::inspect ? "; a device alone: for `qevolve spectrum`" : "") << ")\n";
   io.out << "memory: " << io::describe(memory) << "\n";
   if (purpose != io::Purpose::inspect && options.estimate_time) {

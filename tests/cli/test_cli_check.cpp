@@ -39,5 +39,14 @@ TEST(CheckDeviceOnly, IsForSpectrum) {
   EXPECT_NE(check.out.find("a device alone: for `qevolve spectrum`"), std::string::npos) << check.out;
 }
 
+// The control lines are counted (docs/cli.md "Commands"): examples/cz_with_line.yaml has one.
+TEST(CheckCounts, Lines) {
+  TempDir dir;
+  const CommandResult check =
+      run_qevolve("check '" + std::string(QEVOLVE_SOURCE_DIR) + "/examples/cz_with_line.yaml' --no-time", dir);
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_NE(check.out.find(", 3 couplings, 1 pulse, 1 line)\n"), std::string::npos) << check.out;
+}
+
 }  // namespace
 }  // namespace qevolve::testing
