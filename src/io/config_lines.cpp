@@ -178,7 +178,8 @@ void read_lines(Doc& doc, const Item& item, std::vector<LineSpec>& lines) {
   std::map<std::string, int> first_line;
   for (const Item& entry : get_list(doc, item, message(Msg::ExpectList))) {
     LineSpec line = read_line(doc, entry);
-    const Item& name = *MapView(doc, entry).find("name");
+    const MapView view(doc, entry);  // owns the items find() returns
+    const Item& name = *view.find("name");
     const int at = doc.at(name.mark()).line;
     if (const auto it = first_line.find(line.name); it != first_line.end())
       doc.fail(name.mark(), name.path, Msg::DuplicateLineName,
