@@ -70,7 +70,7 @@ def test_without_gradient_the_derivatives_are_none():
                               "(expected one of: ec, ej, el, flux)"),
     ("device.qubits[Q0].ej", "unknown mode `Q0`, did you mean `q0`?"),
     ("device.qubits[q0].ng", "`ng` is not a parameter of fluxonium mode `q0`"),
-    ("device.couplings[3].capacitive", "there are 1 couplings (expected an index below 1)"),
+    ("device.couplings[3].capacitive", "there is 1 coupling (expected an index below 1)"),
     ("pulses[0].amplitude", "`pulses[0].amplitude` is not a device parameter"),
 ])
 def test_bad_keys_are_config_errors(key, message):
