@@ -145,6 +145,15 @@ struct EvolutionSpec {
   bool order_given = false;  // `order` written in the config (magnus4 accepts only 4)
   Splitting splitting = Splitting::terms;  // the more accurate in the lab frame (docs/solvers.md)
   int steps = 1000;
+  /// `steps: auto`: the step count is chosen by the step-error estimate to reach `tolerance`
+  /// (docs/accuracy.md "steps: auto"); `steps` then holds the count it starts from.
+  bool steps_auto = false;
+  /// Absolute error of F the run must reach (steps: auto; optimize's certification); absent:
+  /// kDefaultTolerance where it is needed.
+  std::optional<double> tolerance;
+  static constexpr double kDefaultTolerance = 1e-6;
+  /// The step-error estimate of F (`fidelity_error_steps`), on by default.
+  bool error_estimate = true;
   std::optional<double> duration;  // ns
   double rtol = 1e-10;
   double atol = 1e-12;

@@ -24,6 +24,8 @@ class Simulator;
 
 namespace qevolve::gradient {
 
+struct StepError;  // include/qevolve/step_error.hpp
+
 /// One trainable parameter, as the optimiser sees it.
 struct ParameterInfo {
   std::string name;  ///< "pulses[2].amplitude", "device.qubits[q0].el", "device.couplings[0].capacitive",
@@ -54,6 +56,9 @@ struct Evaluation {
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
   /// output.trace, when PipelineHooks::trace asked for it (every rank holds the whole trace).
   std::optional<solver::Trace> trace;
+  /// The truncation check (qevolve/truncation.hpp), when PipelineHooks::truncation asked for
+  /// it: per mode, the largest population of its top level during the evolution (every rank).
+  std::vector<double> top_level_population;
 };
 
 /// What the forward pass leaves for the adjoint pass (this rank's shard).
@@ -78,6 +83,9 @@ struct PipelineHooks {
   /// Record output.trace during the forward pass (the config asks for one); `run` and the
   /// final evaluation of `optimize` set it, the optimiser's iterations do not.
   bool trace = false;
+  /// Run the truncation check (Evaluation::top_level_population); `run`, the final evaluation
+  /// of `optimize`, `sweep` and the Python module set it, the optimiser's iterations do not.
+  bool truncation = false;
 };
 
 /// The objective of a config: its target on the device's qubits, the compensation and the
@@ -124,6 +132,11 @@ class GradientProblem {
   [[nodiscard]] Evaluation evaluate(bool with_gradient);
   /// The same with the pipeline's hooks (progress, column check).
   [[nodiscard]] Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks);
+
+  /// The step-error estimate of the evaluation `fine` just returned (include/qevolve/step_error.hpp):
+  /// a coarser run of the same parameters, collective like evaluate().
+  [[nodiscard]] StepError estimate_step_error(const Evaluation& fine,
+                                              const std::function<void(double)>& progress = {});
 
   /// The compensation angles the next evaluation starts its solve from (the previous optimum);
   /// part of the optimiser's checkpoint so a resumed run repeats the same solves.

@@ -98,6 +98,9 @@ struct StepObserver {
   /// download of the state at every boundary but 0.
   std::function<void(int step, Index c0, Index w, const double* re, const double* im)> block;
   std::function<void(int step, Index c0, Index w, const float* re, const float* im)> block_single;
+  /// The step boundaries to observe (ascending, unique, in [0, steps]); empty: those of
+  /// Simulator::trace_steps() (Simulator::observed_steps).
+  std::vector<int> steps;
 
   explicit operator bool() const { return static_cast<bool>(state); }
   void operator()(int step, const CMatrix& s) const { state(step, s); }
@@ -217,6 +220,11 @@ class Simulator {
   bool set_pulses(const Config& config);
   /// Changes the number of steps; rebuilds only the dt-dependent static factors.
   void set_steps(int steps);
+  /// solver: adaptive: new rtol and atol (the step-error estimate's coarser run).
+  void set_tolerances(double rtol, double atol);
+  /// The global order of the error in dt (2: midpoint rule, 1: trotter order 1, 4: magnus4;
+  /// 0: adaptive, whose error follows its tolerances).
+  [[nodiscard]] int time_order() const;
   /// Open systems: new noise rates for the same entries (same qubits, same order): rebuilds
   /// the dissipators only, not the unitary static factors (a batch of noise variants reuses
   /// the cache). std::invalid_argument if the entries do not match or a rate is not positive.
@@ -263,6 +271,10 @@ class Simulator {
   /// boundary with 0 and `steps` included, or each time mapped to round(t / dt); empty
   /// without a trace.
   [[nodiscard]] std::vector<int> trace_steps() const;
+  /// The step boundaries a forward pass shows `observe`: its own `steps`, else trace_steps().
+  [[nodiscard]] std::vector<int> observed_steps(const StepObserver& observe) const {
+    return observe.steps.empty() ? trace_steps() : observe.steps;
+  }
   /// Every pulse sampled where the fixed-step solvers sample it: the step midpoints (expm,
   /// trotter, the open-system step), the two Gauss points of each step (magnus4); adaptive
   /// evaluates the formula at its own times, its samples are those of the midpoint grid of
@@ -318,6 +330,13 @@ class Simulator {
   /// per_pulse[p] += weight * dc_j/df_p(t) for every pulse p channel j reads (the factor for a
   /// linear channel; the law's slope times each source's factor for a flux channel).
   void add_channel_slopes(std::size_t j, double t, double weight, std::vector<double>& per_pulse) const;
+  /// A tunable transmon's flux channels also read the flux at the edges (t_s, t_s + dt) of the
+  /// step that contains t (the moving gauge, docs/models.md "Flux pulses"): lo[p] += weight *
+  /// dc_j/df_p(t_s), hi[p] += weight * dc_j/df_p(t_s + dt); nothing for other channels.
+  void add_channel_edge_slopes(std::size_t j, double t, double weight, std::vector<double>& lo,
+                               std::vector<double>& hi) const;
+  /// The edges (t_s, t_s + dt) of the time step that contains t (s clamped to [0, steps - 1]).
+  [[nodiscard]] std::pair<double, double> step_edges(double t) const;
   /// dc_j/d(key) at time t and fixed pulse values for a parameter `key` of the channel's mode
   /// (zero for linear channels; the flux laws read el, ej, flux, asymmetry).
   [[nodiscard]] double channel_partial(std::size_t j, double t, std::string_view key) const;
@@ -349,6 +368,19 @@ class Simulator {
                     std::vector<DriveChannel>& channels) const;
   /// The total flux offset x(t) of a flux channel (sum over its sources).
   [[nodiscard]] double flux_offset(const DriveChannel& ch, double t) const;
+  /// x at t and at the edges of the time step that contains t (the flux gauge's grid).
+  [[nodiscard]] device::FluxSample flux_sample(const DriveChannel& ch, double t) const;
+  /// The flux gauge (docs/models.md "Flux pulses", src/solver/flux_gauge.cpp): whether a
+  /// tunable transmon's flux channel moves its gauge (a != 0 and its flux offset 0 at t = 0
+  /// and t = T, so the gauge is the lab one at both ends); whether a gauge angle is nonzero at
+  /// t; cols = exp(+-i g(t) n) cols on every such mode (to_moving: lab -> moving gauge, +), for
+  /// product-basis columns and for vectorised density matrices (G rho G^dag); a StepObserver
+  /// that shows the lab gauge.
+  [[nodiscard]] bool gauge_moves(const DriveChannel& ch) const;
+  [[nodiscard]] bool gauge_turned(double t) const;
+  void to_gauge(CMatrix& cols, double t, bool to_moving) const;
+  void to_gauge_density(CMatrix& vecs, double t, bool to_moving) const;
+  [[nodiscard]] StepObserver lab_gauge_observer(const StepObserver& observe) const;
   /// evolution.duration, or the latest pulse end.
   [[nodiscard]] double total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const;
   /// The lines of config.lines and the line of each pulse, then update_lines().

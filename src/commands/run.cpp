@@ -11,6 +11,7 @@
 #include "progress.hpp"
 #include "rank_device.hpp"
 #include "qevolve/resolve.hpp"
+#include "qevolve/step_error.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -20,6 +21,7 @@
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
 #include "run_output.hpp"
+#include "truncation_notes.hpp"
 #include "time_estimate.hpp"
 
 namespace qevolve::commands {
@@ -82,13 +84,23 @@ int run(const RunOptions& options, Streams io) {
     };
     hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
     hooks.trace = config.output.trace.requested() && !output.empty();  // nowhere to write: not recorded
-    take_evaluation(report,
-                    problem ? problem->evaluate(true, hooks)
-                            : gradient::evaluate(sim, gradient::objective_spec(config, sim), comm, reduce, hooks),
-                    problem ? problem->names() : std::vector<std::string>());
+    hooks.truncation = std::getenv("QEVOLVE_TMP_NOTRUNC") == nullptr;  // TMPMEASURE
+    const auto objective = problem ? std::nullopt : gradient::objective_spec(config, sim);
+    gradient::Evaluation ev =
+        problem ? problem->evaluate(true, hooks) : gradient::evaluate(sim, objective, comm, reduce, hooks);
+    if (config.evolution.error_estimate && ev.fidelity) {  // docs/accuracy.md
+      ProgressBar coarse(io.err, show, io.progress, "step-error run", 0.0, options.progress_interval);
+      const auto tick = [&coarse](double f) { coarse.update(f); };
+      report.step_error = problem ? problem->estimate_step_error(ev, tick)
+                                  : gradient::estimate_step_error(*own, *objective, ev, comm, reduce, tick);
+      report.t_step_error = report.step_error->seconds;
+    }
+    take_evaluation(report, std::move(ev), problem ? problem->names() : std::vector<std::string>());
   }
   report.bytes_communicated = comm.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
   if (!root) return 0;
+  print_warning_lines(io.err, truncation_warnings(sim.device(), report.top_level_population));
+  if (const std::string w = step_error_warning(report); !w.empty()) print_warning_lines(io.err, {w});
   if (estimate)  // what this run measured refines the cached estimate of its kind of work
     remember_run_time(config, options.threads, report.t_build, report.t_evolve, report.t_fidelity, report.t_gradient);
 

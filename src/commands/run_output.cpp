@@ -13,6 +13,7 @@
 #include "qevolve/text.hpp"
 #include "qevolve/version.hpp"
 #include "summary_notes.hpp"
+#include "truncation_notes.hpp"
 
 namespace qevolve::commands {
 
@@ -51,6 +52,7 @@ void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::s
   r.t_fidelity = ev.fidelity_s;
   r.t_gradient = ev.gradient_s;
   r.trace = std::move(ev.trace);
+  r.top_level_population = std::move(ev.top_level_population);
 }
 
 namespace {
@@ -118,6 +120,11 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
     w.attribute("fidelity", r.fidelity->fidelity);
     w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
     w.attribute("leakage", r.fidelity->leakage);
+    if (r.step_error) {  // docs/output.md: the estimate, its order and the coarser run's steps
+      w.attribute("fidelity_error_steps", r.step_error->error);
+      w.attribute("fidelity_error_steps_order", static_cast<long long>(r.step_error->order));
+      w.attribute("fidelity_error_steps_coarse", static_cast<long long>(r.step_error->coarse_steps));
+    }
     if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open())
       w.attribute("conditional_phase", cp->phase);
   }
@@ -161,6 +168,12 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
     if (!r.stop_reason.empty()) w.attribute("stop_reason", r.stop_reason);
   }
   if (r.trace) write_trace(w, *r.trace, dev);
+  if (!r.top_level_population.empty()) {  // docs/output.md "Truncation check"
+    w.write("/truncation/top_level_population", r.top_level_population);
+    std::vector<std::string> modes;
+    for (const auto& m : dev.modes()) modes.push_back(m.name());
+    w.attribute("modes", modes, "/truncation/top_level_population");
+  }
   write_pulses(w, r);
   write_resolved(w, r);
   const auto& o = sim.options();
@@ -238,11 +251,14 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                   r.trace->has_populations ? "" : " (mode populations only: D x n x T too large)");
     out << line;
   }
+  if (!r.top_level_population.empty()) out << truncation_note(device, r.top_level_population) << "\n";
   if (r.fidelity) {
     const auto& f = *r.fidelity;
-    std::snprintf(line, sizeof line, "fidelity: F = %.12f (1 - F = %.4e), uncompensated F = %.12f "
+    char error[64] = "";
+    if (r.step_error) std::snprintf(error, sizeof error, " \u00b1 %.1e (steps)", r.step_error->error);
+    std::snprintf(line, sizeof line, "fidelity: F = %.12f%s (1 - F = %.4e), uncompensated F = %.12f "
                   "(1 - F = %.4e), compensation %s\n",
-                  f.fidelity, 1.0 - f.fidelity, f.fidelity_uncompensated,
+                  f.fidelity, error, 1.0 - f.fidelity, f.fidelity_uncompensated,
                   1.0 - f.fidelity_uncompensated, enum_name(f.compensation));
     out << line;
     std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
@@ -284,6 +300,10 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     std::snprintf(line, sizeof line, " | gradient %.3f s", r.t_gradient);
     out << line;
   }
+  if (r.step_error) {
+    std::snprintf(line, sizeof line, " | step error %.3f s", r.t_step_error);
+    out << line;
+  }
   if (r.t_optimize > 0.0) {
     std::snprintf(line, sizeof line, " | optimize %.3f s", r.t_optimize);
     out << line;
@@ -295,6 +315,19 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << line;
   }
   out << "\n";
+}
+
+std::string step_error_warning(const RunReport& r) {
+  if (!r.step_error || !r.fidelity) return {};
+  const double e = r.step_error->error, infidelity = 1.0 - r.fidelity->fidelity;
+  const double tolerance = r.config->evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
+  if (!(e > 0.1 * infidelity && e > tolerance)) return {};
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "the time steps move F by about %.1e (%.0f %% of 1 - F = %.3e): the printed F is not converged "
+                "in steps; use `evolution.steps: auto` (tolerance %.0e) or more steps (docs/accuracy.md)",
+                e, 100.0 * e / std::max(infidelity, 1e-300), infidelity, tolerance);
+  return line;
 }
 
 void print_warning_lines(std::ostream& err, const std::vector<std::string>& lines) {

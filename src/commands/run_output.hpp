@@ -17,6 +17,7 @@
 #include "qevolve/gradient.hpp"
 #include "qevolve/optimizer.hpp"
 #include "qevolve/simulator.hpp"
+#include "qevolve/step_error.hpp"
 #include "qevolve/trace.hpp"
 #include "summary_notes.hpp"
 
@@ -51,6 +52,10 @@ struct RunReport {
   double leakage_weight = 0.0;       ///< optimize: w of the objective (attribute with /history)
   std::string stop_reason;           ///< optimize: why it stopped (attribute; empty: none)
   std::optional<solver::Trace> trace;  ///< output.trace (/trace/*)
+  /// The truncation check per mode (/truncation/top_level_population; empty: not run).
+  std::vector<double> top_level_population;
+  /// The step-error estimate of F (docs/accuracy.md); empty: off or no fidelity.
+  std::optional<gradient::StepError> step_error;
   /// Captured at evaluation time by a result that outlives it (the Python Session: its cached
   /// simulator's pulses move on); empty: taken from `sim` when the file is written.
   std::optional<solver::PulseSamples> pulses;
@@ -58,6 +63,7 @@ struct RunReport {
   int ranks = 1;                       ///< ranks of a distributed run
   std::uint64_t bytes_communicated = 0;  ///< payload rank 0 put into collectives
   double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;
+  double t_step_error = 0.0;  ///< the coarser run of the step-error estimate
   double estimated_s = 0.0;  ///< the time estimate printed before the run (0: none)
 };
 
@@ -77,6 +83,10 @@ bool write_run_output(const std::string& path, const RunReport& report, double w
 /// values, fidelity, leakage, the lab-frame hint, wall times).
 void print_summary(std::ostream& out, const RunReport& report, const std::string& title,
                    double t_output, double t_total);
+
+/// The warning when the step-error estimate is not small against 1 - F (more than a tenth of
+/// it, and above the config's tolerance); empty otherwise.
+[[nodiscard]] std::string step_error_warning(const RunReport& report);
 
 /// `qevolve: warning: LINE`, one line each.
 void print_warning_lines(std::ostream& err, const std::vector<std::string>& lines);

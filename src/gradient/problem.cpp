@@ -9,6 +9,7 @@
 //           Simulator::channel_adjoint and back by the checkpointed Simulator::adjoint_density.
 #include "qevolve/resolve.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/step_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -142,18 +143,32 @@ struct GradientProblem::Impl {
   /// The adjoint's per-step drive cotangents d(1 - F)/dc_j(t), turned into the pulse
   /// parameters' gradient entries (chain rule through each pulse's parameter derivatives).
   solver::StepCotangent pulse_accumulator(RVector& gradient) {
-    return [this, &gradient, g = std::vector<double>(), df = std::vector<double>()](
-               int, double t, const std::vector<double>& dc) mutable {
+    // A tunable transmon's flux channels also read f_p at the edges of the sample's step (the
+    // moving flux gauge, docs/models.md "Flux pulses"): their slopes go to lo and hi.
+    return [this, &gradient, g = std::vector<double>(), lo = std::vector<double>(), hi = std::vector<double>(),
+            df = std::vector<double>()](int, double t, const std::vector<double>& dc) mutable {
       g.assign(pulse_refs.size(), 0.0);  // d(1 - F)/d f_p(t)
+      lo.assign(pulse_refs.size(), 0.0);
+      hi.assign(pulse_refs.size(), 0.0);
       for (std::size_t j = 0; j < dc.size(); ++j)
-        if (dc[j] != 0.0) sim->add_channel_slopes(j, t, dc[j], g);
-      for (std::size_t p = 0; p < pulse_refs.size(); ++p) {
-        for (std::size_t r = 0; r < line_refs[p].size() && g[p] != 0.0; ++r)
-          gradient(line_slots[p][r]) += g[p] * sim->line_derivative(p, line_refs[p][r], t);
-        if (pulse_refs[p].empty() || g[p] == 0.0) continue;
+        if (dc[j] != 0.0) {
+          sim->add_channel_slopes(j, t, dc[j], g);
+          sim->add_channel_edge_slopes(j, t, dc[j], lo, hi);
+        }
+      const auto [t_lo, t_hi] = sim->step_edges(t);
+      const auto chain = [&](std::size_t p, double at, double weight) {
+        if (weight == 0.0) return;
+        for (std::size_t r = 0; r < line_refs[p].size(); ++r)
+          gradient(line_slots[p][r]) += weight * sim->line_derivative(p, line_refs[p][r], at);
+        if (pulse_refs[p].empty()) return;
         df.resize(pulse_refs[p].size());
-        sim->pulse_derivatives(p, t, pulse_refs[p], df);
-        for (std::size_t r = 0; r < pulse_refs[p].size(); ++r) gradient(pulse_slots[p][r]) += g[p] * df[r];
+        sim->pulse_derivatives(p, at, pulse_refs[p], df);
+        for (std::size_t r = 0; r < pulse_refs[p].size(); ++r) gradient(pulse_slots[p][r]) += weight * df[r];
+      };
+      for (std::size_t p = 0; p < pulse_refs.size(); ++p) {
+        chain(p, t, g[p]);
+        chain(p, t_lo, lo[p]);
+        chain(p, t_hi, hi[p]);
       }
     };
   }
@@ -480,6 +495,13 @@ Evaluation GradientProblem::evaluate(bool with_gradient, const PipelineHooks& ho
   Evaluation ev = gradient::evaluate(*m.sim, spec, *m.comm, *m.comm, hooks, pass);
   if (m.compensation != Compensation::none && !m.angles_trainable) m.warm = ev.fidelity->angles;
   return ev;
+}
+
+StepError GradientProblem::estimate_step_error(const Evaluation& fine, const std::function<void(double)>& progress) {
+  Impl& m = *impl_;
+  fidelity::ObjectiveSpec spec = m.objective;  // at the angles evaluate() used
+  spec.cotangent = false;
+  return gradient::estimate_step_error(*m.sim, std::move(spec), fine, *m.comm, *m.comm, progress);
 }
 
 RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj) {

@@ -10,7 +10,8 @@ namespace {
 
 constexpr std::string_view kEvolutionKeys[] = {
     "solver", "order", "splitting", "steps",          "duration",  "rtol",   "atol",
-    "basis",  "frame", "precision", "initial_states", "device",    "noise", "collapse"};
+    "basis",  "frame", "precision", "initial_states", "device",    "noise", "collapse",
+    "tolerance", "error_estimate"};
 constexpr std::string_view kCollapseKeys[] = {"qubit", "operator", "matrix", "rate"};
 constexpr std::string_view kCollapseOperators[] = {"lowering", "number", "phi", "n", "x", "y", "matrix"};
 constexpr std::string_view kNoiseKeys[] = {"t1", "tphi", "optimize"};
@@ -117,7 +118,12 @@ void read_evolution(Doc& doc, const Item& item, EvolutionSpec& ev) {
     ev.order_given = true;
   }
   if (const Item* it = m.find("splitting")) ev.splitting = get_enum(doc, *it, enum_table<Splitting>());
-  if (const Item* it = m.find("steps")) ev.steps = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
+  if (const Item* it = m.find("steps")) {
+    ev.steps_auto = it->node.IsScalar() && it->node.Scalar() == "auto";
+    if (!ev.steps_auto) ev.steps = static_cast<int>(get_integer(doc, *it, 1, INT_MAX));
+  }
+  if (const Item* it = m.find("tolerance")) ev.tolerance = get_number(doc, *it, Range::open_closed(0.0, 0.1));
+  if (const Item* it = m.find("error_estimate")) ev.error_estimate = get_bool(doc, *it);
   if (const Item* it = m.find("duration")) ev.duration = get_number(doc, *it, physical::kDuration);
   if (const Item* it = m.find("rtol")) ev.rtol = get_number(doc, *it, Range::gt(0.0));
   if (const Item* it = m.find("atol")) ev.atol = get_number(doc, *it, Range::gt(0.0));

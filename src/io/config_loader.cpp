@@ -19,6 +19,11 @@ void check_across(const Config& cfg) {
       throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::AdaptiveTrainable,
                         {{"PATH", list}});
   }
+  if (ev.steps_auto && ev.solver == Solver::adaptive)
+    throw input_error(cfg.locate("evolution.steps"), "evolution.steps", Msg::StepsAutoAdaptive);
+  if (ev.steps_auto && !ev.error_estimate)
+    throw input_error(cfg.locate("evolution.error_estimate"), "evolution.error_estimate",
+                      Msg::StepsAutoWithoutEstimate);
   if (ev.solver == Solver::magnus4 && ev.is_open())
     throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::MagnusOpenSystem);
   if (ev.splitting == Splitting::chebyshev && ev.order_given) {

@@ -177,6 +177,14 @@ constexpr std::array kTable{
           "`splitting: chebyshev` is for closed systems only, but `evolution.noise` or `collapse` "
           "is given",
           "splitting: terms or bonds for an open system"},
+    Entry{Msg::StepsAutoAdaptive,
+          "`steps: auto` chooses a step count, but solver `adaptive` has none: its rtol and atol "
+          "set its accuracy",
+          "solver expm, trotter or magnus4 with steps: auto, or a number of steps"},
+    Entry{Msg::StepsAutoWithoutEstimate,
+          "`steps: auto` chooses the steps by the step-error estimate, which `error_estimate: "
+          "false` turns off",
+          "error_estimate: true (the default) with steps: auto, or a number of steps"},
     Entry{Msg::ChebyshevOrder,
           "`order` is the order of the local splittings (terms, bonds); `splitting: chebyshev` applies "
           "exact exponentials, so order ${ORDER} would have no effect (${SOLVER} with it is of order "

@@ -109,6 +109,8 @@ enum class Msg {
   ChebyshevSolver,
   ChebyshevOpenSystem,
   ChebyshevOrder,
+  StepsAutoAdaptive,
+  StepsAutoWithoutEstimate,
   CompensationTrainableNone,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,

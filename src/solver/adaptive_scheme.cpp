@@ -18,6 +18,7 @@ class AdaptiveScheme final : public Scheme {
   }
 
   void set_steps(const Simulator& /*sim*/, const SharedCache& /*shared*/) override {}
+  [[nodiscard]] int time_order(const Simulator& /*sim*/) const override { return 0; }
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state,
               const Progress& progress, const StepObserver& observe) const override {
@@ -60,7 +61,7 @@ class AdaptiveScheme final : public Scheme {
     }
     const double T = job.duration;
     double t0 = 0.0;
-    for (int s : sim.trace_steps()) {
+    for (int s : sim.observed_steps(observe)) {
       const double t1 = s == sim.options().steps ? T : s * sim.dt();
       if (t1 > t0) {
         job.start = t0;

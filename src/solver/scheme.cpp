@@ -1,6 +1,7 @@
 // The scheme factory (the one switch on the solver kind) and the defaults of Scheme.
 #include "scheme.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -34,6 +35,13 @@ void Scheme::adjoint_density(const Simulator& /*sim*/, const SharedCache& /*shar
                              std::vector<double>& /*tangent_sums*/, std::vector<double>& /*noise_sums*/,
                              int /*K*/) const {
   throw std::logic_error("Simulator::adjoint_density: open systems with solver trotter only");
+}
+
+int Scheme::time_order(const Simulator& sim) const {
+  const Options& o = sim.options();
+  if (o.solver == Solver::magnus4) return 4;  // Gauss points and an order-4 splitting (or exact exponentials)
+  if (o.solver == Solver::expm) return 2;     // midpoint rule
+  return std::min(o.order, 2);                // midpoint rule; Lie splitting (order 1) is first order
 }
 
 CMatrix Scheme::dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const {

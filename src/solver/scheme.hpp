@@ -67,6 +67,10 @@ class Scheme {
 
   /// H0 + sum_j c_j O_j, dense (from the device unless the scheme keeps the dense parts).
   [[nodiscard]] virtual CMatrix dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const;
+  /// The global order of the scheme's error in dt (the step-error estimate's Richardson order,
+  /// docs/accuracy.md): the midpoint rule of expm and every trotter order is 2 (order 1: 1),
+  /// magnus4 is 4. 0: no fixed step (adaptive; its error follows its tolerances).
+  [[nodiscard]] virtual int time_order(const Simulator& sim) const;
   /// Local-gate schemes: fused gates per step and flops per column and step (0 otherwise).
   [[nodiscard]] virtual int gates_per_step(const Simulator& /*sim*/) const { return 0; }
   [[nodiscard]] virtual double flops_per_column_step(const Simulator& /*sim*/) const { return 0.0; }

@@ -191,6 +191,7 @@ void Simulator::add_channels(int pulse, int q, double factor, const std::string&
   } else {
     flux_channel(device::DriveLaw::squid_cos);
     flux_channel(device::DriveLaw::squid_sin);
+    flux_channel(device::DriveLaw::squid_n);  // the moving gauge's -g'(t) n / 2 pi
   }
 }
 
@@ -234,6 +235,13 @@ void Simulator::set_steps(int steps) {
   options_.steps = steps;
   cache_->scheme->set_steps(*this, cache_->shared);
 }
+
+void Simulator::set_tolerances(double rtol, double atol) {
+  options_.rtol = rtol;
+  options_.atol = atol;
+}
+
+int Simulator::time_order() const { return cache_->scheme->time_order(*this); }
 
 void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
   if (!options_.open) throw std::invalid_argument("Simulator::set_noise: a closed system");
@@ -334,8 +342,25 @@ void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
     out[j] = ch.law == device::DriveLaw::linear
                  ? pulse_value(static_cast<std::size_t>(ch.pulse), t) * ch.factor
                  : device::law_value(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params,
-                                     flux_offset(ch, t));
+                                     flux_sample(ch, t));
   }
+}
+
+std::pair<double, double> Simulator::step_edges(double t) const {
+  const double h = dt();
+  const double s = std::clamp(std::floor(t / h), 0.0, static_cast<double>(options_.steps - 1));
+  return {s * h, (s + 1.0) * h};
+}
+
+device::FluxSample Simulator::flux_sample(const DriveChannel& ch, double t) const {
+  const double x = flux_offset(ch, t);
+  if (ch.law != device::DriveLaw::squid_cos && ch.law != device::DriveLaw::squid_sin &&
+      ch.law != device::DriveLaw::squid_n)
+    return device::steady(x);
+  const auto [lo, hi] = step_edges(t);
+  const double w = (t - lo) / (hi - lo);
+  if (!gauge_moves(ch)) return {x, 0.0, 0.0, w, hi - lo};  // the static gauge
+  return {x, flux_offset(ch, lo), flux_offset(ch, hi), w, hi - lo};
 }
 
 double Simulator::flux_offset(const DriveChannel& ch, double t) const {
@@ -351,14 +376,26 @@ void Simulator::add_channel_slopes(std::size_t j, double t, double weight, std::
     return;
   }
   const double slope =
-      device::law_slope(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_offset(ch, t));
+      device::law_slopes(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_sample(ch, t)).x;
   for (const auto& [p, factor] : ch.sources) per_pulse[static_cast<std::size_t>(p)] += weight * slope * factor;
+}
+
+void Simulator::add_channel_edge_slopes(std::size_t j, double t, double weight, std::vector<double>& lo,
+                                        std::vector<double>& hi) const {
+  const DriveChannel& ch = channels_[j];
+  if (ch.law == device::DriveLaw::linear || ch.law == device::DriveLaw::inductive || !gauge_moves(ch)) return;
+  const device::LawSlopes d =
+      device::law_slopes(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_sample(ch, t));
+  for (const auto& [p, factor] : ch.sources) {
+    lo[static_cast<std::size_t>(p)] += weight * d.lo * factor;
+    hi[static_cast<std::size_t>(p)] += weight * d.hi * factor;
+  }
 }
 
 double Simulator::channel_partial(std::size_t j, double t, std::string_view key) const {
   const DriveChannel& ch = channels_[j];
   if (ch.law == device::DriveLaw::linear) return 0.0;
-  return device::law_partial(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_offset(ch, t), key);
+  return device::law_partial(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_sample(ch, t), key);
 }
 
 CMatrix Simulator::dense_hamiltonian(double t) const {
@@ -375,7 +412,9 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress,
                                   const StepObserver& observe) const {
   ++cache_->shared.evaluations;
   CMatrix state = psi0;
-  cache_->scheme->evolve(*this, cache_->shared, state, progress, observe);
+  // The flux gauge (src/solver/flux_gauge.cpp): the scheme evolves the moving-gauge state.
+  // (g = 0 at both ends, src/solver/flux_gauge.cpp): a traced state is turned back.
+  cache_->scheme->evolve(*this, cache_->shared, state, progress, observe ? lab_gauge_observer(observe) : observe);
   if (!state.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return state;
 }
@@ -457,7 +496,7 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
   if (!options_.open) throw std::logic_error("Simulator::evolve_density: a closed system (no noise)");
   ++cache_->shared.evaluations;
   CMatrix vecs = vecs0;
-  cache_->scheme->evolve_density(*this, cache_->shared, vecs, progress, observe);
+  cache_->scheme->evolve_density(*this, cache_->shared, vecs, progress, observe ? lab_gauge_observer(observe) : observe);
   if (!vecs.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return vecs;
 }

@@ -1,0 +1,51 @@
+// The time-step error of F (docs/accuracy.md "The step-error estimate"): every run is repeated
+// on a coarser discretisation (half the steps, or for `adaptive` 32x looser tolerances), the
+// evolved columns (closed) or the channel (open) are Richardson-extrapolated with the scheme's
+// known order, and F of the extrapolated columns is compared with F of the run. F is evaluated
+// on the extrapolated matrix, not extrapolated itself, so the estimate holds both where F moves
+// linearly with the propagator's error and where it moves quadratically (a converged gate).
+#pragma once
+
+#include <functional>
+#include <limits>
+#include <optional>
+
+#include "qevolve/comm.hpp"
+#include "qevolve/fidelity.hpp"
+#include "qevolve/gradient.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::solver {
+class Simulator;
+}
+
+namespace qevolve::gradient {
+
+struct StepError {
+  double error = std::numeric_limits<double>::quiet_NaN();  ///< estimate of |F(steps) - F(steps -> inf)|
+  double fidelity_limit = std::numeric_limits<double>::quiet_NaN();  ///< F of the extrapolated columns
+  double fidelity_coarse = std::numeric_limits<double>::quiet_NaN();  ///< F of the coarser run
+  int order = 0;         ///< Richardson order p in dt (adaptive: 1, in the tolerance)
+  int coarse_steps = 0;  ///< steps of the coarser run (0: adaptive)
+  double ratio = 2.0;    ///< steps / coarse_steps, or (adaptive) coarse tolerance / tolerance
+  double seconds = 0.0;  ///< wall time of the coarser run and the extrapolation
+};
+
+/// The coarser run and the extrapolation: U_inf = U + (U - U_c) / (r^p - 1) with r the ratio
+/// of resolutions and p = Simulator::time_order() (1 where a pulse jumps inside steps:
+/// piecewise_constant, or a sampled control line without a gaussian filter; adaptive: 1 in the
+/// tolerance). `fine` is the run's own evaluation (its gathered columns or superoperator on
+/// rank 0). The simulator is left at its own steps and tolerances. Collective over `comm`:
+/// every rank returns the same estimate. `progress` sees the coarser run's fraction.
+[[nodiscard]] StepError estimate_step_error(solver::Simulator& sim, fidelity::ObjectiveSpec objective,
+                                            const Evaluation& fine, comm::Communicator& comm,
+                                            comm::Communicator& reduce,
+                                            const std::function<void(double)>& progress = {});
+
+/// The Richardson order the estimate uses for this simulator (see estimate_step_error).
+[[nodiscard]] int step_error_order(const solver::Simulator& sim);
+
+/// The steps of the coarser run for a run of `steps` steps: ceil(steps / 2), at least 1.
+[[nodiscard]] int coarse_steps(int steps);
+
+}  // namespace qevolve::gradient
