@@ -3,7 +3,8 @@
 // evolved columns (closed) or the channel (open) are Richardson-extrapolated with the scheme's
 // known order, and F of the extrapolated columns is compared with F of the run. F is evaluated
 // on the extrapolated matrix, not extrapolated itself, so the estimate holds both where F moves
-// linearly with the propagator's error and where it moves quadratically (a converged gate).
+// linearly with the propagator's error and where it moves quadratically (a converged gate);
+// F's own Richardson difference at order 2p is a floor for the latter case.
 #pragma once
 
 #include <functional>
@@ -28,10 +29,15 @@ struct StepError {
   int order = 0;         ///< Richardson order p in dt (adaptive: 1, in the tolerance)
   int coarse_steps = 0;  ///< steps of the coarser run (0: adaptive)
   double ratio = 2.0;    ///< steps / coarse_steps, or (adaptive) coarse tolerance / tolerance
-  double seconds = 0.0;  ///< wall time of the coarser run and the extrapolation
+  double seconds = 0.0;  ///< wall time of the coarser run(s) and the extrapolation
+  /// When the half-step estimate exceeded 0.1 (1 - F), it was confirmed by a second run at
+  /// confirm_steps(): the first estimate and its steps (error and coarse_steps are the second's).
+  double first_error = std::numeric_limits<double>::quiet_NaN();
+  int first_coarse_steps = 0;
 };
 
-/// The coarser run and the extrapolation: U_inf = U + (U - U_c) / (r^p - 1) with r the ratio
+/// The coarser run and the extrapolation (a second run at 3/4 of the steps when the first
+/// estimate exceeds a tenth of 1 - F, whose estimate is then the one returned): U_inf = U + (U - U_c) / (r^p - 1) with r the ratio
 /// of resolutions and p = Simulator::time_order() (1 where a pulse jumps inside steps:
 /// piecewise_constant, or a sampled control line without a gaussian filter; adaptive: 1 in the
 /// tolerance). `fine` is the run's own evaluation (its gathered columns or superoperator on
@@ -47,5 +53,7 @@ struct StepError {
 
 /// The steps of the coarser run for a run of `steps` steps: ceil(steps / 2), at least 1.
 [[nodiscard]] int coarse_steps(int steps);
+/// The steps of the confirming run: round(3 steps / 4).
+[[nodiscard]] int confirm_steps(int steps);
 
 }  // namespace qevolve::gradient
