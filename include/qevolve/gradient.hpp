@@ -144,6 +144,8 @@ class GradientProblem {
   /// w of the objective (1 - F) + w leakage that evaluate() returns and differentiates
   /// (`optimize.leakage_weight`; 0, the default: 1 - F).
   void set_leakage_weight(double w);
+  /// The simulator's step count (steps: auto, optimize's certification; docs/accuracy.md).
+  void set_steps(int steps);
   void set_warm_angles(const RVector& angles);
   /// The length of warm_angles() after an evaluation (0: nothing is re-optimised).
   [[nodiscard]] Index warm_angle_count() const;

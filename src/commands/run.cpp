@@ -20,6 +20,7 @@
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
+#include "auto_steps.hpp"
 #include "run_output.hpp"
 #include "truncation_notes.hpp"
 #include "time_estimate.hpp"
@@ -48,7 +49,7 @@ int run(const RunOptions& options, Streams io) {
   // The time estimate (docs/cli.md "Time estimate"): serial runs; a probe only when a quick look
   // extrapolates to 10 s or more, else what this machine's cache knows; told only from 10 s on.
   std::optional<TimeEstimate> estimate;
-  if (show && comm.size() == 1)
+  if (show && comm.size() == 1 && !config.evolution.steps_auto)  // auto: the steps are not known yet
     estimate = estimate_run_time(config, options.threads, memory, !output.empty(), options.estimate_above);
   const bool tell = estimate && estimate->total() >= options.estimate_above;
   if (tell) io.err << "qevolve: time estimate: " << describe(*estimate) << "\n";
@@ -69,6 +70,16 @@ int run(const RunOptions& options, Streams io) {
   report.sim = &sim;
   report.t_build = since(t_build);
   if (root) print_warnings(io.err, config, sim);  // warnings hold before any work, even with --quiet
+  const auto objective = problem ? std::nullopt : gradient::objective_spec(config, sim);
+  std::optional<gradient::StepError> chosen;  // steps: auto: the search's estimate at its steps
+  const auto t_search = Clock::now();
+  if (config.evolution.steps_auto) {
+    const auto log = [&io, show](const std::string& line) {
+      if (show) io.err << "qevolve: " << line << "\n" << std::flush;
+    };
+    const double tolerance = config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
+    chosen = search_steps(own.get(), problem.get(), objective, tolerance, comm, reduce, log).estimate;
+  }
   {
     const double gradient_s = estimate ? estimate->gradient() : 0.0;
     ProgressBar bar(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s,
@@ -85,10 +96,12 @@ int run(const RunOptions& options, Streams io) {
     hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
     hooks.trace = config.output.trace.requested() && !output.empty();  // nowhere to write: not recorded
     hooks.truncation = std::getenv("QEVOLVE_TMP_NOTRUNC") == nullptr;  // TMPMEASURE
-    const auto objective = problem ? std::nullopt : gradient::objective_spec(config, sim);
     gradient::Evaluation ev =
         problem ? problem->evaluate(true, hooks) : gradient::evaluate(sim, objective, comm, reduce, hooks);
-    if (config.evolution.error_estimate && ev.fidelity) {  // docs/accuracy.md
+    if (chosen) {
+      report.step_error = chosen;  // the same steps: the search's estimate is this run's
+      report.t_step_error = since(t_search);  // the whole search
+    } else if (config.evolution.error_estimate && ev.fidelity) {  // docs/accuracy.md
       ProgressBar coarse(io.err, show, io.progress, "step-error run", 0.0, options.progress_interval);
       const auto tick = [&coarse](double f) { coarse.update(f); };
       report.step_error = problem ? problem->estimate_step_error(ev, tick)

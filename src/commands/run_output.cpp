@@ -336,7 +336,8 @@ void print_warning_lines(std::ostream& err, const std::vector<std::string>& line
 
 void print_warnings(std::ostream& err, const Config& config, const solver::Simulator& sim) {
   print_warning_lines(err, io::plausibility_warnings(config, device::mode_params(sim.device())));
-  const std::string w = step_size_warning(sim);
+  // steps: auto chooses the steps after this (its start already obeys the step-size rule).
+  const std::string w = config.evolution.steps_auto ? std::string() : step_size_warning(sim);
   if (!w.empty()) err << "qevolve: warning: " << w << "\n";
   print_warning_lines(err, line_warnings(sim));  // docs/lines.md "Warnings"
 }

@@ -36,6 +36,12 @@ std::vector<ResolvedValue> resolved_values(const Config& config, const solver::S
       out.push_back({path + "." + ref.name(), v, k == pulse::Param::c ? "" : "ns", "derived"});
     }
   }
+  if (config.evolution.steps_auto) {
+    char how[80];
+    std::snprintf(how, sizeof how, "auto, tolerance %.1e",
+                  config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance));
+    out.push_back({"evolution.steps", static_cast<double>(sim.options().steps), "", how});
+  }
   if (!config.evolution.duration)
     out.push_back({"evolution.duration", sim.options().duration, "ns", "latest pulse end"});
   return out;

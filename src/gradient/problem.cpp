@@ -478,6 +478,8 @@ Evaluation GradientProblem::evaluate(bool with_gradient) { return evaluate(with_
 
 void GradientProblem::set_leakage_weight(double w) { impl_->objective.leakage_weight = w; }
 
+void GradientProblem::set_steps(int steps) { impl_->sim->set_steps(steps); }
+
 Evaluation GradientProblem::evaluate(bool with_gradient, const PipelineHooks& hooks) {
   Impl& m = *impl_;
   fidelity::ObjectiveSpec& spec = m.objective;

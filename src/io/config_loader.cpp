@@ -24,6 +24,9 @@ void check_across(const Config& cfg) {
   if (ev.steps_auto && !ev.error_estimate)
     throw input_error(cfg.locate("evolution.error_estimate"), "evolution.error_estimate",
                       Msg::StepsAutoWithoutEstimate);
+  if (ev.steps_auto && (!cfg.target || ev.initial_states.kind != InitialStates::Kind::computational))
+    throw input_error(cfg.locate("evolution.steps"), "evolution.steps", Msg::StepsAutoWithoutFidelity,
+                      {{"WHY", !cfg.target ? "no target" : "initial_states is not computational"}});
   if (ev.solver == Solver::magnus4 && ev.is_open())
     throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::MagnusOpenSystem);
   if (ev.splitting == Splitting::chebyshev && ev.order_given) {

@@ -185,6 +185,10 @@ constexpr std::array kTable{
           "`steps: auto` chooses the steps by the step-error estimate, which `error_estimate: "
           "false` turns off",
           "error_estimate: true (the default) with steps: auto, or a number of steps"},
+    Entry{Msg::StepsAutoWithoutFidelity,
+          "`steps: auto` chooses the steps by the error of F, but this config computes no fidelity "
+          "(${WHY})",
+          "a target with initial_states: computational, or a number of steps"},
     Entry{Msg::ChebyshevOrder,
           "`order` is the order of the local splittings (terms, bonds); `splitting: chebyshev` applies "
           "exact exponentials, so order ${ORDER} would have no effect (${SOLVER} with it is of order "

@@ -111,6 +111,7 @@ enum class Msg {
   ChebyshevOrder,
   StepsAutoAdaptive,
   StepsAutoWithoutEstimate,
+  StepsAutoWithoutFidelity,
   CompensationTrainableNone,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,
