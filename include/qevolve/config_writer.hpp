@@ -38,8 +38,8 @@ namespace qevolve {
 
 /// The same, and in addition every `auto` the build resolved replaced by the number in `frozen`
 /// (the GradientProblem's frozen config: pulses' amplitude (and `angle` removed) and frequency)
-/// and evolution.duration set to frozen's, so the written config runs exactly what was
-/// optimised. The text starts with a comment naming original.source_file.
+/// and evolution.duration set to frozen's, and evolution.steps where frozen's differs (or the
+/// original says `auto`), so the written config runs exactly what was optimised. The text starts with a comment naming original.source_file.
 [[nodiscard]] std::string write_back_yaml(const Config& original, const Config& frozen,
                                           const std::vector<std::string>& names,
                                           const RVector& values);

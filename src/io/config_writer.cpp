@@ -667,6 +667,9 @@ std::string write_back_yaml(const Config& original, const Config& frozen,
   if (frozen.evolution.duration)
     changes.set(Target{Target::Kind::evolution, 0, {}}, "duration",
                 number(*frozen.evolution.duration));
+  // The steps the result was certified at (optimize's refinement, steps: auto).
+  if (frozen.evolution.steps != original.evolution.steps || original.evolution.steps_auto)
+    changes.set(Target{Target::Kind::evolution, 0, {}}, "steps", std::to_string(frozen.evolution.steps));
   const Changes named = named_changes(original, names, values, skipped);
   for (const MapChange& c : named.maps()) {
     for (const auto& [key, value] : c.set) changes.set(c.target, key, value);
