@@ -27,10 +27,12 @@
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
 #include "time_estimate.hpp"
+#include "auto_steps.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
 #include "optimize_problem.hpp"
 #include "run_output.hpp"
+#include "truncation_notes.hpp"
 
 namespace qevolve::commands {
 namespace {
@@ -197,7 +199,15 @@ int optimize(const OptimizeOptions& options, Streams io) {
 
   std::function<void(const std::string&)> progress;
   if (!io.quiet) progress = [&io](const std::string& text) { io.err << text << std::flush; };
-  const OptimizeOutcome result = optimize_problem(problem, spec, options.resume, comm.is_root(), progress);
+  const double tolerance = config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
+  if (config.evolution.steps_auto)  // chosen at the start point, fixed during the iterations
+    (void)search_steps(nullptr, &problem, std::nullopt, tolerance, comm, comm, [&progress](const std::string& l) {
+      if (progress) progress("qevolve: " + l + "\n");
+    });
+  OptimizeOutcome result = optimize_problem(problem, spec, options.resume, comm.is_root(), progress);
+  std::optional<Certification> certified;  // docs/optimize.md "Certification"
+  if (config.evolution.error_estimate)
+    certified = certify_optimum(problem, spec, tolerance, result, comm.is_root(), progress);
   report.t_optimize = result.seconds;
   report.history = result.history;
   report.leakage_weight = result.leakage_weight;
@@ -209,7 +219,14 @@ int optimize(const OptimizeOptions& options, Streams io) {
   gradient::PipelineHooks final_hooks;
   // The trace of the optimised pulses, when there is a file to hold it.
   final_hooks.trace = config.output.trace.requested() && !(options.output.empty() && config.output.file.empty());
+  final_hooks.truncation = true;  // the iterations skip the truncation check, the final evaluation runs it
   take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
+  if (certified) {  // the same steps and parameters
+    report.step_error = certified->estimate;
+    report.t_step_error = certified->estimate.seconds;
+  }
+  if (comm.is_root())  // docs/cli.md "The truncation warning"
+    print_warning_lines(io.err, truncation_warnings(problem.simulator().device(), report.top_level_population));
   // The values the config left to qevolve, at the optimum: an `auto` one that was trained is
   // no longer the auto value ("auto, then optimised").
   report.resolved = resolved_values(config, problem.simulator());
@@ -225,7 +242,9 @@ int optimize(const OptimizeOptions& options, Streams io) {
   if (!output.empty()) (void)write_run_output(output, report, since(t_start));
   const std::string yaml = yaml_path(output, options.config_path);
   {
-    const std::string text = write_back_yaml(config, problem.config(), problem.names(), result.x);
+    Config frozen = problem.config();
+    frozen.evolution.steps = problem.simulator().options().steps;  // certified or chosen by steps: auto
+    const std::string text = write_back_yaml(config, frozen, problem.names(), result.x);
     const std::string tmp = yaml + ".tmp";
     const io::TempFileGuard guard(tmp);  // removed if interrupted (docs/cli.md "Signals")
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
@@ -246,6 +265,18 @@ int optimize(const OptimizeOptions& options, Streams io) {
                 enum_name(spec.method), iterations,
                 result.evaluations, result.stop_reason.c_str());
   io.out << line;
+  if (certified) {
+    const Certification& c = *certified;
+    std::snprintf(line, sizeof line, "optimize: %s at %d steps: 1 - F = %.4e \u00b1 %.1e (steps)", 
+                  c.certified ? "certified" : "NOT certified", c.steps, 1.0 - c.fidelity, c.estimate.error);
+    io.out << line;
+    if (c.rounds > 0) {
+      std::snprintf(line, sizeof line, ", optimised further after %d step refinement%s from %d steps", c.rounds,
+                    c.rounds == 1 ? "" : "s", c.steps_before);
+      io.out << line;
+    }
+    io.out << (c.certified ? "\n" : " (the refinement cap was reached; docs/optimize.md \"Certification\")\n");
+  }
   for (std::size_t i = 0; i < report.gradient_names.size(); ++i) {
     std::snprintf(line, sizeof line, "  %-40s %.12g -> %.12g\n", report.gradient_names[i].c_str(),
                   x0(static_cast<Index>(i)), result.x(static_cast<Index>(i)));

@@ -32,3 +32,29 @@ struct OptimizeOutcome {
                                                const std::function<void(const std::string&)>& line);
 
 }  // namespace qevolve::commands
+
+namespace qevolve::commands {
+
+/// optimize's certification (docs/optimize.md "Certification"): the optimum's step-error
+/// estimate against max(tolerance, 0.1 (1 - F)).
+struct Certification {
+  gradient::StepError estimate;  ///< at the final steps and parameters
+  double fidelity = 0.0;         ///< F there
+  int steps_before = 0;          ///< the steps the optimisation ran at first
+  int steps = 0;                 ///< the final steps
+  int rounds = 0;                ///< refinements (each: more steps, then the optimisation continued)
+  bool certified = false;        ///< estimate.error <= max(tolerance, 0.1 (1 - F))
+};
+
+/// At `outcome.x`: evaluate, estimate the step error; while it exceeds max(tolerance,
+/// 0.1 (1 - F)), multiply the steps (x2..x8 as the estimate's order predicts), continue the
+/// optimisation from the current optimum (warm start; no checkpoint resume) and check again, at
+/// most kMaxCertifyRounds times and up to kMaxAutoSteps steps. `outcome` gains the continued
+/// iterations (history, evaluations, time, stop reason, x). Leaves the problem at outcome.x.
+[[nodiscard]] Certification certify_optimum(gradient::GradientProblem& problem, const OptimizeSpec& spec,
+                                            double tolerance, OptimizeOutcome& outcome, bool root,
+                                            const std::function<void(const std::string&)>& line);
+
+inline constexpr int kMaxCertifyRounds = 4;
+
+}  // namespace qevolve::commands

@@ -1,0 +1,67 @@
+// optimize never reports an optimum it has not certified (optimize_problem.hpp
+// certify_optimum, docs/optimize.md "Certification").
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "auto_steps.hpp"
+#include "optimize_problem.hpp"
+#include "qevolve/simulator.hpp"
+
+namespace qevolve::commands {
+namespace {
+
+/// The factor (a power of 2 in [2, 8]) that the estimate's order predicts to bring `error` to
+/// half of `bound`.
+int refinement(double error, double bound, int order) {
+  const double want = std::pow(error / (0.5 * bound), 1.0 / std::max(1, order));
+  int factor = 2;
+  while (factor < 8 && factor < want) factor *= 2;
+  return factor;
+}
+
+}  // namespace
+
+Certification certify_optimum(gradient::GradientProblem& problem, const OptimizeSpec& spec, double tolerance,
+                              OptimizeOutcome& outcome, bool root, const std::function<void(const std::string&)>& line) {
+  Certification c;
+  c.steps_before = problem.simulator().options().steps;
+  for (;;) {
+    problem.set_values(outcome.x);
+    const gradient::Evaluation ev = problem.evaluate(false);
+    c.estimate = problem.estimate_step_error(ev);
+    c.fidelity = ev.fidelity->fidelity;
+    c.steps = problem.simulator().options().steps;
+    const double bound = std::max(tolerance, 0.1 * (1.0 - c.fidelity));
+    c.certified = c.estimate.error <= bound;
+    if (c.certified || c.rounds == kMaxCertifyRounds || c.steps >= kMaxAutoSteps) return c;
+    const int next = static_cast<int>(std::min<long long>(
+        static_cast<long long>(c.steps) * refinement(c.estimate.error, bound, c.estimate.order), kMaxAutoSteps));
+    if (line) {
+      char text[300];
+      std::snprintf(text, sizeof text,
+                    "optimize: the optimum's step error %.1e exceeds max(tolerance, 0.1 (1 - F)) = %.1e at %d steps: "
+                    "continuing at %d steps\n",
+                    c.estimate.error, bound, c.steps, next);
+      line(text);
+    }
+    problem.set_steps(next);
+    ++c.rounds;
+    OptimizeSpec continued = spec;
+    continued.checkpoint.clear();  // the checkpoint keeps the first optimisation (docs/optimize.md)
+    OptimizeOutcome more = optimize_problem(problem, continued, std::string(), root, line);
+    const int offset = outcome.history.empty() ? 0 : outcome.history.back().iteration;
+    for (std::size_t i = 1; i < more.history.size(); ++i) {  // entry 0 repeats the start point
+      HistoryRow row = more.history[i];
+      row.iteration += offset;
+      row.wall_time_s += outcome.seconds;
+      outcome.history.push_back(row);
+    }
+    outcome.x = more.x;
+    outcome.evaluations += more.evaluations;
+    outcome.seconds += more.seconds;
+    outcome.stop_reason = more.stop_reason;
+  }
+}
+
+}  // namespace qevolve::commands
