@@ -335,6 +335,18 @@ class Simulator {
   /// dc_j/df_p(t_s), hi[p] += weight * dc_j/df_p(t_s + dt); nothing for other channels.
   void add_channel_edge_slopes(std::size_t j, double t, double weight, std::vector<double>& lo,
                                std::vector<double>& hi) const;
+  /// Whether a tunable transmon's flux channel moves its gauge (docs/models.md "Flux pulses"):
+  /// a != 0 (a symmetric SQUID keeps the static gauge, no n term).
+  [[nodiscard]] bool gauge_moves(const DriveChannel& ch) const;
+  /// Whether the gauge angle of a mode whose gauge moves is nonzero at t (the turn at t = 0 or
+  /// t = T is not the identity).
+  [[nodiscard]] bool gauge_turned(double t) const;
+  /// The turns exp(-+i g n) at t = T and t = 0 that take the moving gauge to the lab one depend
+  /// on the flux there: the adjoints report their cotangents d(objective)/dg through on_step as
+  /// samples at exactly t = T and t = 0 (no sample time of a fixed-step solver), with dc_j on
+  /// the channel j of the gauge's n term. At those two times add_channel_slopes and
+  /// channel_partial give that channel's dg/df_p and dg/d(key), add_channel_edge_slopes nothing.
+  [[nodiscard]] bool gauge_end(const DriveChannel& ch, double t) const;
   /// The edges (t_s, t_s + dt) of the time step that contains t (s clamped to [0, steps - 1]).
   [[nodiscard]] std::pair<double, double> step_edges(double t) const;
   /// dc_j/d(key) at time t and fixed pulse values for a parameter `key` of the channel's mode
@@ -370,17 +382,26 @@ class Simulator {
   [[nodiscard]] double flux_offset(const DriveChannel& ch, double t) const;
   /// x at t and at the edges of the time step that contains t (the flux gauge's grid).
   [[nodiscard]] device::FluxSample flux_sample(const DriveChannel& ch, double t) const;
-  /// The flux gauge (docs/models.md "Flux pulses", src/solver/flux_gauge.cpp): whether a
-  /// tunable transmon's flux channel moves its gauge (a != 0 and its flux offset 0 at t = 0
-  /// and t = T, so the gauge is the lab one at both ends); whether a gauge angle is nonzero at
-  /// t; cols = exp(+-i g(t) n) cols on every such mode (to_moving: lab -> moving gauge, +), for
-  /// product-basis columns and for vectorised density matrices (G rho G^dag); a StepObserver
-  /// that shows the lab gauge.
-  [[nodiscard]] bool gauge_moves(const DriveChannel& ch) const;
-  [[nodiscard]] bool gauge_turned(double t) const;
+  /// The flux gauge (docs/models.md "Flux pulses", src/solver/flux_gauge.cpp): cols =
+  /// exp(+-i g(t) n) cols on every mode whose gauge moves (to_moving: lab -> moving gauge, +),
+  /// for product-basis columns and for vectorised density matrices (G rho G^dag); a
+  /// StepObserver that shows the lab gauge.
   void to_gauge(CMatrix& cols, double t, bool to_moving) const;
   void to_gauge_density(CMatrix& vecs, double t, bool to_moving) const;
   [[nodiscard]] StepObserver lab_gauge_observer(const StepObserver& observe) const;
+  /// Per channel: d(objective)/dg of the turn at t (0: the moving-gauge input states and their
+  /// cotangent; T: the lab-gauge output states and theirs), for the n channel of every mode
+  /// whose gauge moves (0 elsewhere); `density`: vectorised density matrices. The turn's
+  /// kept n moves with the device parameters too: tangent_sums[k] += its term for tangents[k].
+  [[nodiscard]] std::vector<double> gauge_end_cotangents(const CMatrix& states, const CMatrix& lambda, double t,
+                                                         bool density, const std::vector<HamiltonianTangent>& tangents,
+                                                         std::vector<double>& tangent_sums) const;
+  /// Whether the turn at t can depend on a parameter: a mode whose gauge moves has a flux
+  /// offset != 0 at t, a flux source through a line, or a source pulse with a derivative != 0 at t.
+  [[nodiscard]] bool gauge_end_sensitive(double t) const;
+  /// Calls on_step with the end cotangents at t = T, then t = 0 (empty vectors: none).
+  void report_gauge_ends(const std::vector<double>& at_T, const std::vector<double>& at_0,
+                         const StepCotangent& on_step) const;
   /// evolution.duration, or the latest pulse end.
   [[nodiscard]] double total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const;
   /// The lines of config.lines and the line of each pulse, then update_lines().

@@ -375,15 +375,18 @@ void Simulator::add_channel_slopes(std::size_t j, double t, double weight, std::
     per_pulse[static_cast<std::size_t>(ch.pulse)] += weight * ch.factor;
     return;
   }
-  const double slope =
-      device::law_slopes(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_sample(ch, t)).x;
+  const device::ModeParams& params = device_.modes()[static_cast<std::size_t>(ch.mode)].params;
+  const double slope = gauge_end(ch, t) ? device::gauge_slope(params, flux_offset(ch, t))
+                                        : device::law_slopes(ch.law, params, flux_sample(ch, t)).x;
   for (const auto& [p, factor] : ch.sources) per_pulse[static_cast<std::size_t>(p)] += weight * slope * factor;
 }
 
 void Simulator::add_channel_edge_slopes(std::size_t j, double t, double weight, std::vector<double>& lo,
                                         std::vector<double>& hi) const {
   const DriveChannel& ch = channels_[j];
-  if (ch.law == device::DriveLaw::linear || ch.law == device::DriveLaw::inductive || !gauge_moves(ch)) return;
+  if (ch.law == device::DriveLaw::linear || ch.law == device::DriveLaw::inductive || !gauge_moves(ch) ||
+      gauge_end(ch, t))
+    return;
   const device::LawSlopes d =
       device::law_slopes(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_sample(ch, t));
   for (const auto& [p, factor] : ch.sources) {
@@ -395,7 +398,9 @@ void Simulator::add_channel_edge_slopes(std::size_t j, double t, double weight, 
 double Simulator::channel_partial(std::size_t j, double t, std::string_view key) const {
   const DriveChannel& ch = channels_[j];
   if (ch.law == device::DriveLaw::linear) return 0.0;
-  return device::law_partial(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_sample(ch, t), key);
+  const device::ModeParams& params = device_.modes()[static_cast<std::size_t>(ch.mode)].params;
+  if (gauge_end(ch, t)) return device::gauge_partial(params, flux_offset(ch, t), key);
+  return device::law_partial(ch.law, params, flux_sample(ch, t), key);
 }
 
 CMatrix Simulator::dense_hamiltonian(double t) const {
@@ -413,8 +418,9 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress,
   ++cache_->shared.evaluations;
   CMatrix state = psi0;
   // The flux gauge (src/solver/flux_gauge.cpp): the scheme evolves the moving-gauge state.
-  // (g = 0 at both ends, src/solver/flux_gauge.cpp): a traced state is turned back.
+  to_gauge(state, 0.0, true);
   cache_->scheme->evolve(*this, cache_->shared, state, progress, observe ? lab_gauge_observer(observe) : observe);
+  to_gauge(state, options_.duration, false);
   if (!state.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return state;
 }
@@ -450,8 +456,16 @@ EvolveResult Simulator::evolve(const comm::Shard& shard, const Progress& progres
   const CMatrix psi0 = initial_columns(shard);
   EvolveResult result;
   result.columns = evolve_product(psi0, progress, observe);
-  result.single_precision_deviation =
-      cache_->scheme->single_precision_deviation(*this, cache_->shared, psi0, result.columns);
+  if (gauge_turned(0.0) || gauge_turned(options_.duration)) {  // the scheme's own gauge
+    CMatrix moving0 = psi0, movingN = result.columns;
+    to_gauge(moving0, 0.0, true);
+    to_gauge(movingN, options_.duration, true);
+    result.single_precision_deviation =
+        cache_->scheme->single_precision_deviation(*this, cache_->shared, moving0, movingN);
+  } else {
+    result.single_precision_deviation =
+        cache_->scheme->single_precision_deviation(*this, cache_->shared, psi0, result.columns);
+  }
   result.columns = to_output(result.columns);
   return result;
 }
@@ -487,7 +501,16 @@ AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
       }
     };
   }
+  // The scheme steps back in the moving gauge; the turns at the ends have cotangents of their own.
+  const std::vector<double> end_T =
+      gauge_end_cotangents(r.psi0, r.lambda0, options_.duration, false, tangents, r.tangents);
+  to_gauge(r.psi0, options_.duration, true);
+  to_gauge(r.lambda0, options_.duration, true);
   cache_->scheme->adjoint(*this, cache_->shared, r.psi0, r.lambda0, tangents, per_substep, r.tangents);
+  const std::vector<double> end_0 = gauge_end_cotangents(r.psi0, r.lambda0, 0.0, false, tangents, r.tangents);
+  to_gauge(r.psi0, 0.0, false);
+  to_gauge(r.lambda0, 0.0, false);
+  report_gauge_ends(end_T, end_0, on_step);
   return r;
 }
 
@@ -496,7 +519,9 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
   if (!options_.open) throw std::logic_error("Simulator::evolve_density: a closed system (no noise)");
   ++cache_->shared.evaluations;
   CMatrix vecs = vecs0;
+  to_gauge_density(vecs, 0.0, true);
   cache_->scheme->evolve_density(*this, cache_->shared, vecs, progress, observe ? lab_gauge_observer(observe) : observe);
+  to_gauge_density(vecs, options_.duration, false);
   if (!vecs.allFinite()) throw NumericalError("evolution produced NaN or inf");
   return vecs;
 }
@@ -573,8 +598,19 @@ OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix
   SubstepCotangent per_step;
   if (on_step) per_step = [&](int s, const std::vector<double>& dc) { on_step(s, grid.sample_time(s, 0), dc); };
   const int K = checkpoint_interval > 0 ? checkpoint_interval : solver::checkpoint_interval(options_.steps);
-  cache_->scheme->adjoint_density(*this, cache_->shared, vecs0, r.lambda0, tangents, noise, per_step, r.tangents,
+  // The moving gauge: vecs0 -> G0 vecs0 G0^dag; the cotangent of a unitary map's output maps
+  // forward with it (lambda -> G lambda G^dag) and back with its inverse. The turn at T needs
+  // the final states, not at hand here: evolved once more where that turn can move at all.
+  std::vector<double> end_T;
+  if (gauge_end_sensitive(options_.duration))
+    end_T = gauge_end_cotangents(evolve_density(vecs0), r.lambda0, options_.duration, true, tangents, r.tangents);
+  CMatrix moving0 = vecs0;
+  to_gauge_density(moving0, 0.0, true);
+  to_gauge_density(r.lambda0, options_.duration, true);
+  cache_->scheme->adjoint_density(*this, cache_->shared, moving0, r.lambda0, tangents, noise, per_step, r.tangents,
                                   r.noise, K);
+  report_gauge_ends(end_T, gauge_end_cotangents(moving0, r.lambda0, 0.0, true, tangents, r.tangents), on_step);
+  to_gauge_density(r.lambda0, 0.0, false);
   r.checkpoint_interval = K;
   r.stored_states = sizes::checkpointed_states(options_.steps, K);
   return r;

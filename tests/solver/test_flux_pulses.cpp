@@ -138,19 +138,22 @@ evolution: {solver: trotter, order: 2, steps: 100}
   };
   const auto plain = build("");
   const auto flux = build("  - {qubit: b, operator: flux, shape: cos, amplitude: 0.1, duration: 20}");
-  ASSERT_EQ(flux->channels().size(), 3U);
-  for (std::size_t j = 1; j < 3; ++j) EXPECT_EQ(flux->channels()[j].mode, 1);
-  EXPECT_EQ(flux->stats().drive_eigendecompositions, 3);
+  ASSERT_EQ(flux->channels().size(), 4U);  // n on a; cos(phi), sin(phi) and the gauge's n on b
+  for (std::size_t j = 1; j < 4; ++j) EXPECT_EQ(flux->channels()[j].mode, 1);
+  EXPECT_EQ(flux->stats().drive_eigendecompositions, 4);
   const double D = 64.0, d = 4.0;
   const double extra = flux->flops_per_column_step() - plain->flops_per_column_step();
   std::printf("trotter2 work per column step: %.0f without, %.0f with the flux pulse (D = 64)\n",
               plain->flops_per_column_step(), flux->flops_per_column_step());
-  EXPECT_LE(extra, 4 * 8.0 * D * d);  // the 2 channels, each split into two half steps
+  EXPECT_LE(extra, 6 * 8.0 * D * d);  // the 3 channels, each split into two half steps
 }
+
+/// The offset x with the gauge held at the static one (offset 0 at both edges of the step).
+device::FluxSample static_gauge(double x) { return {x, 0.0, 0.0, 0.5, 1.0}; }
 
 TEST(FluxPulses, SymmetricSquidIsTheCosineOfHalfTheFlux) {
   // a = 0: the pulsed junction term is -EJ cos(pi (flux + x)) cos(phi), i.e. -EJ |cos(phi_e/2)|
-  // cos(phi) while cos(phi_e/2) > 0, continued analytically beyond phi_e = pi.
+  // cos(phi) while cos(phi_e/2) > 0, continued analytically beyond phi_e = pi; no gauge term.
   device::ModeParams p;
   p.type = ModeType::transmon;
   p.ej = 20.0;
@@ -159,22 +162,36 @@ TEST(FluxPulses, SymmetricSquidIsTheCosineOfHalfTheFlux) {
   p.asymmetry = 0.0;
   for (double x : {-0.3, 0.05, 0.2, 0.4, 0.45}) {
     const double pulsed = -p.ej * std::cos(kPi * (p.flux + x)) + p.ej * std::cos(kPi * p.flux);
-    EXPECT_NEAR(device::law_value(device::DriveLaw::squid_cos, p, x), pulsed, 1e-12) << x;
-    EXPECT_EQ(device::law_value(device::DriveLaw::squid_sin, p, x), 0.0) << x;
+    EXPECT_NEAR(device::law_value(device::DriveLaw::squid_cos, p, device::steady(x)), pulsed, 1e-12) << x;
+    EXPECT_EQ(device::law_value(device::DriveLaw::squid_sin, p, device::steady(x)), 0.0) << x;
+    EXPECT_EQ(device::law_value(device::DriveLaw::squid_n, p, {x, 0.0, x, 0.5, 0.1}), 0.0) << x;
+    EXPECT_EQ(device::gauge_angle(p, x), 0.0);
   }
   // a != 0: smooth through phi_e = pi (x = 0.4 here), where arctan(a tan(phi_e/2)) jumps.
   p.asymmetry = 0.3;
   for (auto law : {device::DriveLaw::squid_cos, device::DriveLaw::squid_sin}) {
-    const double below = device::law_value(law, p, 0.4 - 1e-9), above = device::law_value(law, p, 0.4 + 1e-9);
+    const double below = device::law_value(law, p, static_gauge(0.4 - 1e-9));
+    const double above = device::law_value(law, p, static_gauge(0.4 + 1e-9));
     EXPECT_NEAR(below, above, 1e-6);
   }
-  // EJ_eff(phi_e) cos(phi - delta) - EJ_eff(phi_s) cos(phi), expanded with the arctan form
-  // where it holds (|phi_e| < pi).
+  // With the gauge held static: EJ_eff(phi_e) cos(phi - delta) - EJ_eff(phi_s) cos(phi),
+  // expanded with the arctan form where it holds (|phi_e| < pi).
   const double x = 0.17, xe = kTwoPi * (p.flux + x), xs = kTwoPi * p.flux, a = p.asymmetry;
   const auto ej_eff = [&](double u) { return p.ej * std::sqrt(std::pow(std::cos(u / 2), 2) + a * a * std::pow(std::sin(u / 2), 2)); };
   const double delta = std::atan(a * std::tan(xe / 2)) - std::atan(a * std::tan(xs / 2));
-  EXPECT_NEAR(device::law_value(device::DriveLaw::squid_cos, p, x), -(ej_eff(xe) * std::cos(delta) - ej_eff(xs)), 1e-12);
-  EXPECT_NEAR(device::law_value(device::DriveLaw::squid_sin, p, x), -ej_eff(xe) * std::sin(delta), 1e-12);
+  EXPECT_NEAR(device::law_value(device::DriveLaw::squid_cos, p, static_gauge(x)),
+              -(ej_eff(xe) * std::cos(delta) - ej_eff(xs)), 1e-12);
+  EXPECT_NEAR(device::law_value(device::DriveLaw::squid_sin, p, static_gauge(x)), -ej_eff(xe) * std::sin(delta), 1e-12);
+  // The moving gauge at a constant offset turns the phase out: the junction term is
+  // -EJ_eff(phi_e) cos(phi), no sine, no n term; the gauge angle is delta.
+  EXPECT_NEAR(device::law_value(device::DriveLaw::squid_cos, p, device::steady(x)), -(ej_eff(xe) - ej_eff(xs)), 1e-12);
+  EXPECT_NEAR(device::law_value(device::DriveLaw::squid_sin, p, device::steady(x)), 0.0, 1e-12);
+  EXPECT_EQ(device::law_value(device::DriveLaw::squid_n, p, device::steady(x)), 0.0);
+  EXPECT_NEAR(device::gauge_angle(p, x), delta, 1e-12);
+  // In a step from offset lo to hi the gauge moves by delta(hi) - delta(lo): c_n = -that / (2 pi dt).
+  const double lo = 0.1, hi = 0.12, dt = 0.05;
+  EXPECT_NEAR(device::law_value(device::DriveLaw::squid_n, p, {0.11, lo, hi, 0.5, dt}),
+              -(device::gauge_angle(p, hi) - device::gauge_angle(p, lo)) / (kTwoPi * dt), 1e-12);
 }
 
 TEST(FluxPulses, LawDerivativesMatchFiniteDifferences) {
@@ -185,11 +202,24 @@ TEST(FluxPulses, LawDerivativesMatchFiniteDifferences) {
   p.el = 0.9;
   p.has_asymmetry = true;
   p.asymmetry = 0.35;
-  const double x = 0.21, h = 1e-5;
-  for (auto law : {device::DriveLaw::squid_cos, device::DriveLaw::squid_sin, device::DriveLaw::inductive}) {
-    const auto value = [&](device::ModeParams q, double xx) { return device::law_value(law, q, xx); };
-    const double fd = (value(p, x + h) - value(p, x - h)) / (2 * h);
-    EXPECT_NEAR(device::law_slope(law, p, x), fd, 1e-7 * std::max(1.0, std::abs(fd)));
+  // A sample inside a step (the moving gauge reads the offset at the step's edges too).
+  const device::FluxSample at{0.21, 0.19, 0.235, 0.3, 0.05};
+  const double h = 1e-5;
+  for (auto law : {device::DriveLaw::squid_cos, device::DriveLaw::squid_sin, device::DriveLaw::squid_n,
+                   device::DriveLaw::inductive}) {
+    const auto value = [&](const device::ModeParams& q, const device::FluxSample& f) { return device::law_value(law, q, f); };
+    const device::LawSlopes slopes = device::law_slopes(law, p, at);
+    for (int which = 0; which < 3; ++which) {
+      device::FluxSample up = at, down = at;
+      double* u = which == 0 ? &up.x : which == 1 ? &up.lo : &up.hi;
+      double* d = which == 0 ? &down.x : which == 1 ? &down.lo : &down.hi;
+      *u += h;
+      *d -= h;
+      const double fd = (value(p, up) - value(p, down)) / (2 * h);
+      const double slope = which == 0 ? slopes.x : which == 1 ? slopes.lo : slopes.hi;
+      EXPECT_NEAR(slope, fd, 1e-7 * std::max(1.0, std::abs(fd))) << static_cast<int>(law) << " " << which;
+    }
+    const device::FluxSample& x = at;
     for (const char* key : {"ej", "flux", "asymmetry", "el"}) {
       device::ModeParams up = p, down = p;
       double* field = std::string(key) == "ej" ? &up.ej : std::string(key) == "flux" ? &up.flux
@@ -199,7 +229,8 @@ TEST(FluxPulses, LawDerivativesMatchFiniteDifferences) {
                            : std::string(key) == "el" ? &down.el : &down.asymmetry;
       *field_down -= h;
       const double fdk = (value(up, x) - value(down, x)) / (2 * h);
-      EXPECT_NEAR(device::law_partial(law, p, x, key), fdk, 1e-7 * std::max(1.0, std::abs(fdk))) << key;
+      EXPECT_NEAR(device::law_partial(law, p, x, key), fdk, 1e-7 * std::max(1.0, std::abs(fdk)))
+          << static_cast<int>(law) << " " << key;
     }
   }
 }
