@@ -101,6 +101,14 @@ struct StepObserver {
   /// The step boundaries to observe (ascending, unique, in [0, steps]); empty: those of
   /// Simulator::trace_steps() (Simulator::observed_steps).
   std::vector<int> steps;
+  /// Optional (open systems): the same boundary per block of vectorised density matrices inside
+  /// the gate executor (rows D^2, columns [c0, c0 + w) of the pass's state, row-major [D^2][w]).
+  std::function<void(int step, Index c0, Index w, const double* re, const double* im)> density_block;
+  /// Where a pass that multiplies a step's last gate into the next step's first (the Strang
+  /// splittings' fused boundary, backend::GateSchedule::breaks) must apply it to show the exact
+  /// boundary state (ascending); unset: at every observed boundary. Elsewhere such a pass shows
+  /// the state before that last gate (the truncation check accepts it: qevolve/truncation.hpp).
+  std::optional<std::vector<int>> exact;
 
   explicit operator bool() const { return static_cast<bool>(state); }
   void operator()(int step, const CMatrix& s) const { state(step, s); }

@@ -95,7 +95,7 @@ int run(const RunOptions& options, Streams io) {
     };
     hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
     hooks.trace = config.output.trace.requested() && !output.empty();  // nowhere to write: not recorded
-    hooks.truncation = std::getenv("QEVOLVE_TMP_NOTRUNC") == nullptr;  // TMPMEASURE
+    hooks.truncation = true;  // docs/output.md "Truncation check"
     gradient::Evaluation ev =
         problem ? problem->evaluate(true, hooks) : gradient::evaluate(sim, objective, comm, reduce, hooks);
     if (chosen) {

@@ -8,6 +8,7 @@
 
 #include "qevolve/gradient.hpp"
 #include "qevolve/simulator.hpp"
+#include "qevolve/truncation.hpp"
 
 namespace qevolve::gradient {
 namespace {
@@ -40,10 +41,12 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
   // output.trace: recorded by the forward pass's observer on this rank's shard.
   std::optional<solver::TraceRecorder> recorder;
   solver::StepObserver observe;
+  std::optional<solver::TruncationMonitor> monitor;  // the truncation check, on the same observer
   // Forward on this rank's initial states (closed) or inputs |i><j| (open), then the gather.
   if (open) {
     fw.shard = comm.shard(n * n);
     if (hooks.trace) observe = recorder.emplace(sim, fw.shard).observer();
+    if (hooks.truncation) observe = solver::combine_observers(sim, observe, monitor.emplace(sim, fw.shard).observer());
     {
       CMatrix x0 = sim.initial_density(fw.shard);
       fw.local = sim.channel_from(sim.evolve_density(x0, hooks.progress, observe));
@@ -53,6 +56,7 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
   } else {
     fw.shard = comm.shard(n);
     if (hooks.trace) observe = recorder.emplace(sim, fw.shard).observer();
+    if (hooks.truncation) observe = solver::combine_observers(sim, observe, monitor.emplace(sim, fw.shard).observer());
     if (gradient) {
       // The adjoint starts from psi_N in the product basis and lab frame: keep it, and apply
       // the output map here (Simulator::evolve is this, plus the single-precision check that
@@ -68,6 +72,7 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
     ev.columns = comm.gather_columns(fw.local, sim.device().dim(), 0);
   }
   if (recorder) ev.trace = recorder->finish(comm);
+  if (monitor) ev.top_level_population = monitor->finish(comm);
   ev.evolve_s = since(t0);
   if (!objective) return ev;
 

@@ -64,7 +64,7 @@ backend::GateSchedule gate_schedule(const BlockEvolution& job) {
   s.step_size = gates.step_size();
   s.boundary = gates.boundary_gates();
   s.steps = job.steps;
-  if (s.boundary > 0 && job.observer) s.breaks = job.observe_at;
+  if (s.boundary > 0 && job.observer) s.breaks = job.breaks ? *job.breaks : job.observe_at;
   return s;
 }
 
@@ -158,8 +158,9 @@ void evolve_blocks(const BlockEvolution& job, CMatrix& state,
   executor->upload(state);
   // A step right after an observed boundary takes nothing from its predecessor (which applied
   // its last layer itself: GateSchedule::breaks).
-  auto fresh = [&job](int s) {
-    return job.observer && std::binary_search(job.observe_at.begin(), job.observe_at.end(), s);
+  const std::vector<int>& breaks = job.breaks ? *job.breaks : job.observe_at;
+  auto fresh = [&job, &breaks](int s) {
+    return job.observer && std::binary_search(breaks.begin(), breaks.end(), s);
   };
   for (int s0 = 0, s1 = 0; s0 < job.steps; s0 = s1) {
     s1 = points.clip(s0, std::min(job.steps, s0 + chunk));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "qevolve/backend/backend.hpp"
@@ -39,6 +40,9 @@ struct BlockEvolution {
   /// step's last layer instead of multiplying it into the next step (GateSchedule::breaks).
   std::vector<int> observe_at{};
   PassObserver observer{};
+  /// The observed boundaries that break the fused boundary (StepObserver::exact, in gate
+  /// steps); unset: every one of observe_at.
+  std::optional<std::vector<int>> breaks{};
   /// The same per column block inside the executor (StepObserver::block, block_single, in
   /// this job's gate steps); used where the executor supports it, else `observer`.
   std::function<void(int, Index, Index, const double*, const double*)> block_observer{};

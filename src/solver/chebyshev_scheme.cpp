@@ -69,8 +69,13 @@ class ChebyshevScheme final : public Scheme {
     const TimeGrid grid = sim.time_grid();
     const auto coefficients = sim.substep_coefficients();
     const int per = grid.samples_per_step();
+    const std::vector<int> at = observe ? scaled_points(sim.observed_steps(observe), per) : std::vector<int>();
+    // A block observer sees each thread's block at the boundaries inside the segment (the run
+    // stays one segment); else the segments end at the boundaries and the state is shown.
+    const bool in_blocks = observe && observe.block;
     ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
-                         observe ? scaled_points(sim.trace_steps(), per) : std::vector<int>());
+                         in_blocks ? std::vector<int>() : at);
+    if (in_blocks && !at.empty() && at.front() == 0) observe(0, state);
     const double tau = kTwoPi * grid.substep_dt();
     // Columns are independent: each thread carries one block of them through a whole segment
     // (between observation points; without a trace, the whole run) with no barrier per step.
@@ -97,6 +102,8 @@ class ChebyshevScheme final : public Scheme {
               coefficients(u, c);
               generator(c, H);
               apply_chebyshev(series(tau, c), H, x, work);
+              if (in_blocks && std::binary_search(at.begin(), at.end(), u + 1))
+                observe.block((u + 1) / per, c0, w, x.re.data(), x.im.data());
               // The calling thread reports (as every scheme's progress does); each block
               // covers the whole segment, so its step is the run's.
               if (team.thread() == 0 && progress) progress(static_cast<double>(u + 1) / grid.substeps());

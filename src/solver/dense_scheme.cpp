@@ -37,7 +37,7 @@ class DenseScheme final : public Scheme {
     const auto coefficients = sim.substep_coefficients();
     const int per = grid.samples_per_step();
     ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
-                         observe ? scaled_points(sim.trace_steps(), per) : std::vector<int>());
+                         observe ? scaled_points(sim.observed_steps(observe), per) : std::vector<int>());
     std::vector<double> c;
     const auto executor = make_dense_executor(sim.options().device, state.rows(), state.cols());
     if (points.due(0)) points.call(0, state);
@@ -70,7 +70,7 @@ class DenseScheme final : public Scheme {
     const linalg::DenseBlasPhase dense_phase(sim.device().dim() * sim.device().dim());
     const auto coefficients = sim.substep_coefficients();
     const int steps = sim.options().steps;
-    ObservePoints points(observe, observe ? sim.trace_steps() : std::vector<int>());
+    ObservePoints points(observe, observe ? sim.observed_steps(observe) : std::vector<int>());
     std::vector<double> c;
     if (points.due(0)) points.call(0, vecs);
     for (int s = 0; s < steps; ++s) {

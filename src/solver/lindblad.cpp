@@ -317,6 +317,12 @@ void evolve_density(const DensityEvolution& job, CMatrix& vecs,
   const auto executor = make_gate_executor<double>(job.compute_device, schedule, n, plan.width(), threads, chunk);
   ObservePoints points(job.observer, job.observe_at);
   if (points.due(0)) points.call(0, vecs);
+  if (job.observer && job.block_observer) {  // the boundaries inside the executor, per block
+    backend::BlockObserver<double> o{{}, job.block_observer};
+    for (int s : job.observe_at)
+      if (s > 0) o.at.push_back(s);
+    if (executor->observe_blocks(std::move(o))) points = ObservePoints({}, {});
+  }
   executor->upload(vecs);
   std::vector<double> coeff;
   for (int s0 = 0, s1 = 0; s0 < job.steps; s0 = s1) {

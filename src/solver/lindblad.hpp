@@ -92,6 +92,9 @@ struct DensityEvolution {
   /// output.trace: the steps (ascending, in [0, steps]) at which `observer` sees the state.
   std::vector<int> observe_at{};
   PassObserver observer{};
+  /// The same per column block inside the executor (StepObserver::density_block), where the
+  /// executor supports it.
+  std::function<void(int, Index, Index, const double*, const double*)> block_observer{};
 };
 
 /// Evolves the columns of `vecs` (D^2 x m, vectorised density matrices, product basis, lab

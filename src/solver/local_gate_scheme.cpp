@@ -34,8 +34,9 @@ class LocalGateScheme final : public Scheme {
                        grid.substep_dt(), o.threads, 0, o.device};
     if (observe) {
       const int per = grid.samples_per_step();
-      job.observe_at = scaled_points(sim.trace_steps(), per);
+      job.observe_at = scaled_points(sim.observed_steps(observe), per);
       job.observer = [&observe, per](int u, const CMatrix& s) { observe(u / per, s); };
+      if (observe.exact) job.breaks = scaled_points(*observe.exact, per);
       if (observe.block)
         job.block_observer = [&observe, per](int u, Index c0, Index w, const double* re, const double* im) {
           observe.block(u / per, c0, w, re, im);
@@ -80,8 +81,9 @@ class LocalGateScheme final : public Scheme {
     DensityEvolution job;
     fill_density_job(sim, shared, job);
     if (observe) {
-      job.observe_at = sim.trace_steps();
+      job.observe_at = sim.observed_steps(observe);
       job.observer = observe;
+      job.block_observer = observe.density_block;
     }
     solver::evolve_density(job, vecs, progress);
   }
