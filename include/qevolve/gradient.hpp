@@ -24,7 +24,20 @@ class Simulator;
 
 namespace qevolve::gradient {
 
-struct StepError;  // include/qevolve/step_error.hpp
+/// The time-step error of F (include/qevolve/step_error.hpp, docs/accuracy.md).
+struct StepError {
+  double error = std::numeric_limits<double>::quiet_NaN();  ///< estimate of |F(steps) - F(steps -> inf)|
+  double fidelity_limit = std::numeric_limits<double>::quiet_NaN();  ///< F of the extrapolated columns
+  double fidelity_coarse = std::numeric_limits<double>::quiet_NaN();  ///< F of the coarser run
+  int order = 0;         ///< Richardson order p in dt (adaptive: 1, in the tolerance)
+  int coarse_steps = 0;  ///< steps of the coarser run (0: adaptive)
+  double ratio = 2.0;    ///< steps / coarse_steps, or (adaptive) coarse tolerance / tolerance
+  double seconds = 0.0;  ///< wall time of the coarser run(s) and the extrapolation
+  /// When the half-step estimate exceeded 0.1 (1 - F), it was confirmed by a second run at
+  /// confirm_steps(): the first estimate and its steps (error and coarse_steps are the second's).
+  double first_error = std::numeric_limits<double>::quiet_NaN();
+  int first_coarse_steps = 0;
+};
 
 /// One trainable parameter, as the optimiser sees it.
 struct ParameterInfo {
@@ -54,6 +67,8 @@ struct Evaluation {
   /// precision: single only: what single precision costs (solver::EvolveResult); NaN otherwise.
   double single_precision_deviation = std::numeric_limits<double>::quiet_NaN();
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0;  ///< wall time by phase
+  /// The step-error estimate of F, where the caller made one (estimate_step_error).
+  std::optional<StepError> step_error;
   /// output.trace, when PipelineHooks::trace asked for it (every rank holds the whole trace).
   std::optional<solver::Trace> trace;
   /// The truncation check (qevolve/truncation.hpp), when PipelineHooks::truncation asked for

@@ -33,6 +33,8 @@ class RunResult {
   [[nodiscard]] double fidelity() const;                ///< after compensation (NaN: none)
   [[nodiscard]] double fidelity_uncompensated() const;  ///< NaN: none
   [[nodiscard]] double leakage() const;                 ///< NaN: none
+  /// The step-error estimate of F (docs/accuracy.md); NaN: none (off, or no fidelity).
+  [[nodiscard]] double fidelity_error_steps() const;
   [[nodiscard]] bool is_open() const;                   ///< Lindblad run
   [[nodiscard]] const RVector& angles() const;          ///< /compensation/angles (empty: none)
   [[nodiscard]] const CMatrix& unitary() const;         ///< /unitary (closed, with a fidelity)
@@ -119,6 +121,23 @@ struct OptimizeData {
   std::string optimized_yaml;  ///< the text `qevolve optimize` writes to OUT.optimized.yaml
 };
 
+/// `qevolve converge`'s outcome (docs/accuracy.md "qevolve converge"): the table, the
+/// converged steps and levels and the config `converge` writes.
+struct ConvergeData {
+  std::vector<std::string> settings, verdicts;  ///< per row of the table
+  std::vector<double> fidelity, change, estimate, seconds;  ///< per row (change NaN: the first)
+  std::string table;                 ///< the table as `qevolve converge` prints it
+  int steps = 0;
+  std::vector<std::string> modes;    ///< in mode order
+  std::vector<int> levels;           ///< per mode
+  double final_fidelity = 0.0;       ///< F at steps and levels
+  double final_estimate = 0.0;       ///< its step-error estimate
+  bool converged = false;            ///< false: a cap or the memory stopped it (the CLI's exit 3)
+  std::string stop_reason;           ///< why (empty when converged)
+  std::string converged_yaml;        ///< the text `qevolve converge` writes
+  double wall_time = 0.0;
+};
+
 class Session {
  public:
   /// Parses `text` (FILE `name` in messages) with the `sets` ("KEY=VALUE") applied to every
@@ -157,6 +176,11 @@ class Session {
   /// `line` receives the progress lines (empty: none).
   [[nodiscard]] OptimizeData optimize(const std::vector<std::string>& overrides = {}, const std::string& resume = {},
                                       const std::function<void(const std::string&)>& line = {});
+
+  /// `qevolve converge --tolerance T --set ...`: InputError as the CLI's exit 2 (a tolerance
+  /// outside (0, 0.1], named `tolerance`; a first refinement that cannot fit); a cap that stops
+  /// it is reported in ConvergeData::converged / stop_reason, not thrown.
+  [[nodiscard]] ConvergeData converge(double tolerance, const std::vector<std::string>& overrides = {});
 
   [[nodiscard]] int threads() const;
   [[nodiscard]] const std::string& text() const;

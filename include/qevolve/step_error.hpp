@@ -22,25 +22,14 @@ class Simulator;
 
 namespace qevolve::gradient {
 
-struct StepError {
-  double error = std::numeric_limits<double>::quiet_NaN();  ///< estimate of |F(steps) - F(steps -> inf)|
-  double fidelity_limit = std::numeric_limits<double>::quiet_NaN();  ///< F of the extrapolated columns
-  double fidelity_coarse = std::numeric_limits<double>::quiet_NaN();  ///< F of the coarser run
-  int order = 0;         ///< Richardson order p in dt (adaptive: 1, in the tolerance)
-  int coarse_steps = 0;  ///< steps of the coarser run (0: adaptive)
-  double ratio = 2.0;    ///< steps / coarse_steps, or (adaptive) coarse tolerance / tolerance
-  double seconds = 0.0;  ///< wall time of the coarser run(s) and the extrapolation
-  /// When the half-step estimate exceeded 0.1 (1 - F), it was confirmed by a second run at
-  /// confirm_steps(): the first estimate and its steps (error and coarse_steps are the second's).
-  double first_error = std::numeric_limits<double>::quiet_NaN();
-  int first_coarse_steps = 0;
-};
+// StepError (the estimate and how it was made) is declared in include/qevolve/gradient.hpp.
+
 
 /// The coarser run and the extrapolation (a second run at 3/4 of the steps when the first
 /// estimate exceeds a tenth of 1 - F, whose estimate is then the one returned): U_inf = U + (U - U_c) / (r^p - 1) with r the ratio
 /// of resolutions and p = Simulator::time_order() (1 where a pulse jumps inside steps:
 /// piecewise_constant, or a sampled control line without a gaussian filter; adaptive: 1 in the
-/// tolerance). `fine` is the run's own evaluation (its gathered columns or superoperator on
+/// tolerance; at most 2 for a drive through a control line). `fine` is the run's own evaluation (its gathered columns or superoperator on
 /// rank 0). The simulator is left at its own steps and tolerances. Collective over `comm`:
 /// every rank returns the same estimate. `progress` sees the coarser run's fraction.
 [[nodiscard]] StepError estimate_step_error(solver::Simulator& sim, fidelity::ObjectiveSpec objective,

@@ -28,6 +28,7 @@ __version__: str = _core.__version__
 
 __all__ = [
     "ConfigError",
+    "ConvergeResult",
     "NumericalError",
     "OptimizeResult",
     "QevolveWarning",
@@ -116,6 +117,12 @@ class Result:
     def fidelity(self) -> float:
         """F after compensation (NaN without a target)."""
         return self._r.fidelity
+
+    @property
+    def fidelity_error_steps(self) -> float:
+        """An estimate of |F(steps) - F(steps -> infinity)| (docs/accuracy.md); NaN when
+        `evolution.error_estimate: false` or there is no fidelity."""
+        return self._r.fidelity_error_steps
 
     @property
     def uncompensated_fidelity(self) -> float:
@@ -312,6 +319,43 @@ class OptimizeResult:
         self.result.save(path)
 
 
+class ConvergeResult:
+    """`qevolve converge`'s outcome (docs/accuracy.md "qevolve converge").
+
+    Attributes: `rows` (the table: one dict per row with setting, fidelity, change, estimate,
+    seconds, verdict), `table` (the text `qevolve converge` prints), `steps`, `levels` (mode ->
+    levels), `fidelity` and `estimate` (F at them and its step-error estimate), `converged`
+    (False: a cap or the memory stopped it first, the CLI's exit 3; `stop_reason` says why and
+    the other attributes hold the best setting so far), `converged_yaml` (the text of
+    CONFIG.converged.yaml), `wall_time`; `save(path)` writes the YAML.
+    """
+
+    def __init__(self, core: _core.ConvergeData) -> None:
+        self.rows: list[dict[str, Any]] = [
+            {"setting": s, "fidelity": f, "change": c, "estimate": e, "seconds": t, "verdict": v}
+            for s, f, c, e, t, v in zip(core.settings, core.fidelity, core.change, core.estimate, core.seconds,
+                                        core.verdicts)
+        ]
+        self.table: str = core.table
+        self.steps: int = core.steps
+        self.levels: dict[str, int] = dict(zip(core.modes, core.levels))
+        self.fidelity: float = core.final_fidelity
+        self.estimate: float = core.final_estimate
+        self.converged: bool = core.converged
+        self.stop_reason: str = core.stop_reason
+        self.converged_yaml: str = core.converged_yaml
+        self.wall_time: float = core.wall_time
+
+    def save(self, path: str) -> None:
+        """Writes the converged config (the file `qevolve converge -o PATH` writes)."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.converged_yaml)
+
+    def __repr__(self) -> str:
+        state = "converged" if self.converged else "stopped"
+        return f"<qevolve.ConvergeResult {state}: F = {self.fidelity:.12f}, steps {self.steps}, levels {self.levels}>"
+
+
 class Simulation:
     """A config loaded once, with its cached device and simulator. Build with load()/loads()."""
 
@@ -416,6 +460,17 @@ class Simulation:
         `verbose` prints the iteration lines on stderr)."""
         result = OptimizeResult(self._s.optimize(_sets(overrides), str(resume or ""), verbose))
         _warn(result.result.warnings)
+        return result
+
+    def converge(self, tolerance: float, overrides: Overrides = None) -> ConvergeResult:
+        """`qevolve converge --tolerance T --set ...`: the steps refined by the step-error
+        estimate and each mode's levels raised until F moves by less than `tolerance`
+        (docs/accuracy.md "qevolve converge"). A tolerance outside (0, 0.1], or a first refinement
+        that cannot fit in memory, raises ConfigError before any work; when a cap stops it, the
+        result has ``converged`` False (and a QevolveWarning says why)."""
+        result = ConvergeResult(self._s.converge(float(tolerance), _sets(overrides)))
+        if not result.converged:
+            _warn([f"converge stopped before F moved by less than the tolerance: {result.stop_reason}"])
         return result
 
     def __repr__(self) -> str:

@@ -64,4 +64,20 @@ Certification certify_optimum(gradient::GradientProblem& problem, const Optimize
   }
 }
 
+CertifiedOutcome optimize_certified(gradient::GradientProblem& problem, const Config& config, const std::string& resume,
+                                    bool root, comm::Communicator& comm,
+                                    const std::function<void(const std::string&)>& line) {
+  const double tolerance = config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
+  if (config.evolution.steps_auto)
+    (void)search_steps(nullptr, &problem, std::nullopt, tolerance, comm, comm, [&line](const std::string& l) {
+      if (line) line("qevolve: " + l + "\n");
+    });
+  const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
+  CertifiedOutcome out{optimize_problem(problem, spec, resume, root, line), std::nullopt};
+  if (config.evolution.error_estimate)
+    out.certification = certify_optimum(problem, spec, tolerance, out.outcome, root, line);
+  problem.set_values(out.outcome.x);
+  return out;
+}
+
 }  // namespace qevolve::commands

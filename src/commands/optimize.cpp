@@ -199,15 +199,10 @@ int optimize(const OptimizeOptions& options, Streams io) {
 
   std::function<void(const std::string&)> progress;
   if (!io.quiet) progress = [&io](const std::string& text) { io.err << text << std::flush; };
-  const double tolerance = config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
-  if (config.evolution.steps_auto)  // chosen at the start point, fixed during the iterations
-    (void)search_steps(nullptr, &problem, std::nullopt, tolerance, comm, comm, [&progress](const std::string& l) {
-      if (progress) progress("qevolve: " + l + "\n");
-    });
-  OptimizeOutcome result = optimize_problem(problem, spec, options.resume, comm.is_root(), progress);
-  std::optional<Certification> certified;  // docs/optimize.md "Certification"
-  if (config.evolution.error_estimate)
-    certified = certify_optimum(problem, spec, tolerance, result, comm.is_root(), progress);
+  // steps: auto, the optimisation, its certification (docs/optimize.md "Certification").
+  CertifiedOutcome run = optimize_certified(problem, config, options.resume, comm.is_root(), comm, progress);
+  const OptimizeOutcome& result = run.outcome;
+  const std::optional<Certification>& certified = run.certification;
   report.t_optimize = result.seconds;
   report.history = result.history;
   report.leakage_weight = result.leakage_weight;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,5 +57,16 @@ struct Certification {
                                             const std::function<void(const std::string&)>& line);
 
 inline constexpr int kMaxCertifyRounds = 4;
+
+/// What `qevolve optimize` and Session::optimize run: with `steps: auto` the steps chosen at
+/// the start point (fixed during the iterations), the optimisation of `config.optimize`, and,
+/// unless `evolution.error_estimate: false`, certify_optimum. Leaves the problem at the optimum.
+struct CertifiedOutcome {
+  OptimizeOutcome outcome;
+  std::optional<Certification> certification;
+};
+[[nodiscard]] CertifiedOutcome optimize_certified(gradient::GradientProblem& problem, const Config& config,
+                                                  const std::string& resume, bool root, comm::Communicator& comm,
+                                                  const std::function<void(const std::string&)>& line);
 
 }  // namespace qevolve::commands

@@ -53,6 +53,10 @@ void take_evaluation(RunReport& r, gradient::Evaluation&& ev, std::vector<std::s
   r.t_gradient = ev.gradient_s;
   r.trace = std::move(ev.trace);
   r.top_level_population = std::move(ev.top_level_population);
+  if (ev.step_error) {
+    r.step_error = ev.step_error;
+    r.t_step_error = ev.step_error->seconds;
+  }
 }
 
 namespace {

@@ -34,6 +34,9 @@ double RunResult::fidelity_uncompensated() const {
   return has_fidelity() ? impl_->report.fidelity->fidelity_uncompensated : kNaN;
 }
 double RunResult::leakage() const { return has_fidelity() ? impl_->report.fidelity->leakage : kNaN; }
+double RunResult::fidelity_error_steps() const {
+  return impl_->report.step_error ? impl_->report.step_error->error : kNaN;
+}
 bool RunResult::is_open() const { return impl_->sim->is_open(); }
 const RVector& RunResult::angles() const {
   static const RVector none;

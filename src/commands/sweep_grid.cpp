@@ -147,6 +147,11 @@ std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats&
     const solver::Simulator sim(point.config, device, 1);
     out.push_back(step_size_warning(sim, "at the sweep's point " + point.label));
   }
+  if (const std::int64_t at = worst_step_error_point(stats, plan.grid, comm); at >= 0)
+    out.push_back("the time steps move F by more than max(tolerance, 0.1 (1 - F)) at the sweep's point " +
+                  build_point(plan.grid, parsed, sets, at).label +
+                  ": its F is not converged in steps; `qevolve run` with that point's values prints the estimate; "
+                  "use `evolution.steps: auto` or more steps (docs/accuracy.md)");
   if (const std::int64_t at = worst_tail_point(stats, plan.grid, comm); at >= 0) {
     const SweepPoint point = build_point(plan.grid, parsed, sets, at);
     const solver::Simulator sim(point.config, device::build_device(point.resolved), 1);

@@ -16,6 +16,8 @@
 #include "qevolve/plausibility.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
+#include "auto_steps.hpp"
+#include "qevolve/step_error.hpp"
 #include "run_output.hpp"
 #include "summary_notes.hpp"
 
@@ -163,6 +165,10 @@ std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, co
   return worst_over_ranks(stats.worst_step_phase, stats.worst_step_point, kMaxPhasePerStep, grid, comm);
 }
 
+std::int64_t worst_step_error_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
+  return worst_over_ranks(stats.worst_step_error, stats.worst_step_error_point, 1.0, grid, comm);
+}
+
 std::int64_t worst_tail_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
   return worst_over_ranks(stats.worst_tail, stats.worst_tail_point, kLineTailWarning, grid, comm);
 }
@@ -247,7 +253,17 @@ gradient::Evaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& 
     const std::lock_guard<std::mutex> lock(hdf5_mutex());
     objective = gradient::objective_spec(p.config, sim);
   }
-  return gradient::evaluate(sim, objective, serial, serial, hooks);
+  if (p.config.evolution.steps_auto) {  // the point's own steps (docs/accuracy.md "steps: auto")
+    const double tolerance = p.config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
+    const AutoSteps chosen = search_steps(sim_.get(), nullptr, objective, tolerance, serial, serial);
+    gradient::Evaluation ev = gradient::evaluate(sim, objective, serial, serial, hooks);
+    ev.step_error = chosen.estimate;
+    return ev;
+  }
+  gradient::Evaluation ev = gradient::evaluate(sim, objective, serial, serial, hooks);
+  if (p.config.evolution.error_estimate && ev.fidelity)
+    ev.step_error = gradient::estimate_step_error(*sim_, *objective, ev, serial, serial);
+  return ev;
 }
 
 std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, int threads, SweepStats& stats,
@@ -273,6 +289,11 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
         if (step) keep_worst(step->phase, i, mine.worst_step_phase, mine.worst_step_point);
         const double tail = worst_line_tail(*worker.simulator());
         if (tail > 0.0) keep_worst(tail, i, mine.worst_tail, mine.worst_tail_point);
+        if (ev.step_error && ev.fidelity) {
+          const double tolerance = point.config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
+          const double bound = std::max(tolerance, 0.1 * (1.0 - ev.fidelity->fidelity));
+          keep_worst(ev.step_error->error / bound, i, mine.worst_step_error, mine.worst_step_error_point);
+        }
       } catch (const NumericalError& e) {  // e.g. lost unitarity: name the point
         t.critical([&] {
           if (!failed.exchange(true))
@@ -293,6 +314,8 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       stats.pulse_updates += mine.pulse_updates;
       keep_worst(mine.worst_step_phase, mine.worst_step_point, stats.worst_step_phase, stats.worst_step_point);
       keep_worst(mine.worst_tail, mine.worst_tail_point, stats.worst_tail, stats.worst_tail_point);
+      keep_worst(mine.worst_step_error, mine.worst_step_error_point, stats.worst_step_error,
+                 stats.worst_step_error_point);
     });
   });
   if (failure) std::rethrow_exception(failure);

@@ -81,12 +81,18 @@ struct SweepStats {
   /// The same for the lines' unsettled tails (summary_notes.hpp worst_line_tail).
   double worst_tail = 0.0;
   std::int64_t worst_tail_point = -1;
+  /// The step-error estimate over max(tolerance, 0.1 (1 - F)) (docs/accuracy.md), largest.
+  double worst_step_error = 0.0;
+  std::int64_t worst_step_error_point = -1;
 };
 
 /// The grid index of the point with the largest phase per step over every rank's share
 /// (collective; the first of equals), -1 when none exceeds kMaxPhasePerStep: the point the
 /// sweep's step-size warning names.
 [[nodiscard]] std::int64_t worst_step_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm);
+/// The same for the step-error estimate: -1 when none exceeds max(tolerance, 0.1 (1 - F)).
+[[nodiscard]] std::int64_t worst_step_error_point(const SweepStats& stats, const SweepGrid& grid,
+                                                  comm::Communicator& comm);
 /// The same for the lines' tails: -1 when none exceeds kLineTailWarning.
 [[nodiscard]] std::int64_t worst_tail_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm);
 
