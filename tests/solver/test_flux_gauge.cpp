@@ -127,5 +127,26 @@ TEST(FluxGauge, LevelsConvergeToTheChargeBasisReference) {
   }
 }
 
+TEST(FluxGauge, TracedStatesAreInTheLabGauge) {
+  // A pulse that is not 0 at either end: the scheme's state is turned at t = 0 and T and at each
+  // traced boundary; the boundaries 0 and N show the input and the output columns themselves.
+  const Config c = io::parse_config(case_yaml("ends_a0.3", 6), "ends.yaml");
+  (void)io::resolve(c, io::Purpose::evolve);
+  const Simulator sim(c, io::build_device(c), 1);
+  ASSERT_TRUE(sim.gauge_turned(0.0));
+  ASSERT_TRUE(sim.gauge_turned(sim.options().duration));
+  const int N = sim.options().steps;
+  const CMatrix psi0 = sim.initial_columns();
+  std::map<int, CMatrix> seen;
+  solver::StepObserver observe;
+  observe.steps = {0, N / 2, N};
+  observe.state = [&seen](int step, const CMatrix& state) { seen[step] = state; };
+  const CMatrix out = sim.evolve_product(psi0, {}, observe);
+  ASSERT_EQ(seen.size(), 3U);
+  EXPECT_LT((seen[0] - psi0).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LT((seen[N] - out).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LT((out - sim.evolve_product(psi0)).cwiseAbs().maxCoeff(), 1e-14);
+}
+
 }  // namespace
 }  // namespace qevolve::testing
