@@ -44,6 +44,9 @@ class RunResult {
   [[nodiscard]] const std::vector<std::string>& gradient_names() const;  ///< empty: no gradient
   [[nodiscard]] const RVector& gradient() const;        ///< d(1 - F)/d(theta), /gradient order
   [[nodiscard]] const std::optional<solver::Trace>& trace() const;  ///< output.trace
+  /// /truncation/top_level_population: per mode, the largest population of its top level during
+  /// the evolution (docs/output.md "Truncation check"; NaN: a two-level qubit, not checked).
+  [[nodiscard]] const std::vector<double>& top_level_population() const;
   /// /pulses/*: the sample times, every pulse as its mode saw it (after its control line), the
   /// pulses before their lines (`ideal`: empty when no pulse has a line) and their names.
   [[nodiscard]] const solver::PulseSamples& pulses() const;

@@ -196,6 +196,14 @@ class Result:
         return self._r.dims
 
     @property
+    def top_level_population(self) -> list[float]:
+        """/truncation/top_level_population: per mode (`dims` order), the largest population its
+        top kept level reaches during the evolution, in the product basis the solver evolves in
+        (docs/output.md "Truncation check"); NaN for a two-level qubit. Above 1e-2 `warnings`
+        names the mode and the levels to try."""
+        return self._r.top_level_population
+
+    @property
     def engine_seconds(self) -> float:
         """The engine's own time: evolution + fidelity + gradient."""
         r = self._r

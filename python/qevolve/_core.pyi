@@ -35,6 +35,7 @@ class RunResult:
     initial_labels: list[str]
     dims: list[int]
     warnings: list[str]
+    top_level_population: list[float]
     evolve_seconds: float
     fidelity_seconds: float
     gradient_seconds: float

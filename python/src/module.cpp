@@ -121,6 +121,7 @@ void bind_run_result(nb::module_& m) {
       .def_prop_ro("initial_labels", &RunResult::initial_labels)
       .def_prop_ro("dims", &RunResult::dims)
       .def_prop_ro("warnings", &RunResult::warnings)
+      .def_prop_ro("top_level_population", &RunResult::top_level_population)
       .def_prop_ro("evolve_seconds", &RunResult::evolve_seconds)
       .def_prop_ro("fidelity_seconds", &RunResult::fidelity_seconds)
       .def_prop_ro("gradient_seconds", &RunResult::gradient_seconds)

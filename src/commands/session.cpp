@@ -236,6 +236,7 @@ RunResult Session::run(const std::vector<std::string>& overrides) {
     gradient::PipelineHooks hooks;
     hooks.check_columns = [&sim, &m](const CMatrix& local) { check_norms(local, sim->options(), m.serial); };
     hooks.trace = trace;
+    hooks.truncation = true;  // as `qevolve run`
     take_evaluation(report, problem.evaluate(true, hooks), problem.names());
   } else {
     SweepPoint point = point_of(std::move(config), std::move(resolved), all);
@@ -370,6 +371,7 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   problem->set_values(outcome.x);  // the final evaluation, at the best point
   gradient::PipelineHooks hooks;
   hooks.trace = config.output.trace.requested();
+  hooks.truncation = true;  // the final evaluation's truncation check, as `qevolve optimize`
   take_evaluation(report, problem->evaluate(true, hooks), problem->names());
 
   OptimizeData out;

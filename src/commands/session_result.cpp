@@ -2,6 +2,7 @@
 // needs captured, and a sweep's grid. Their files are written by the commands' own writers.
 #include "summary_notes.hpp"
 #include "line_warnings.hpp"
+#include "truncation_notes.hpp"
 #include "session_impl.hpp"
 
 #include <chrono>
@@ -52,6 +53,7 @@ const CMatrix& RunResult::superoperator() const { return impl_->report.superoper
 const std::vector<std::string>& RunResult::gradient_names() const { return impl_->report.gradient_names; }
 const RVector& RunResult::gradient() const { return impl_->report.gradient; }
 const std::optional<solver::Trace>& RunResult::trace() const { return impl_->report.trace; }
+const std::vector<double>& RunResult::top_level_population() const { return impl_->report.top_level_population; }
 const solver::PulseSamples& RunResult::pulses() const { return *impl_->report.pulses; }
 std::vector<std::pair<std::string, double>> RunResult::resolved() const {
   std::vector<std::pair<std::string, double>> out;
@@ -98,6 +100,8 @@ std::shared_ptr<const RunResult::Impl> make_run_result(std::shared_ptr<const sol
       session_plausibility(impl->config, device::mode_params(impl->sim->device()), parsed, impl->overrides);
   if (std::string w = step_size_warning(*impl->sim); !w.empty()) impl->warnings.push_back(std::move(w));
   for (std::string& w : line_warnings(*impl->sim)) impl->warnings.push_back(std::move(w));
+  for (std::string& w : truncation_warnings(impl->sim->device(), impl->report.top_level_population))
+    impl->warnings.push_back(std::move(w));
   return impl;
 }
 

@@ -1,6 +1,7 @@
 #include "sweep_grid.hpp"
 #include "line_warnings.hpp"
 #include "summary_notes.hpp"
+#include "truncation_notes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -152,6 +153,13 @@ std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats&
                   build_point(plan.grid, parsed, sets, at).label +
                   ": its F is not converged in steps; `qevolve run` with that point's values prints the estimate; "
                   "use `evolution.steps: auto` or more steps (docs/accuracy.md)");
+  std::vector<double> top;
+  if (const std::int64_t at = worst_truncation_point(stats, plan.grid, comm, top); at >= 0) {
+    const SweepPoint point = build_point(plan.grid, parsed, sets, at);
+    for (std::string& w : truncation_warnings(device::build_device(point.resolved), top,
+                                              "at the sweep's point " + point.label))
+      out.push_back(std::move(w));
+  }
   if (const std::int64_t at = worst_tail_point(stats, plan.grid, comm); at >= 0) {
     const SweepPoint point = build_point(plan.grid, parsed, sets, at);
     const solver::Simulator sim(point.config, device::build_device(point.resolved), 1);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/fidelity.hpp"
@@ -20,6 +21,7 @@
 #include "qevolve/step_error.hpp"
 #include "run_output.hpp"
 #include "summary_notes.hpp"
+#include "truncation_notes.hpp"
 
 namespace qevolve::commands {
 
@@ -169,6 +171,23 @@ std::int64_t worst_step_error_point(const SweepStats& stats, const SweepGrid& gr
   return worst_over_ranks(stats.worst_step_error, stats.worst_step_error_point, 1.0, grid, comm);
 }
 
+std::int64_t worst_truncation_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm,
+                                    std::vector<double>& top) {
+  const std::int64_t at = worst_over_ranks(stats.worst_truncation, stats.worst_truncation_point, 1.0, grid, comm);
+  if (at < 0) return at;
+  // The point's populations from the rank that evaluated it (NaN, a two-level qubit, as -1).
+  auto size = static_cast<double>(stats.worst_truncation_top.size());
+  size = comm.allreduce_max(size);
+  top.assign(static_cast<std::size_t>(size), -1.0);
+  const bool mine = stats.worst_truncation_point >= 0 &&
+                    comm.shard(grid.points).first + stats.worst_truncation_point == at;
+  if (mine)
+    for (std::size_t k = 0; k < stats.worst_truncation_top.size(); ++k)
+      top[k] = std::isnan(stats.worst_truncation_top[k]) ? -1.0 : stats.worst_truncation_top[k];
+  comm.allreduce_max(std::span<double>(top));
+  return at;
+}
+
 std::int64_t worst_tail_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm) {
   return worst_over_ranks(stats.worst_tail, stats.worst_tail_point, kLineTailWarning, grid, comm);
 }
@@ -247,6 +266,7 @@ gradient::Evaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& 
   gradient::PipelineHooks hooks;
   hooks.check_columns = [&sim, &serial](const CMatrix& local) { check_norms(local, sim.options(), serial); };
   hooks.trace = trace;
+  hooks.truncation = true;  // each point's check; the sweep warns at the worst (sweep_grid.cpp)
   std::optional<fidelity::ObjectiveSpec> objective;
   {
     // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
@@ -289,6 +309,10 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
         if (step) keep_worst(step->phase, i, mine.worst_step_phase, mine.worst_step_point);
         const double tail = worst_line_tail(*worker.simulator());
         if (tail > 0.0) keep_worst(tail, i, mine.worst_tail, mine.worst_tail_point);
+        if (const double r = truncation_ratio(ev.top_level_population); r > mine.worst_truncation) {
+          keep_worst(r, i, mine.worst_truncation, mine.worst_truncation_point);
+          mine.worst_truncation_top = ev.top_level_population;
+        }
         if (ev.step_error && ev.fidelity) {
           const double tolerance = point.config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
           const double bound = std::max(tolerance, 0.1 * (1.0 - ev.fidelity->fidelity));
@@ -316,6 +340,14 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       keep_worst(mine.worst_tail, mine.worst_tail_point, stats.worst_tail, stats.worst_tail_point);
       keep_worst(mine.worst_step_error, mine.worst_step_error_point, stats.worst_step_error,
                  stats.worst_step_error_point);
+      if (mine.worst_truncation_point >= 0 && (mine.worst_truncation > stats.worst_truncation ||
+                                               (mine.worst_truncation == stats.worst_truncation &&
+                                                (stats.worst_truncation_point < 0 ||
+                                                 mine.worst_truncation_point < stats.worst_truncation_point)))) {
+        stats.worst_truncation = mine.worst_truncation;
+        stats.worst_truncation_point = mine.worst_truncation_point;
+        stats.worst_truncation_top = mine.worst_truncation_top;
+      }
     });
   });
   if (failure) std::rethrow_exception(failure);

@@ -84,6 +84,11 @@ struct SweepStats {
   /// The step-error estimate over max(tolerance, 0.1 (1 - F)) (docs/accuracy.md), largest.
   double worst_step_error = 0.0;
   std::int64_t worst_step_error_point = -1;
+  /// The truncation check (truncation_notes.hpp truncation_ratio), largest, and that point's
+  /// top-level populations per mode.
+  double worst_truncation = 0.0;
+  std::int64_t worst_truncation_point = -1;
+  std::vector<double> worst_truncation_top;
 };
 
 /// The grid index of the point with the largest phase per step over every rank's share
@@ -93,6 +98,10 @@ struct SweepStats {
 /// The same for the step-error estimate: -1 when none exceeds max(tolerance, 0.1 (1 - F)).
 [[nodiscard]] std::int64_t worst_step_error_point(const SweepStats& stats, const SweepGrid& grid,
                                                   comm::Communicator& comm);
+/// The same for the truncation check: -1 when no mode exceeds solver::kTopLevelWarning; `top`
+/// receives that point's top-level populations on every rank.
+[[nodiscard]] std::int64_t worst_truncation_point(const SweepStats& stats, const SweepGrid& grid,
+                                                  comm::Communicator& comm, std::vector<double>& top);
 /// The same for the lines' tails: -1 when none exceeds kLineTailWarning.
 [[nodiscard]] std::int64_t worst_tail_point(const SweepStats& stats, const SweepGrid& grid, comm::Communicator& comm);
 
