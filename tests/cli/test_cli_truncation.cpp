@@ -67,6 +67,14 @@ TEST(CliTruncation, AsymmetricCouplerDevice) {
         << "F moves by " << moved << "\n" << five.err;
 }
 
+TEST(CliTruncation, SweepNamesTheWorstPoint) {
+  TempDir dir;
+  const auto r = run_qevolve("sweep " + kCz + kFast + " --vary 'device.qubits[c].levels=8,3'", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("qevolve: warning: mode `c` reaches a population of "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at the sweep's point device.qubits[c].levels = 3"), std::string::npos) << r.err;
+}
+
 TEST(CliTruncation, ShippedExamplesDoNotWarn) {
   // The examples at their levels reach at most 1.2e-3 (iswap_parametric's qb; docs/cli.md "The
   // truncation warning"); cz_with_line and cz_transmon_coupler are checked by CliCouplers.
