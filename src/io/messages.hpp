@@ -108,10 +108,10 @@ enum class Msg {
   MagnusOrder,
   ChebyshevSolver,
   ChebyshevOpenSystem,
-  ChebyshevOrder,
   StepsAutoAdaptive,
   StepsAutoWithoutEstimate,
   StepsAutoWithoutFidelity,
+  ChebyshevOrder,
   CompensationTrainableNone,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,

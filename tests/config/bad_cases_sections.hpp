@@ -410,6 +410,37 @@ inline constexpr BadCase kSectionsCases[] = {
      "  steps: \"2000\"\n",
      "bad.yaml:3:10: evolution.steps: got the quoted string \"2000\""
      " (expected an integer in [1, 2147483647])"},
+    {"StepsAutoAdaptive",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  solver: adaptive\n"
+     "  steps: auto\n",
+     "bad.yaml:4:3: evolution.steps: `steps: auto` chooses a step count, but solver `adaptive` has none: its rtol"
+     " and atol set its accuracy (expected solver expm, trotter or magnus4 with steps: auto, or a number of steps)"},
+    {"StepsAutoWithoutEstimate",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  steps: auto\n"
+     "  error_estimate: false\n",
+     "bad.yaml:4:3: evolution.error_estimate: `steps: auto` chooses the steps by the step-error estimate, which"
+     " `error_estimate: false` turns off (expected error_estimate: true (the default) with steps: auto, or a number"
+     " of steps)"},
+    {"StepsAutoWithoutTarget",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  steps: auto\n",
+     "bad.yaml:3:3: evolution.steps: `steps: auto` chooses the steps by the error of F, but this config computes"
+     " no fidelity (no target) (expected a target with initial_states: computational, or a number of steps)"},
+    {"ToleranceZero",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  tolerance: 0\n",
+     "bad.yaml:3:14: evolution.tolerance: `0` is out of range (expected a number in (0, 0.1])"},
+    {"ToleranceTooLarge",
+     "device: {preset: mpc_fluxonium_1d}\n"
+     "evolution:\n"
+     "  tolerance: 0.2\n",
+     "bad.yaml:3:14: evolution.tolerance: `0.2` is out of range (expected a number in (0, 0.1])"},
     {"RtolZero",
      "device: {preset: mpc_fluxonium_1d}\n"
      "evolution:\n"
