@@ -73,6 +73,8 @@ struct Cli {
   CLI::App* check = nullptr;
   qevolve::commands::SweepOptions sweep_opts;
   CLI::App* sweep = nullptr;
+  qevolve::commands::ConvergeOptions conv_opts;
+  CLI::App* converge = nullptr;
   qevolve::commands::SpectrumOptions spec;
   std::optional<int> spec_levels;
   CLI::App* spectrum = nullptr;
@@ -92,7 +94,7 @@ struct Cli {
   qevolve::commands::PlotOptions plot_opts;
   CLI::App* plot = nullptr;
   bool check_no_time = false;  ///< check --no-time
-  std::string max_memory;  ///< --max-memory SIZE of check, spectrum, run, optimize, sweep, bench accuracy
+  std::string max_memory;  ///< --max-memory SIZE of check, spectrum, run, optimize, sweep, converge, bench accuracy
 };
 
 constexpr const char* kConfigHelp = "YAML config file (- reads standard input)";
@@ -122,6 +124,18 @@ void add_sweep_command(Cli& c) {
   c.sweep->add_option("--progress-interval", s.progress_interval)->group("")->check(CLI::Range(0.0, 3600.0));
 }
 
+/// converge.
+void add_converge_command(Cli& c) {
+  auto& o = c.conv_opts;
+  c.converge = c.app.add_subcommand(
+      "converge", "Refine the steps and every mode's levels until F moves by less than the tolerance");
+  c.converge->add_option("CONFIG", o.config_path, kConfigHelp)->required();
+  c.converge->add_option("--tolerance", o.tolerance, "The absolute error of F to reach (default 1e-6; at most 0.1)");
+  add_set_option(c.converge, o.sets);
+  c.converge->add_option("-o,--output", o.output, "The converged config (default: CONFIG.converged.yaml)");
+  c.converge->add_option("--threads", o.threads, "Threads (default: all cores)")->check(CLI::Range(1, 4096));
+}
+
 /// --max-memory on a command that evolves or diagonalises (docs/cli.md "Memory").
 void add_max_memory(CLI::App* sub, std::string& text) {
   sub->add_option("--max-memory", text,
@@ -134,7 +148,7 @@ void add_force_flags(Cli& c) {
   const std::pair<CLI::App*, bool*> writers[] = {
       {c.spectrum, &c.spec.force},       {c.run, &c.run_opts.force},     {c.optimize, &c.opt_opts.force},
       {c.sweep, &c.sweep_opts.force},    {c.plot, &c.plot_opts.force},   {c.scaling, &c.bench_opts.force},
-      {c.accuracy, &c.acc_opts.force}};
+      {c.accuracy, &c.acc_opts.force}, {c.converge, &c.conv_opts.force}};
   for (const auto& [sub, flag] : writers)
     sub->add_flag("--force", *flag, "Replace an output file that another command wrote (or that is not qevolve's)");
 }
@@ -315,6 +329,7 @@ void cap_threads(Cli& c, std::ostream& err) {
   cap(c.opt_opts.threads);
   cap(c.sweep_opts.threads);
   cap(c.acc_opts.threads);
+  cap(c.conv_opts.threads);
 }
 
 /// Runs the parsed command (1 when none was parsed, which CLI11 prevents).
@@ -327,6 +342,10 @@ int dispatch(Cli& c, qevolve::commands::Streams io) {
   if (c.sweep->parsed()) {
     c.sweep_opts.max_memory = max_memory(c);
     return qevolve::commands::sweep(c.sweep_opts, io);
+  }
+  if (c.converge->parsed()) {
+    c.conv_opts.max_memory = max_memory(c);
+    return qevolve::commands::converge(c.conv_opts, io);
   }
   if (c.spectrum->parsed()) {
     c.spec.max_memory = max_memory(c);
@@ -369,10 +388,11 @@ int main(int argc, char** argv) {
   c.app.require_subcommand(1);
   add_simulation_commands(c);
   add_sweep_command(c);
+  add_converge_command(c);
   add_bench_commands(c);
-  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.accuracy}) add_max_memory(sub, c.max_memory);
-  for (auto* sub : {c.spectrum, c.run, c.optimize, c.sweep}) sub->get_option("--output")->check(non_empty_file_name());
-  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.plot, c.scaling, c.accuracy})
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.converge, c.accuracy}) add_max_memory(sub, c.max_memory);
+  for (auto* sub : {c.spectrum, c.run, c.optimize, c.sweep, c.converge}) sub->get_option("--output")->check(non_empty_file_name());
+  for (auto* sub : {c.check, c.spectrum, c.run, c.optimize, c.sweep, c.converge, c.plot, c.scaling, c.accuracy})
     sub->add_flag("--quiet", c.quiet, "No progress; run, optimize and sweep print errors and warnings only");
   add_force_flags(c);
 

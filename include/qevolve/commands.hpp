@@ -73,6 +73,22 @@ struct OptimizeOptions {
 /// per-iteration checkpoint, /history and the optimised config written back as YAML.
 int optimize(const OptimizeOptions& options, Streams io);
 
+struct ConvergeOptions {
+  std::string config_path;        ///< "-": standard input
+  std::vector<std::string> sets;  ///< --set KEY=VALUE, in order
+  double tolerance = 1e-6;        ///< --tolerance T: the absolute error of F to reach
+  std::string output;             ///< -o CONVERGED.yaml (empty: CONFIG.converged.yaml)
+  int threads = 0;                ///< --threads (0: all cores)
+  std::optional<double> max_memory;  ///< --max-memory SIZE in bytes (docs/cli.md "Memory")
+  bool force = false;             ///< --force: -o may replace a file converge did not write
+};
+/// `qevolve converge`: refines evolution.steps (the step-error estimate to T/2) and each mode's
+/// levels (until a raise moves F by less than T/2), prints the table, writes the converged
+/// config (docs/accuracy.md "qevolve converge"). InputError (exit 2) before any work for a bad
+/// tolerance or a first refinement that cannot fit; NumericalError (exit 3), after writing the
+/// best config so far, when a cap or the memory stops it.
+int converge(const ConvergeOptions& options, Streams io);
+
 struct SweepOptions {
   std::string config_path;        ///< "-": standard input
   std::vector<std::string> sets;  ///< --set KEY=VALUE, applied to every point

@@ -20,7 +20,8 @@ namespace qevolve {
 /// config.yaml_text with each named parameter set to its value (values(i) for names[i]):
 /// - "pulses[i].<key>", key one of amplitude frequency phase delay duration ramp plateau sigma
 ///   c lambda, or "pulses[i].values[k]" (element k of the pulse's `values` list);
-/// - "device.qubits[<mode>].<key>" (ec ej el flux ng asymmetry frequency anharmonicity): the
+/// - "evolution.steps" (qevolve converge);
+/// - "device.qubits[<mode>].<key>" (ec ej el flux ng asymmetry frequency anharmonicity levels): the
 ///   device.qubits entry whose `name` is <mode>; when the mode comes only from a preset, an
 ///   entry `{name: <mode>, <key>: value}` is appended (device.qubits created if needed);
 /// - "device.couplings[i].<key>" (capacitive inductive dipole cross_kerr);

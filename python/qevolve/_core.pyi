@@ -87,6 +87,24 @@ class OptimizeData:
     evaluations: int
     optimized_yaml: str
 
+class ConvergeData:
+    settings: list[str]
+    verdicts: list[str]
+    fidelity: list[float]
+    change: list[float]
+    estimate: list[float]
+    seconds: list[float]
+    table: str
+    steps: int
+    modes: list[str]
+    levels: list[int]
+    final_fidelity: float
+    final_estimate: float
+    converged: bool
+    stop_reason: str
+    converged_yaml: str
+    wall_time: float
+
 class Session:
     def __init__(self, text: str, name: str, sets: list[str], threads: int) -> None: ...
     @staticmethod
@@ -101,6 +119,7 @@ class Session:
     def sweep(self, vary: list[str], overrides: list[str]) -> SweepData: ...
     def spectrum(self, overrides: list[str], gradient: list[str]) -> SpectrumData: ...
     def optimize(self, overrides: list[str], resume: str, verbose: bool) -> OptimizeData: ...
+    def converge(self, tolerance: float, overrides: list[str]) -> ConvergeData: ...
     threads: int
     text: str
     name: str

@@ -19,6 +19,7 @@
 namespace nb = nanobind;
 using qevolve::CMatrix;
 using qevolve::RVector;
+using qevolve::commands::ConvergeData;
 using qevolve::commands::OptimizeData;
 using qevolve::commands::RunResult;
 using qevolve::commands::Session;
@@ -225,6 +226,23 @@ void bind_data(nb::module_& m) {
       .def_ro("stop_reason", &OptimizeData::stop_reason)
       .def_ro("evaluations", &OptimizeData::evaluations)
       .def_ro("optimized_yaml", &OptimizeData::optimized_yaml);
+  nb::class_<ConvergeData>(m, "ConvergeData")
+      .def_ro("settings", &ConvergeData::settings)
+      .def_ro("verdicts", &ConvergeData::verdicts)
+      .def_ro("fidelity", &ConvergeData::fidelity)
+      .def_ro("change", &ConvergeData::change)
+      .def_ro("estimate", &ConvergeData::estimate)
+      .def_ro("seconds", &ConvergeData::seconds)
+      .def_ro("table", &ConvergeData::table)
+      .def_ro("steps", &ConvergeData::steps)
+      .def_ro("modes", &ConvergeData::modes)
+      .def_ro("levels", &ConvergeData::levels)
+      .def_ro("final_fidelity", &ConvergeData::final_fidelity)
+      .def_ro("final_estimate", &ConvergeData::final_estimate)
+      .def_ro("converged", &ConvergeData::converged)
+      .def_ro("stop_reason", &ConvergeData::stop_reason)
+      .def_ro("converged_yaml", &ConvergeData::converged_yaml)
+      .def_ro("wall_time", &ConvergeData::wall_time);
 }
 
 /// The trainable parameters: names, bounds, scales, values, value_and_grad.
@@ -307,6 +325,7 @@ void bind_session(nb::module_& m) {
             return s.optimize(o, resume, line);
           },
           nb::arg("overrides"), nb::arg("resume"), nb::arg("verbose"))
+      .def("converge", &Session::converge, nb::arg("tolerance"), nb::arg("overrides"), Release())
       .def_prop_ro("threads", &Session::threads)
       .def_prop_ro("text", &Session::text)
       .def_prop_ro("name", &Session::name);

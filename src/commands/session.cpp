@@ -10,6 +10,7 @@
 
 #include "stopwatch.hpp"
 #include "config_input.hpp"
+#include "converge_search.hpp"
 #include "optimize_problem.hpp"
 #include "qevolve/config_writer.hpp"
 #include "qevolve/device.hpp"
@@ -395,6 +396,42 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   out.result = RunResult(make_run_result(std::move(sim), std::move(config), m.parsed, std::move(all),
                                          std::move(report), seconds_since(t0)));
   return out;
+}
+
+ConvergeData Session::converge(double tolerance, const std::vector<std::string>& overrides) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  const std::lock_guard<std::mutex> guard(m.lock);
+  const std::vector<io::Override> all = m.overrides(overrides);
+  const Config config = m.read(all, io::Purpose::evolve, true);  // the text: the converged YAML keeps it
+  const auto files = m.file_lock(all);  // a matrix_file target: each simulator's objective reads it
+  check_converge_input(config, tolerance, "tolerance", std::nullopt);
+  linalg::set_blas_threads(m.threads);
+  ConvergeRequest request;
+  request.tolerance = tolerance;
+  request.threads = m.threads;
+  const ConvergeOutcome o = converge_config(config, request);
+  ConvergeData d;
+  d.table = converge_table_header();
+  for (const ConvergeRow& r : o.rows) {
+    d.settings.push_back(r.setting);
+    d.verdicts.push_back(r.verdict);
+    d.fidelity.push_back(r.fidelity);
+    d.change.push_back(r.change);
+    d.estimate.push_back(r.estimate);
+    d.seconds.push_back(r.seconds);
+    d.table += format_row(r);
+  }
+  d.steps = o.steps;
+  d.modes = o.modes;
+  d.levels = o.levels;
+  d.final_fidelity = o.fidelity;
+  d.final_estimate = o.estimate;
+  d.converged = o.converged;
+  d.stop_reason = o.stop;
+  d.converged_yaml = converged_yaml(config, o);
+  d.wall_time = seconds_since(t0);
+  return d;
 }
 
 }  // namespace qevolve::commands

@@ -26,8 +26,8 @@ namespace {
 
 constexpr std::string_view kPulseKeys[] = {"amplitude", "frequency", "phase", "delay", "duration",
                                            "ramp",      "plateau",   "sigma", "c",     "lambda"};
-constexpr std::string_view kModeKeys[] = {"ec", "ej",        "el",        "flux",
-                                          "ng", "asymmetry", "frequency", "anharmonicity"};
+constexpr std::string_view kModeKeys[] = {"ec",        "ej",        "el",            "flux",  "ng",
+                                          "asymmetry", "frequency", "anharmonicity", "levels"};
 constexpr std::string_view kCouplingKeys[] = {"capacitive", "inductive", "dipole", "cross_kerr"};
 
 template <std::size_t N>
@@ -211,6 +211,10 @@ bool add_named(const Config& config, const std::string& name, double value, Chan
   if (split_name(name, "device.qubits", n)) {
     if (n.has_element || !one_of(n.key, kModeKeys)) return false;
     changes.set(Target{Target::Kind::mode, 0, n.index}, n.key, v);
+    return true;
+  }
+  if (name == "evolution.steps") {  // qevolve converge
+    changes.set(Target{Target::Kind::evolution, 0, {}}, "steps", v);
     return true;
   }
   if (name.rfind("evolution.noise.", 0) == 0) {  // evolution.noise.QUBIT.RATE
