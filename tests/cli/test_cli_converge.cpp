@@ -2,7 +2,8 @@
 // levels and 400 steps (well under a second): the steps found by the step-error estimate, the
 // levels raised 2 -> 4 and found converged there (4 -> 6 moves F by less than T/2), the written
 // config; exit 2 for a bad tolerance and for a first refinement that cannot fit in memory
-// (nothing written), exit 3 with the best config written when a later refinement cannot fit.
+// (nothing written), exit 3 with the best config written when a later refinement cannot fit; a
+// preset's mode raised alone gets its own device.qubits entry.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -76,6 +77,30 @@ TEST(CliConverge, RaisesStepsAndLevelsAndWritesTheConfig) {
   EXPECT_NE(foreign.err.find("which qevolve converge did not write"), std::string::npos) << foreign.err;
   EXPECT_EQ(read_file(other), "# someone's notes\n");
   EXPECT_EQ(run_qevolve("converge '" + cfg + "' --tolerance 1e-3 -o '" + other + "' --force", dir).exit_code, 0);
+}
+
+TEST(CliConverge, APresetModeGetsItsOwnLevels) {
+  TempDir dir;
+  const std::string cfg = dir.write("p.yaml", R"(# two fluxoniums of the preset, 2 levels each
+device:
+  preset: mpc_fluxonium_1d
+  preset_args: {qubits: 2, levels: 2}
+pulses:
+  - {qubit: q0, shape: rampcos, amplitude: 0.05, frequency: 0.5829029142, duration: 100.0, ramp: 20.0}
+evolution: {solver: trotter, steps: 1000, frame: rotating}
+target:
+  gates: [{gate: CNOT, qubits: [q0, q1]}]
+  compensation: single_qubit
+)").string();
+  const auto r = run_qevolve("converge '" + cfg + "' --tolerance 1e-3 --threads 1", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("q1 converged at 2"), std::string::npos) << r.out;
+  const std::string yaml = read_file(dir / "p.converged.yaml");
+  // Only the raised mode gets an entry; the preset's own levels and the comments stay.
+  EXPECT_NE(yaml.find("  qubits: [{name: q0, levels: 4}]\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("preset_args: {qubits: 2, levels: 2}"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("# two fluxoniums of the preset"), std::string::npos) << yaml;
+  EXPECT_EQ(run_qevolve("check '" + (dir / "p.converged.yaml").string() + "' --no-time", dir).exit_code, 0);
 }
 
 TEST(CliConverge, SetKeysAreWrittenToo) {
