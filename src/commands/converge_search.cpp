@@ -72,8 +72,11 @@ Searched search(Trial& t, int start, double tolerance) {
   return out;
 }
 
-/// A mode's next count: L + max(2, L/2), at most kMaxConvergeLevels.
-int next_levels(int levels) { return std::min(levels + std::max(2, levels / 2), kMaxConvergeLevels); }
+/// A mode's next count: L + max(2, L/2), at most kMaxConvergeLevels (L itself from the cap on:
+/// no raise).
+int next_levels(int levels) {
+  return std::max(levels, std::min(levels + std::max(2, levels / 2), kMaxConvergeLevels));
+}
 
 /// `config` with mode `name` at `levels` (a preset mode gets a device.qubits entry of its own,
 /// as `--set device.qubits[NAME].levels=N` gives it).
