@@ -35,7 +35,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "cz_transmon_coupler.yaml"
 CHAIN = {"sample_rate": 2.4, "filters": [{"type": "gaussian", "sigma": 0.5}, {"type": "highpass", "tau": 1000.0}]}
 WALL = re.compile(r"^wall time: build ([0-9.]+) s \| evolve ([0-9.]+) s .*\| total ([0-9.]+) s", re.M)
-FIDELITY = re.compile(r"^fidelity: F = \S+ \(1 - F = (\S+)\)", re.M)
+FIDELITY = re.compile(r"^fidelity: F = \S+(?: \S+ \S+ \(steps\))? \(1 - F = (\S+)\)", re.M)
 PHASES = ("build", "evolve", "total")
 
 

@@ -50,9 +50,11 @@ Certification certify_optimum(gradient::GradientProblem& problem, const Optimize
     OptimizeSpec continued = spec;
     continued.checkpoint.clear();  // the checkpoint keeps the first optimisation (docs/optimize.md)
     OptimizeOutcome more = optimize_problem(problem, continued, std::string(), root, line);
-    const int offset = outcome.history.empty() ? 0 : outcome.history.back().iteration;
-    for (std::size_t i = 1; i < more.history.size(); ++i) {  // entry 0 repeats the start point
-      HistoryRow row = more.history[i];
+    // Every row, entry 0 included (the optimum again, at the new steps), numbered on: /history
+    // has one row per progress line.
+    const int offset = outcome.history.empty() ? 0 : outcome.history.back().iteration + 1;
+    for (const HistoryRow& r : more.history) {
+      HistoryRow row = r;
       row.iteration += offset;
       row.wall_time_s += outcome.seconds;
       outcome.history.push_back(row);

@@ -1,5 +1,6 @@
 // The wall-time estimate of a run (time_estimate.hpp; docs/cli.md "Time estimate").
 #include "time_estimate.hpp"
+#include "qevolve/step_error.hpp"
 
 #include <unistd.h>
 
@@ -319,6 +320,10 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
   const std::string key = work_key(config, threads);
   TimeEstimate e;
   e.steps = config.evolution.steps;
+  // The step-error estimate's coarser run (its confirming run, when one is needed, is not
+  // foreseen: it depends on the result).
+  const bool fidelity = config.target && config.evolution.initial_states.kind == InitialStates::Kind::computational;
+  if (config.evolution.error_estimate && fidelity) e.check_steps = gradient::coarse_steps(e.steps);
   e.startup = process_age();
   if (const auto cached = cache_find(key)) {
     e.build = cached->v[0];
@@ -394,6 +399,8 @@ std::string describe(const TimeEstimate& e) {
   if (e.flops_per_step > 0.0 && e.evolve_step > 0.0)
     text += " = " + number(e.flops_per_step * e.steps) + " flops at " +
             number(e.flops_per_step / e.evolve_step / 1e9) + " GFLOP/s";
+  if (e.check_steps > 0)
+    text += ", step-error run " + std::to_string(e.check_steps) + " steps (" + duration_text(e.check()) + ")";
   text += ", fidelity and set-up " + duration_text(e.once);
   if (e.gradient_step > 0.0) text += ", gradient " + duration_text(e.gradient());
   if (e.output > 0.0) text += ", output " + duration_text(e.output);

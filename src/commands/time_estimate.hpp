@@ -27,11 +27,13 @@ struct TimeEstimate {
   double output = 0.0;        ///< the HDF5 file (with /energies up to D = 4096), s
   double flops_per_step = 0.0;  ///< forward flops per step where the solver counts them (0: not counted)
   int steps = 0;              ///< the configured steps
+  int check_steps = 0;        ///< the step-error estimate's coarser run (docs/accuracy.md; 0: none)
   int probe_steps = 0;        ///< steps of the probe (0: taken from the cache; -1: the run's own
                               ///< first steps, splitting: chebyshev)
   [[nodiscard]] double evolve() const { return evolve_step * steps; }
   [[nodiscard]] double gradient() const { return gradient_step * steps; }
-  [[nodiscard]] double total() const { return startup + build + evolve() + once + gradient() + output; }
+  [[nodiscard]] double check() const { return evolve_step * check_steps; }
+  [[nodiscard]] double total() const { return startup + build + evolve() + check() + once + gradient() + output; }
 };
 
 /// The estimate of `qevolve run` of `config` (with its gradient when something is trainable)

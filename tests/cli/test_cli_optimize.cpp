@@ -18,9 +18,9 @@ const std::string kSource = QEVOLVE_SOURCE_DIR;
 /// 1 - F printed in the `fidelity:` line.
 double infidelity_of(const std::string& out) {
   std::smatch m;
-  const std::regex re(R"(fidelity: F = [0-9.]+ \(1 - F = ([0-9.e+-]+)\))");
+  const std::regex re(R"(fidelity: F = [0-9.]+( \S+ \S+ \(steps\))? \(1 - F = ([0-9.e+-]+)\))");
   if (!std::regex_search(out, m, re)) return -1.0;
-  return std::stod(m[1]);
+  return std::stod(m[2]);
 }
 
 TEST(CliOptimize, XGateReachesTargetAndWritesOutputs) {
@@ -137,7 +137,9 @@ TEST(CliOptimize, LeakageWeightIsTheObjectiveAndQuietSilencesProgress) {
 
 TEST(CliOptimize, ResumeReachesTheUninterruptedResult) {
   TempDir dir;
-  // The CNOT example (examples/cnot_cr_pair.yaml), shortened to 1000 steps and 6 iterations.
+  // The CNOT example (examples/cnot_cr_pair.yaml), shortened to 1000 steps and 6 iterations;
+  // resume is the subject, not the step error (1000 steps are far from converged: the
+  // certification would continue at 8000 steps), so the estimate is off.
   const std::string cfg =
       "device:\n"
       "  preset: mpc_fluxonium_1d\n"
@@ -145,7 +147,7 @@ TEST(CliOptimize, ResumeReachesTheUninterruptedResult) {
       "pulses:\n"
       "  - {qubit: q0, operator: phi, shape: rampcos, amplitude: 0.05, frequency: 0.5829029142,\n"
       "     phase: 0.0, duration: 200.0, ramp: 20.0, optimize: [amplitude, frequency, phase]}\n"
-      "evolution: {solver: trotter, order: 2, steps: 1000, frame: rotating}\n"
+      "evolution: {solver: trotter, order: 2, steps: 1000, frame: rotating, error_estimate: false}\n"
       "target:\n"
       "  gates: [{gate: CNOT, qubits: [q0, q1]}]\n"
       "  compensation: single_qubit\n"
