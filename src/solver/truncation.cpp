@@ -65,25 +65,34 @@ void TruncationMonitor::raise(std::size_t mode, double p) {
 
 namespace {
 
-/// acc[c] += sum over `rows` rows of |x_rc|^2, rows of w numbers from re and im. With w a
-/// compile-time W the accumulators stay in registers (no store per row).
+/// acc[c] += sum over the top-level rows of one mode (`outer` runs of `stride` consecutive rows,
+/// `period` rows apart, starting at row period - stride) of |x_rc|^2, rows of w numbers. With w
+/// a compile-time W the accumulators stay in registers through all runs (no store per row).
 template <int W, typename Real>
-void add_rows(const Real* __restrict re, const Real* __restrict im, Index rows, Index w, double* acc) {
-  if constexpr (W > 0) {
-    double a[W] = {};
-    for (Index r = 0; r < rows; ++r)
-      for (int c = 0; c < W; ++c) {
-        const auto x = static_cast<double>(re[r * W + c]), y = static_cast<double>(im[r * W + c]);
-        a[c] += x * x + y * y;
-      }
-    for (int c = 0; c < W; ++c) acc[c] += a[c];
-  } else {
-    for (Index r = 0; r < rows; ++r)
-      for (Index c = 0; c < w; ++c) {
-        const auto x = static_cast<double>(re[r * w + c]), y = static_cast<double>(im[r * w + c]);
-        acc[c] += x * x + y * y;
-      }
+void add_top_rows(const Real* __restrict re, const Real* __restrict im, Index outer, Index stride, Index period,
+                  Index w, double* acc) {
+  const Index width = W > 0 ? W : w;
+  double a[W > 0 ? W : 1] = {};
+  for (Index o = 0; o < outer; ++o) {
+    const Index first = (o * period + period - stride) * width;
+    const Real* __restrict r = re + first;
+    const Real* __restrict m = im + first;
+    if constexpr (W > 0) {
+      for (Index e = 0; e < stride; ++e)
+        for (int c = 0; c < W; ++c) {
+          const auto x = static_cast<double>(r[e * W + c]), y = static_cast<double>(m[e * W + c]);
+          a[c] += x * x + y * y;
+        }
+    } else {
+      for (Index e = 0; e < stride; ++e)
+        for (Index c = 0; c < w; ++c) {
+          const auto x = static_cast<double>(r[e * w + c]), y = static_cast<double>(m[e * w + c]);
+          acc[c] += x * x + y * y;
+        }
+    }
   }
+  if constexpr (W > 0)
+    for (int c = 0; c < W; ++c) acc[c] += a[c];
 }
 
 }  // namespace
@@ -92,18 +101,15 @@ template <typename Real>
 void TruncationMonitor::block(Index c0, Index w, const Real* re, const Real* im) {
   // Per mode, its top-level rows come in runs of `stride` consecutive rows, each summed into
   // per-column accumulators (measured faster than one pass with every mode's sums in L1).
-  auto add = w == 8 ? add_rows<8, Real> : w == 16 ? add_rows<16, Real> : w == 32 ? add_rows<32, Real>
-           : w == 64 ? add_rows<64, Real> : w == 4 ? add_rows<4, Real> : add_rows<0, Real>;
+  auto add = w == 8 ? add_top_rows<8, Real> : w == 16 ? add_top_rows<16, Real> : w == 32 ? add_top_rows<32, Real>
+           : w == 64 ? add_top_rows<64, Real> : w == 4 ? add_top_rows<4, Real> : add_top_rows<0, Real>;
   thread_local std::vector<double> sums;
   sums.resize(static_cast<std::size_t>(w));
   for (std::size_t k = 0; k < slices_.size(); ++k) {
     if (!checked_[k]) continue;
     const Slice& s = slices_[k];
     std::fill(sums.begin(), sums.end(), 0.0);
-    for (Index o = 0; o < s.outer; ++o) {
-      const Index first = (o * s.period + s.period - s.stride) * w;  // top level d - 1, r = 0
-      add(re + first, im + first, s.stride, w, sums.data());
-    }
+    add(re, im, s.outer, s.stride, s.period, w, sums.data());
     const char* skip = starts_top_[k].data() + c0;
     double worst = 0.0;
     for (Index c = 0; c < w; ++c)
