@@ -33,7 +33,7 @@ struct StepError {
   int coarse_steps = 0;  ///< steps of the coarser run (0: adaptive)
   double ratio = 2.0;    ///< steps / coarse_steps, or (adaptive) coarse tolerance / tolerance
   double seconds = 0.0;  ///< wall time of the coarser run(s) and the extrapolation
-  /// When the half-step estimate exceeded 0.1 (1 - F), it was confirmed by a second run at
+  /// When the half-step estimate exceeded 0.01 (1 - F), it was confirmed by a second run at
   /// confirm_steps(): the first estimate and its steps (error and coarse_steps are the second's).
   double first_error = std::numeric_limits<double>::quiet_NaN();
   int first_coarse_steps = 0;

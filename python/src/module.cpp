@@ -106,6 +106,7 @@ void bind_run_result(nb::module_& m) {
       .def_prop_ro("fidelity", &RunResult::fidelity)
       .def_prop_ro("fidelity_uncompensated", &RunResult::fidelity_uncompensated)
       .def_prop_ro("leakage", &RunResult::leakage)
+      .def_prop_ro("fidelity_error_steps", &RunResult::fidelity_error_steps)
       .def_prop_ro("is_open", &RunResult::is_open)
       .def_prop_ro("angles", [](nb::handle self) { return view(nb::cast<const RunResult&>(self).angles(), self); })
       .def_prop_ro("unitary", [](nb::handle self) { return view(nb::cast<const RunResult&>(self).unitary(), self); })

@@ -22,6 +22,7 @@
 #include "qevolve/spectrum.hpp"
 #include "qevolve/sweep_axis.hpp"
 #include "session_impl.hpp"
+#include "auto_steps.hpp"
 
 namespace qevolve::commands {
 
@@ -238,7 +239,17 @@ RunResult Session::run(const std::vector<std::string>& overrides) {
     hooks.check_columns = [&sim, &m](const CMatrix& local) { check_norms(local, sim->options(), m.serial); };
     hooks.trace = trace;
     hooks.truncation = true;  // as `qevolve run`
-    take_evaluation(report, problem.evaluate(true, hooks), problem.names());
+    std::optional<gradient::StepError> chosen;  // as `qevolve run` (run.cpp)
+    if (config.evolution.steps_auto)
+      chosen = search_steps(nullptr, &problem, std::nullopt,
+                            config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance), m.serial, m.serial)
+                   .estimate;
+    gradient::Evaluation ev = problem.evaluate(true, hooks);
+    if (chosen)
+      ev.step_error = chosen;
+    else if (config.evolution.error_estimate && ev.fidelity)
+      ev.step_error = problem.estimate_step_error(ev);
+    take_evaluation(report, std::move(ev), problem.names());
   } else {
     SweepPoint point = point_of(std::move(config), std::move(resolved), all);
     take_evaluation(report, m.cache.evaluate(point, m.stats, m.threads, trace), {});
@@ -362,8 +373,8 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   // target is read by the problem.
   const auto files = m.file_lock(all, !resume.empty() || (config.optimize && !config.optimize->checkpoint.empty()));
   auto problem = std::make_shared<gradient::GradientProblem>(config, m.threads, m.serial);
-  const OptimizeOutcome outcome =
-      optimize_problem(*problem, config.optimize.value_or(OptimizeSpec{}), resume, true, line);
+  const CertifiedOutcome certified = optimize_certified(*problem, config, resume, true, m.serial, line);
+  const OptimizeOutcome& outcome = certified.outcome;
   RunReport report;
   report.t_optimize = outcome.seconds;
   report.history = outcome.history;
@@ -374,6 +385,7 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   hooks.trace = config.output.trace.requested();
   hooks.truncation = true;  // the final evaluation's truncation check, as `qevolve optimize`
   take_evaluation(report, problem->evaluate(true, hooks), problem->names());
+  if (certified.certification) report.step_error = certified.certification->estimate;
 
   OptimizeData out;
   out.names = problem->names();
@@ -390,7 +402,9 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   }
   out.stop_reason = outcome.stop_reason;
   out.evaluations = outcome.evaluations;
-  out.optimized_yaml = write_back_yaml(config, problem->config(), out.names, outcome.x);
+  Config frozen = problem->config();
+  frozen.evolution.steps = problem->simulator().options().steps;  // certified or chosen by steps: auto
+  out.optimized_yaml = write_back_yaml(config, frozen, out.names, outcome.x);
   std::shared_ptr<const solver::Simulator> sim(problem, &problem->simulator());
   config.yaml_text.clear();
   out.result = RunResult(make_run_result(std::move(sim), std::move(config), m.parsed, std::move(all),

@@ -20,8 +20,9 @@ using Clock = std::chrono::steady_clock;
 /// The coarser run of adaptive: tolerances this much looser (about half its steps: the step
 /// count of a 5(4) pair grows as tolerance^(-1/5)).
 constexpr double kAdaptiveLoosening = 32.0;
-/// An estimate above this fraction of 1 - F is confirmed by a second run at 3/4 of the steps.
-constexpr double kConfirmAbove = 0.1;
+/// An estimate above this fraction of 1 - F (where it matters at the 1 % level) is confirmed by
+/// a second run at 3/4 of the steps.
+constexpr double kConfirmAbove = 0.01;
 
 /// A drive that jumps inside steps: the midpoint rule is then first order in dt.
 bool drive_jumps(const solver::Simulator& sim) {

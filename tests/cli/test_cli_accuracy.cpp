@@ -60,10 +60,10 @@ TEST(CliAccuracy, StepsAutoReachesItsTolerance) {
 
 TEST(CliAccuracy, SweepWarnsAtItsWorstPoint) {
   TempDir dir;
-  const auto r = run_qevolve("sweep '" + kExample + "' --threads 1 --vary 'evolution.steps=[300, 20000]'", dir);
+  const auto r = run_qevolve("sweep '" + kExample + "' --threads 1 --vary evolution.steps=300,20000", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("the time steps move F by more than max(tolerance, 0.1 (1 - F)) at the sweep's point "
-                       "evolution.steps=300"),
+                       "evolution.steps = 300"),
             std::string::npos)
       << r.err;
 }

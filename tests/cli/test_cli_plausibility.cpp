@@ -63,7 +63,10 @@ TEST(PlausibilityCli, LocatedAtTheSetOrVaryThatPlacedIt) {
             "rad/ns) (at the sweep's point pulses[0].frequency = 3.65911655)\n"
             "qevolve: warning: 2.3 rad per step on mode `q0` (3.65912 GHz x dt = 0.1 ns, at the sweep's point "
             "pulses[0].frequency = 3.65911655) exceeds 0.5 rad: the step error may be large; use evolution.steps "
-            ">= 1840\n");
+            ">= 1840\n"
+            "qevolve: warning: mode `q0` reaches a population of 0.0316 in its top level (level 2 of levels: 3) "
+            "during the evolution, at the sweep's point pulses[0].frequency = 3.65911655, above 0.01: its "
+            "truncation may change the result; try levels: 5 on `q0` and compare\n");
 }
 
 /// `qevolve check` on every shipped example: valid, and not one warning.
