@@ -16,7 +16,8 @@
 namespace qevolve::pulse {
 
 /// A piecewise polynomial: on each panel [edges[p], edges[p+1]) the interpolant of its values
-/// at kNodes Chebyshev-Lobatto points. Zero outside [edges.front(), edges.back()).
+/// at kNodes Chebyshev-Lobatto points; the last panel includes its end. Zero outside
+/// [edges.front(), edges.back()].
 class PanelFunction {
  public:
   static constexpr int kNodes = 16;

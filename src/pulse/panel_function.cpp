@@ -90,9 +90,11 @@ double PanelFunction::on_panel(int p, double t) const {
 }
 
 double PanelFunction::operator()(double t) const {
-  if (empty() || !(t >= edges_.front() && t < edges_.back())) return 0.0;
+  // [front, back]: the end belongs to the last panel (the flux gauge reads a line's output at
+  // t = T, the last step's edge; a piecewise pulse's end belongs to its last slice likewise).
+  if (empty() || !(t >= edges_.front() && t <= edges_.back())) return 0.0;
   const auto it = std::upper_bound(edges_.begin(), edges_.end(), t);
-  return on_panel(static_cast<int>(it - edges_.begin()) - 1, t);
+  return on_panel(std::min(static_cast<int>(it - edges_.begin()) - 1, panels() - 1), t);
 }
 
 void PanelFunction::fill(const std::function<double(double)>& g) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
@@ -58,14 +59,21 @@ struct Outcome {
   gradient::StepError estimate;
 };
 
-Outcome run(const std::string& text, int steps) {
-  Config config = io::parse_config(text, "case.yaml", {{"evolution.steps", std::to_string(steps), "--steps"}});
+/// F and its estimate for `text` (at `steps` when > 0); the simulator's steps and tolerances
+/// are checked to be restored.
+Outcome run(const std::string& text, int steps = 0) {
+  std::vector<io::Override> sets;
+  if (steps > 0) sets.push_back({"evolution.steps", std::to_string(steps), "--steps"});
+  Config config = io::parse_config(text, "case.yaml", sets);
   solver::Simulator sim(config, io::build_device(config), 1);
+  const solver::Options before = sim.options();
   comm::SerialCommunicator serial;
   const auto objective = gradient::objective_spec(config, sim);
   const gradient::Evaluation ev = gradient::evaluate(sim, objective, serial, serial);
   Outcome o{ev.fidelity->fidelity, gradient::estimate_step_error(sim, *objective, ev, serial, serial)};
-  EXPECT_EQ(sim.options().steps, steps);  // restored
+  EXPECT_EQ(sim.options().steps, before.steps);
+  EXPECT_EQ(sim.options().rtol, before.rtol);
+  EXPECT_EQ(sim.options().atol, before.atol);
   return o;
 }
 
@@ -97,39 +105,24 @@ TEST(StepError, SafeAndSharpOnEverySchemeFamily) {
 }
 
 TEST(StepError, AdaptiveIsSafeAndRestoresItsTolerances) {
-  const std::string text = fill(kSingle, "solver: adaptive, rtol: 1.0e-6, atol: 1.0e-8", "none");
-  Config config = io::parse_config(text, "case.yaml");
-  solver::Simulator sim(config, io::build_device(config), 1);
-  comm::SerialCommunicator serial;
-  const auto objective = gradient::objective_spec(config, sim);
-  const gradient::Evaluation ev = gradient::evaluate(sim, objective, serial, serial);
-  const gradient::StepError e = gradient::estimate_step_error(sim, *objective, ev, serial, serial);
-  EXPECT_EQ(sim.options().rtol, 1e-6);
-  EXPECT_EQ(sim.options().atol, 1e-8);
-  EXPECT_EQ(e.coarse_steps, 0);
+  const Outcome o = run(fill(kSingle, "solver: adaptive, rtol: 1.0e-6, atol: 1.0e-8", "none"));
+  EXPECT_EQ(o.estimate.coarse_steps, 0);
   const double reference = run(fill(kSingle, "solver: magnus4", "none"), 4000).fidelity;
-  const double truth = std::abs(ev.fidelity->fidelity - reference);
-  std::printf("[ step error ] adaptive rtol 1e-6: E %.3e, true %.3e\n", e.error, truth);
-  EXPECT_LE(truth, 2.0 * e.error);
+  const double truth = std::abs(o.fidelity - reference);
+  std::printf("[ step error ] adaptive rtol 1e-6: E %.3e, true %.3e\n", o.estimate.error, truth);
+  EXPECT_LE(truth, 2.0 * o.estimate.error);
 }
 
 TEST(StepError, ProblemEstimateEqualsTheFreeFunction) {
   std::string text = fill(kSingle, "solver: expm, steps: 300", "none");
-  const std::string plain = text;
+  const Outcome plain = run(text);
   text.replace(text.find("duration: 40.0}"), 15, "duration: 40.0, optimize: [amplitude]}");
   Config trainable = io::parse_config(text, "case.yaml");
   gradient::GradientProblem problem(trainable, 1);
-  const gradient::Evaluation ev = problem.evaluate(true);
-  const gradient::StepError a = problem.estimate_step_error(ev);
-  Config config = io::parse_config(plain, "case.yaml");
-  solver::Simulator sim(config, io::build_device(config), 1);
-  comm::SerialCommunicator serial;
-  const auto objective = gradient::objective_spec(config, sim);
-  const gradient::Evaluation ev2 = gradient::evaluate(sim, objective, serial, serial);
-  const gradient::StepError b = gradient::estimate_step_error(sim, *objective, ev2, serial, serial);
-  EXPECT_EQ(a.coarse_steps, b.coarse_steps);  // 150, or 225 when the estimate is confirmed
+  const gradient::StepError a = problem.estimate_step_error(problem.evaluate(true));
+  EXPECT_EQ(a.coarse_steps, plain.estimate.coarse_steps);  // 150, or 225 when the estimate is confirmed
   EXPECT_EQ(a.order, 2);
-  EXPECT_NEAR(a.error, b.error, 1e-14);
+  EXPECT_NEAR(a.error, plain.estimate.error, 1e-14);
   EXPECT_EQ(problem.simulator().options().steps, 300);
 }
 
