@@ -47,7 +47,7 @@ VARIANTS = [
     ("x magnus4 chebyshev", X, ["evolution.solver=magnus4", "evolution.splitting=chebyshev"], 400),
     ("x expm 2000", X, [], 2000),
     ("chain trotter2 bonds", CHAIN, ["evolution.splitting=bonds"], 600),
-    ("chain magnus4 bonds", CHAIN, ["evolution.solver=magnus4", "evolution.order=4", "evolution.splitting=bonds"], 300),
+    ("chain magnus4 bonds", CHAIN, ["evolution.solver=magnus4", "evolution.order=4", "evolution.splitting=bonds"], 600),
     ("chain trotter4 terms", CHAIN, ["evolution.order=4"], 600),
     ("lindblad trotter2", "fluxonium_x_lindblad.yaml", ["evolution.order=2"], 400),
     ("lindblad trotter4", "fluxonium_x_lindblad.yaml", ["evolution.order=4"], 400),

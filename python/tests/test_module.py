@@ -170,7 +170,9 @@ def test_warnings_are_the_clis_as_qevolve_warnings(tmp_path):
     swept = cli("sweep", X, "--vary", "evolution.steps=300,10", "--quiet").stderr
     with pytest.warns(qevolve.QevolveWarning) as caught:
         s = sim.sweep({"evolution.steps": [300, 10]})
-    assert [str(w.message) for w in caught] == s.warnings == [swept.strip().removeprefix("qevolve: warning: ")]
+    lines = [line.removeprefix("qevolve: warning: ") for line in swept.strip().split("\n")]
+    assert [str(w.message) for w in caught] == s.warnings == lines
+    assert len(lines) == 2 and "time steps move F" in lines[1]  # the step size at 10, the step error at 300
     assert "at the sweep's point evolution.steps = 10" in s.warnings[0]
     import warnings
 
