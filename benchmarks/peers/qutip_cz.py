@@ -88,9 +88,15 @@ def example_pulse():
 
 
 class Model:
-    def __init__(self):
+    def __init__(self, symmetric=False):
         self.amp, self.ramp, self.T = example_pulse()
-        self.dev = dcg.make_device(4, 8, **dcg.DEVICES["cz"])
+        saved = dcg.CASYM
+        if symmetric:  # the coupler's SQUID symmetric: qevolve's flux gauge stays static
+            dcg.CASYM = 0.0
+        try:
+            self.dev = dcg.make_device(4, 8, **dcg.DEVICES["cz"])
+        finally:
+            dcg.CASYM = saved
         self.pulse = dcg.rampcos(self.amp, self.T, self.ramp)
         # qevolve's signs: <k-1|n|k> > 0 in each mode (real charge-basis eigenvectors: +-1 only)
         signs = []
@@ -145,11 +151,13 @@ class Model:
 # ---------------------------------------------------------------------------------------------
 # qevolve and QuTiP runners
 # ---------------------------------------------------------------------------------------------
-def run_qevolve(exe, solver, steps, threads, splitting=None):
+def run_qevolve(exe, solver, steps, threads, splitting=None, symmetric=False):
     """(propagator [128, 4], evolve seconds, process seconds) of one `qevolve run`."""
     with tempfile.TemporaryDirectory() as tmp:
         args = ["--set", f"evolution.solver={solver}", "--steps", str(steps),
-                "--threads", str(threads)]
+                "--threads", str(threads), "--set", "evolution.error_estimate=false"]
+        if symmetric:
+            args += ["--set", "device.qubits[c].asymmetry=0"]
         if splitting:
             args += ["--set", f"evolution.splitting={splitting}"]
         r = qevolve_cli.run(exe, EXAMPLE, os.path.join(tmp, "cz.h5"), args)
@@ -260,11 +268,16 @@ def cmd_qutip(args):
 
 
 def cmd_smoke(args):
-    model = Model()
+    # The model check on the coupler with a symmetric SQUID: with an asymmetric one qevolve moves
+    # its flux gauge (docs/models.md "Flux pulses") and no longer equals this lab-gauge model step
+    # for step (it equals it converged in levels); the symmetric case still checks the
+    # Hamiltonian, the basis, the flux law and the signs at equal steps.
+    model = Model(symmetric=True)
     u_np = model.midpoint(5)
-    u_expm, _, _ = run_qevolve(args.qevolve, "expm", 5, 1)
+    u_expm, _, _ = run_qevolve(args.qevolve, "expm", 5, 1, symmetric=True)
     d_model = max_du(u_np, u_expm)
-    print(f"numpy model vs qevolve, expm 5 steps: max|dU| = {d_model:.2e} (limit 1e-9)")
+    print(f"numpy model vs qevolve, symmetric coupler, expm 5 steps: max|dU| = {d_model:.2e} (limit 1e-9)")
+    model = Model()
     dense, t_dense, _ = run_qevolve(args.qevolve, "magnus4", 30, 1, "dense")
     cheb, t_cheb, _ = run_qevolve(args.qevolve, "magnus4", 30, 1, "chebyshev")
     d_split = max_du(cheb, dense)
