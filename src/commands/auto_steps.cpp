@@ -17,6 +17,13 @@ int auto_steps_start(const solver::Simulator& sim) {
   return static_cast<int>(std::clamp<long long>(rule, 64, kMaxAutoSteps));
 }
 
+int refined_steps(int steps, double error, double bound, int order) {
+  const double want = std::pow(error / (0.5 * bound), 1.0 / std::max(1, order));  // error ~ steps^(-p)
+  int factor = 2;
+  while (factor < 8 && factor < want) factor *= 2;
+  return static_cast<int>(std::min<long long>(static_cast<long long>(steps) * factor, kMaxAutoSteps));
+}
+
 AutoSteps choose_steps(const StepSearch& search, int start, double tolerance,
                        const std::function<void(const std::string&)>& log) {
   AutoSteps out;
@@ -36,11 +43,7 @@ AutoSteps choose_steps(const StepSearch& search, int start, double tolerance,
       log(line);
     }
     if (out.reached || steps >= kMaxAutoSteps) return out;
-    // error ~ steps^(-p): the factor that reaches half the tolerance, as a power of 2 in [2, 8].
-    const double want = std::pow(out.estimate.error / (0.5 * tolerance), 1.0 / std::max(1, out.estimate.order));
-    int factor = 2;
-    while (factor < 8 && factor < want) factor *= 2;
-    steps = static_cast<int>(std::min<long long>(static_cast<long long>(steps) * factor, kMaxAutoSteps));
+    steps = refined_steps(steps, out.estimate.error, tolerance, out.estimate.order);
   }
 }
 

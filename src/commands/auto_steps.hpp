@@ -14,6 +14,11 @@ namespace qevolve::commands {
 /// The largest step count `steps: auto` tries (documented in docs/accuracy.md).
 inline constexpr int kMaxAutoSteps = 1 << 20;
 
+/// The steps after `steps` for an estimate `error` of order `order` that should come down to
+/// half of `bound`: steps x 2, 4 or 8 (the smallest power of two the order predicts suffices),
+/// at most kMaxAutoSteps. Shared by steps: auto and optimize's certification.
+[[nodiscard]] int refined_steps(int steps, double error, double bound, int order);
+
 /// What the search needs from its caller (a plain simulator or a GradientProblem's).
 struct StepSearch {
   std::function<void(int steps)> set_steps;

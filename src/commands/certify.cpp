@@ -9,18 +9,6 @@
 #include "qevolve/simulator.hpp"
 
 namespace qevolve::commands {
-namespace {
-
-/// The factor (a power of 2 in [2, 8]) that the estimate's order predicts to bring `error` to
-/// half of `bound`.
-int refinement(double error, double bound, int order) {
-  const double want = std::pow(error / (0.5 * bound), 1.0 / std::max(1, order));
-  int factor = 2;
-  while (factor < 8 && factor < want) factor *= 2;
-  return factor;
-}
-
-}  // namespace
 
 Certification certify_optimum(gradient::GradientProblem& problem, const OptimizeSpec& spec, double tolerance,
                               OptimizeOutcome& outcome, bool root, const std::function<void(const std::string&)>& line) {
@@ -35,8 +23,7 @@ Certification certify_optimum(gradient::GradientProblem& problem, const Optimize
     const double bound = std::max(tolerance, 0.1 * (1.0 - c.fidelity));
     c.certified = c.estimate.error <= bound;
     if (c.certified || c.rounds == kMaxCertifyRounds || c.steps >= kMaxAutoSteps) return c;
-    const int next = static_cast<int>(std::min<long long>(
-        static_cast<long long>(c.steps) * refinement(c.estimate.error, bound, c.estimate.order), kMaxAutoSteps));
+    const int next = refined_steps(c.steps, c.estimate.error, bound, c.estimate.order);
     if (line) {
       char text[300];
       std::snprintf(text, sizeof text,

@@ -80,6 +80,7 @@ int run(const RunOptions& options, Streams io) {
     const double tolerance = config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
     chosen = search_steps(own.get(), problem.get(), objective, tolerance, comm, reduce, log).estimate;
   }
+  const double search_s = since(t_search);
   {
     const double gradient_s = estimate ? estimate->gradient() : 0.0;
     ProgressBar bar(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s,
@@ -100,7 +101,7 @@ int run(const RunOptions& options, Streams io) {
         problem ? problem->evaluate(true, hooks) : gradient::evaluate(sim, objective, comm, reduce, hooks);
     if (chosen) {
       report.step_error = chosen;  // the same steps: the search's estimate is this run's
-      report.t_step_error = since(t_search);  // the whole search
+      report.t_step_error = search_s;  // the whole search
     } else if (config.evolution.error_estimate && ev.fidelity) {  // docs/accuracy.md
       ProgressBar coarse(io.err, show, io.progress, "step-error run", 0.0, options.progress_interval);
       const auto tick = [&coarse](double f) { coarse.update(f); };
