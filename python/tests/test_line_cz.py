@@ -113,12 +113,7 @@ def test_slices_align_with_steps_and_samples():
     assert SLICES["b"] % 132 == 0 and abs(T * 2.4 - 132) < 1e-12
 
 
-# (b) is a known regression of the moving flux gauge (docs/models.md "Flux pulses"): a line with a
-# gaussian filter and a tail at T (the bias tee) differs from the same waveform as
-# piecewise_constant by 1.1e-4 in 1 - F (8.06e-3), constant in steps; the gaussian alone 5.6e-8,
-# the highpass alone (sampled or not) 1.9e-9. Strict: it fails the suite once it passes again.
-@pytest.mark.parametrize("case", ["a", pytest.param("b", marks=pytest.mark.xfail(
-    strict=True, reason="moving flux gauge with a gaussian line: 1.1e-4 against the piecewise pulse"))])
+@pytest.mark.parametrize("case", ["a", "b"])
 def test_line_equals_independent_piecewise_pulse(case, line_runs, tmp_path):
     n = SLICES[case]
     pwc = {k: infidelity(piecewise(reference_values(case, k)), tmp_path, f"pwc_{case}_{k}") for k in (n, 2 * n)}

@@ -191,7 +191,8 @@ StepObserver Simulator::lab_gauge_observer(const StepObserver& observe) const {
   lab.steps = observe.steps;
   const Index D = device_.dim();
   lab.state = [this, inner = observe.state, D](int step, const CMatrix& state) {
-    const double t = step * dt();
+    // The end is T exactly, as in step_edges (steps * dt() can round past T).
+    const double t = step == options_.steps ? options_.duration : step * dt();
     if (!gauge_turned(t)) return inner(step, state);
     CMatrix s = state;
     if (s.rows() == D)

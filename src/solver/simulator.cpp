@@ -349,7 +349,10 @@ void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
 std::pair<double, double> Simulator::step_edges(double t) const {
   const double h = dt();
   const double s = std::clamp(std::floor(t / h), 0.0, static_cast<double>(options_.steps - 1));
-  return {s * h, (s + 1.0) * h};
+  // The last step ends at T exactly: steps * (T / steps) can round past T (1700 * (55 / 1700) =
+  // 55 + 7e-15), where a pulse or a line that ends at T reads 0, and the gauge the step moves to
+  // would then differ from the turn back at flux_offset(ch, T) (a 1e-4 error in 1 - F).
+  return {s * h, s + 1.0 >= options_.steps ? options_.duration : (s + 1.0) * h};
 }
 
 device::FluxSample Simulator::flux_sample(const DriveChannel& ch, double t) const {

@@ -148,5 +148,36 @@ TEST(FluxGauge, TracedStatesAreInTheLabGauge) {
   EXPECT_LT((out - sim.evolve_product(psi0)).cwiseAbs().maxCoeff(), 1e-14);
 }
 
+TEST(FluxGauge, LastStepEndsAtTExactly) {
+  // 302 * (25 / 302) = 25 + 4e-15: the last step's upper edge computed as (s + 1) dt lay past T,
+  // where the pulse reads 0, so the last step moved the gauge to 0 while the turn back at T used
+  // the pulse's end value (0.25 flux quanta): the output jumped by 0.48 against 300 or 301 steps.
+  // Now the last step ends at T exactly and the propagators differ by the steps' O(dt^2) only;
+  // the traced state at the last boundary (turned back at step * dt) had the same fault.
+  const auto columns = [](int steps) {
+    Config c = io::parse_config(case_yaml("ends_a0.3", 6), "ends.yaml");
+    c.evolution.steps = steps;
+    (void)io::resolve(c, io::Purpose::evolve);
+    const Simulator sim(c, io::build_device(c), 1);
+    EXPECT_EQ(sim.step_edges(sim.options().duration).second, sim.options().duration);
+    EXPECT_EQ(sim.step_edges(0.0).first, 0.0);
+    // A traced state at the last boundary is turned back at T too: it is the output.
+    const CMatrix psi0 = sim.initial_columns();
+    CMatrix last;
+    solver::StepObserver observe;
+    observe.steps = {steps};
+    observe.state = [&last](int, const CMatrix& state) { last = state; };
+    const CMatrix out = sim.evolve_product(psi0, {}, observe);
+    EXPECT_LT((last - out).cwiseAbs().maxCoeff(), 1e-14) << steps << " steps";
+    return out;
+  };
+  ASSERT_GT(302 * (25.0 / 302), 25.0);
+  ASSERT_EQ(300 * (25.0 / 300), 25.0);
+  const CMatrix U300 = columns(300), U302 = columns(302);
+  const double diff = (U302 - U300).cwiseAbs().maxCoeff();
+  std::printf("max |U(302 steps) - U(300 steps)| = %.2e\n", diff);
+  EXPECT_LT(diff, 1e-4);
+}
+
 }  // namespace
 }  // namespace qevolve::testing
