@@ -32,6 +32,7 @@ EXAMPLES = [
     ("cz_with_line", "cz_with_line.yaml", [], None),
     ("fluxonium_pair_chevron", "fluxonium_pair_chevron.yaml", [], None),
     ("fluxonium_x", "fluxonium_x.yaml", [], None),
+    ("fluxonium_x as it stood (expm)", "fluxonium_x.yaml", ["evolution.solver=expm"], 1279),
     ("fluxonium_x_lindblad", "fluxonium_x_lindblad.yaml", [], None),
     ("fluxonium_x_optimize", "fluxonium_x_optimize.yaml", [], None),
     ("iswap_parametric", "iswap_parametric.yaml", [], None),
@@ -40,12 +41,12 @@ EXAMPLES = [
 X = "fluxonium_x.yaml"
 CHAIN = "mpc_chain_4q_x.yaml"
 VARIANTS = [
-    ("x trotter2 terms", X, ["evolution.solver=trotter", "evolution.order=2"], 1000),
-    ("x trotter4 terms", X, ["evolution.solver=trotter", "evolution.order=4"], 1000),
-    ("x magnus4 terms", X, ["evolution.solver=magnus4"], 400),
+    ("x trotter2 terms", X, ["evolution.solver=trotter", "evolution.order=2", "evolution.splitting=terms"], 1000),
+    ("x trotter4 terms", X, ["evolution.solver=trotter", "evolution.order=4", "evolution.splitting=terms"], 1000),
+    ("x magnus4 terms", X, ["evolution.solver=magnus4", "evolution.splitting=terms"], 400),
     ("x magnus4 dense", X, ["evolution.solver=magnus4", "evolution.splitting=dense"], 400),
     ("x magnus4 chebyshev", X, ["evolution.solver=magnus4", "evolution.splitting=chebyshev"], 400),
-    ("x expm 2000", X, [], 2000),
+    ("x expm 2000", X, ["evolution.solver=expm"], 2000),
     ("chain trotter2 bonds", CHAIN, ["evolution.splitting=bonds"], 600),
     ("chain magnus4 bonds", CHAIN, ["evolution.solver=magnus4", "evolution.order=4", "evolution.splitting=bonds"], 600),
     ("chain trotter4 terms", CHAIN, ["evolution.order=4"], 600),
@@ -54,7 +55,7 @@ VARIANTS = [
     ("lindblad trotter1", "fluxonium_x_lindblad.yaml", ["evolution.order=1"], 800),
 ]
 SMOKE = [
-    ("x expm 400", X, [], 400),
+    ("x expm 400", X, ["evolution.solver=expm"], 400),
     ("lindblad trotter2", "fluxonium_x_lindblad.yaml", ["evolution.order=2"], 400),
 ]
 

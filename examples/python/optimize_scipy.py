@@ -28,6 +28,7 @@ for name in sim.parameters:
 check = sim.run(best)
 print(f"check (run with the optimum): 1 - F = {1 - check.fidelity:.4e}")
 # `qevolve optimize examples/fluxonium_x_optimize.yaml` stops at its target 1 - F < 1e-6 after
-# 4 iterations at amplitude 0.0823393 GHz, frequency 0.5823792 GHz, phase 0.6434287 rad: the
-# same optimum to ~1e-3 of a scale. Tighter tolerances (options={"ftol": 1e-12, "gtol": 1e-10})
-# go on to 1 - F ~ 1e-12 along the valley floor, a few 0.1 of a scale further in phase.
+# 4 iterations at amplitude 0.0822937 GHz, frequency 0.5823791 GHz, phase 0.6434291 rad
+# (1 - F = 1.134e-7; scipy's defaults: 1.012e-7 at 0.0822947, 0.5823792, 0.6434288): the same
+# optimum to ~1e-3 of a scale. Tighter tolerances (options={"ftol": 1e-12, "gtol": 1e-10})
+# go on to 1 - F = 7.6e-13 along the valley floor, a few 0.1 of a scale further in phase.

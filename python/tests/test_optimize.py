@@ -41,8 +41,9 @@ def test_optimize_equals_the_cli(cli_optimum, tmp_path):
 
 
 def test_scipy_lbfgsb_reproduces_qevolve_optimize(tmp_path):
-    # The CLI without its certification (which continues at 10232 steps): scipy optimises at the
-    # config's 1279 steps, so the CLI must stay there too (docs/optimize.md "Certification").
+    # The CLI without its certification (which would continue at more steps if the optimum's
+    # step error were too large): scipy optimises at the config's steps, so the CLI must stay
+    # there too (docs/optimize.md "Certification").
     out = tmp_path / "o.h5"
     p = cli("optimize", CONFIG, "--threads", "1", "-o", out, "--set", "evolution.error_estimate=false")
     values = {m.group(1): float(m.group(3)) for m in re.finditer(r"^\s+(\S+)\s+(\S+) -> (\S+)$", p.stdout, re.M)}

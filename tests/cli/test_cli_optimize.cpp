@@ -197,7 +197,7 @@ TEST(CliOptimize, RunWritesGradientAndRefusesAdaptive) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("gradient: 3 parameters"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| gradient "), std::string::npos) << r.out;
-  const auto bad = dir.write("a.yaml", std::regex_replace(cfg, std::regex("solver: expm"), "solver: adaptive"));
+  const auto bad = dir.write("a.yaml", std::regex_replace(cfg, std::regex("solver: magnus4\n  splitting: dense"), "solver: adaptive"));
   r = run_qevolve("run '" + bad.string() + "'", dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("evolution.solver: solver `adaptive` gives no gradient"), std::string::npos) << r.err;
