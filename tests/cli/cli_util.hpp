@@ -52,7 +52,10 @@ class TempDir {
 /// Runs `args` (a shell word list, already quoted) with stdout/stderr captured.
 inline CommandResult run_command(const std::string& command, const TempDir& dir) {
   const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string full = command + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  // In the test's own directory: relative outputs (-o o.h5, a config's output.file) land there,
+  // not in the shared working directory of ctest -j.
+  const std::string full = "cd '" + dir.path().string() + "' && " + command + " >'" + out.string() + "' 2>'" +
+                           err.string() + "'";
   const int status = std::system(full.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
