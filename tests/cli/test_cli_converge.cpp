@@ -79,6 +79,24 @@ TEST(CliConverge, RaisesStepsAndLevelsAndWritesTheConfig) {
   EXPECT_EQ(run_qevolve("converge '" + cfg + "' --tolerance 1e-3 -o '" + other + "' --force", dir).exit_code, 0);
 }
 
+// Issue 34, acceptance 3: the under-truncated asymmetric-coupler CZ (tests/data, coupler at 5
+// levels: F = 0.81965) converged to 1e-4 in seconds. The reference, a brute-force run at 3200
+// magnus4 steps with levels 7, 16, 7 (85 s): F = 0.823080579524; converge's answer must lie
+// within the tolerance of it, with the coupler raised and the qubits left alone.
+TEST(CliConverge, TheAsymmetricCouplerConvergesToItsTolerance) {
+  TempDir dir;
+  const std::string data = std::string(QEVOLVE_SOURCE_DIR) + "/tests/data/cz_asymmetric_coupler.yaml";
+  const auto r = run_qevolve("converge '" + data + "' --tolerance 1e-4 --set evolution.solver=magnus4 --set "
+                             "evolution.splitting=chebyshev -o asym.yaml --threads 2", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("c levels 5 \u2192 7"), std::string::npos) << r.out;
+  const auto at = r.out.find("converged: F = ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double f = std::stod(r.out.substr(at + 15));
+  EXPECT_NEAR(f, 0.823080579524, 1e-4) << r.out;
+  EXPECT_NE(r.out.find("levels qa 4, c 7, qb 4"), std::string::npos) << r.out;
+}
+
 TEST(CliConverge, APresetModeGetsItsOwnLevels) {
   TempDir dir;
   const std::string cfg = dir.write("p.yaml", R"(# two fluxoniums of the preset, 2 levels each
