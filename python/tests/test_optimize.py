@@ -140,3 +140,23 @@ def test_bounds_and_values_are_in_the_optimisers_variables():
     assert sim.values(sim.x0) == pytest.approx({"pulses[0].amplitude": 0.09060527915137346,
                                                 "pulses[0].duration": 40.0}, rel=1e-15)
     np.testing.assert_allclose(sim.x0, [90.60527915137346, 400.0], rtol=1e-15)
+
+
+def test_a_fixed_duration_bounds_the_ramp():
+    """A rampcos with its duration given keeps ramp <= duration / 2 as a box bound (an optimiser
+    step past it used to end the run with the geometry's error); with (ramp, plateau) given the
+    duration follows the ramp and no such bound applies. Bounds are in u = theta / scale."""
+    sim = qevolve.loads("""
+device:
+  qubits:
+    - {name: q0, type: fluxonium, ec: 1.0, ej: 4.0, el: 1.0, flux: 0.5, levels: 3}
+pulses:
+  - {qubit: q0, shape: rampcos, amplitude: 0.01, frequency: 0.58, duration: 40, ramp: 10, optimize: [ramp]}
+  - {qubit: q0, shape: rampcos, amplitude: 0.01, frequency: 0.58, ramp: 10, plateau: 20, optimize: [ramp]}
+evolution: {steps: 400}
+target: {gates: [{gate: X, qubits: [q0]}]}
+""")
+    assert sim.parameters == ["pulses[0].ramp", "pulses[1].ramp"]
+    (lo0, hi0), (lo1, hi1) = sim.bounds
+    assert hi0 * sim.scales[0] == pytest.approx(20.0, rel=1e-15)
+    assert hi1 * sim.scales[1] > 1e6

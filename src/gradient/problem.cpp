@@ -53,6 +53,18 @@ double line_scale(pulse::LineParam::Key k) {
   }
 }
 
+/// A ramped pulse whose duration is fixed (given, not trained) keeps its plateau >= 0: its ramp
+/// stays <= duration / 2 and its plateau <= duration (a box bound, so the optimiser never asks for
+/// a pulse the geometry refuses). Infinity where no such bound applies.
+double fixed_duration_bound(const PulseSpec& spec, const pulse::Pulse& pulse, pulse::Param kind) {
+  const bool trains_duration =
+      std::find(spec.optimize.begin(), spec.optimize.end(), std::string("duration")) != spec.optimize.end();
+  if (!spec.duration.has_value() || trains_duration) return std::numeric_limits<double>::infinity();
+  if (kind == pulse::Param::ramp) return 0.5 * pulse.duration();
+  if (kind == pulse::Param::plateau) return pulse.duration();
+  return std::numeric_limits<double>::infinity();
+}
+
 /// The range a line parameter may take: the config's (docs/config.md "lines"), with sigma and
 /// tau kept where the line's panels stay affordable over the evolution's T (a panel is at most
 /// half of either: docs/lines.md "Cost"), below the value the config gave if that is smaller.
@@ -106,7 +118,8 @@ device::Device build_from(const device::ResolvedDevice& r,
 struct GradientProblem::Impl {
   Config config;  // frozen
   int threads = 0;
-  comm::Communicator* comm = nullptr;
+  comm::Communicator* comm = nullptr;    // the gather, shard and broadcasts (host: MPI)
+  comm::Communicator* reduce = nullptr;  // the fidelity and gradient reductions (NCCL on GPUs)
   device::ResolvedDevice resolved;
   std::unique_ptr<solver::Simulator> sim;
   std::vector<device::DeviceParam> device_params;
@@ -248,8 +261,8 @@ struct GradientProblem::Impl {
         q.ref = ref;
         params.push_back(q);
         // The config's range: what `optimize` writes back loads again.
-        const auto [lo, hi] = io::pulse_param_range(ref.kind, given.pulses[p].op == "flux",
-                                                    pulse.base() == Shape::gaussian);
+        auto [lo, hi] = io::pulse_param_range(ref.kind, given.pulses[p].op == "flux", pulse.base() == Shape::gaussian);
+        hi = std::min(hi, fixed_duration_bound(given.pulses[p], pulse, ref.kind));
         info.push_back({given.pulses[p].path + "." + ref.name(), lo, hi, pulse_scale(ref.kind)});
       }
     }
@@ -358,12 +371,17 @@ void check_gradient_config(const Config& config) {
 }  // namespace
 
 GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm)
+    : GradientProblem(config, threads, comm, comm) {}
+
+GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm,
+                                 comm::Communicator& reduce)
     : impl_(std::make_unique<Impl>()) {
   check_gradient_config(config);
   Impl& m = *impl_;
   m.config = config;
   m.threads = threads;
   m.comm = &comm;
+  m.reduce = &reduce;
   m.resolved = io::resolve_device(config);
   m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved, {}), threads);
   for (const auto& mode : m.sim->device().modes()) m.bases.push_back(mode.basis);
@@ -494,7 +512,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient, const PipelineHooks& ho
   GradientPass pass;
   if (with_gradient)
     pass = [&m](const Forward& fw, const fidelity::ObjectiveEvaluation& obj) { return m.adjoint_gradient(fw, obj); };
-  Evaluation ev = gradient::evaluate(*m.sim, spec, *m.comm, *m.comm, hooks, pass);
+  Evaluation ev = gradient::evaluate(*m.sim, spec, *m.comm, *m.reduce, hooks, pass);
   if (m.compensation != Compensation::none && !m.angles_trainable) m.warm = ev.fidelity->angles;
   return ev;
 }
@@ -503,7 +521,7 @@ StepError GradientProblem::estimate_step_error(const Evaluation& fine, const std
   Impl& m = *impl_;
   fidelity::ObjectiveSpec spec = m.objective;  // at the angles evaluate() used
   spec.cotangent = false;
-  return gradient::estimate_step_error(*m.sim, std::move(spec), fine, *m.comm, *m.comm, progress);
+  return gradient::estimate_step_error(*m.sim, std::move(spec), fine, *m.comm, *m.reduce, progress);
 }
 
 RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelity::ObjectiveEvaluation& obj) {
@@ -537,7 +555,7 @@ RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelit
     });
   }
   local += law;
-  comm->allreduce_sum(local);
+  reduce->allreduce_sum(local);
   for_each(Kind::angle, [&](Index i, const Param& q) { local(i) = obj.angle_gradient(q.angle); });  // closed only
   return local;
 }
