@@ -54,14 +54,14 @@ double line_scale(pulse::LineParam::Key k) {
 }
 
 /// A ramped pulse whose duration is fixed (given, not trained) keeps its plateau >= 0: its ramp
-/// stays <= duration / 2 and its plateau <= duration (a box bound, so the optimiser never asks for
+/// stays <= duration / 2 and its plateau < duration (a box bound, so the optimiser never asks for
 /// a pulse the geometry refuses). Infinity where no such bound applies.
 double fixed_duration_bound(const PulseSpec& spec, const pulse::Pulse& pulse, pulse::Param kind) {
   const bool trains_duration =
       std::find(spec.optimize.begin(), spec.optimize.end(), std::string("duration")) != spec.optimize.end();
   if (!spec.duration.has_value() || trains_duration) return std::numeric_limits<double>::infinity();
   if (kind == pulse::Param::ramp) return 0.5 * pulse.duration();
-  if (kind == pulse::Param::plateau) return pulse.duration();
+  if (kind == pulse::Param::plateau) return pulse.duration() - 2e-9;  // the ramp's range starts at 1e-9 ns
   return std::numeric_limits<double>::infinity();
 }
 
