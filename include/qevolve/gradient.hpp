@@ -130,8 +130,11 @@ class GradientProblem {
   /// Distributed (issue "scale-out"): with a communicator of K ranks every rank builds the
   /// same problem and evaluates its shard of the initial states; every reduction is
   /// collective, every rank gets the same infidelity, angles and gradient, and rank 0 the
-  /// gathered columns, unitary (and superoperator) for output.
+  /// gathered columns, unitary (and superoperator) for output. `comm` carries the gather, the
+  /// shard and the broadcasts (host memory: MPI), `reduce` the reductions of the fidelity and
+  /// the gradient (NCCL on GPUs, comm::gpu_reductions); the first form uses `comm` for both.
   GradientProblem(const Config& config, int threads = 0, comm::Communicator& comm = comm::world());
+  GradientProblem(const Config& config, int threads, comm::Communicator& comm, comm::Communicator& reduce);
   ~GradientProblem();
   GradientProblem(const GradientProblem&) = delete;
   GradientProblem& operator=(const GradientProblem&) = delete;

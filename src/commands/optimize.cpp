@@ -189,18 +189,18 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // rank 0 writes the checkpoint and the outputs (the others write nothing).
   comm::Communicator& world = comm::world();
   const auto nccl = comm::gpu_reductions(world, config.evolution.device == ComputeDevice::cuda);
-  comm::Communicator& comm = nccl ? *nccl : world;
-  gradient::GradientProblem problem(config, options.threads, comm);
+  comm::Communicator& reduce = nccl ? *nccl : world;  // the output gather stays on MPI (world)
+  gradient::GradientProblem problem(config, options.threads, world, reduce);
   RunReport report;
   report.config = &config;
   report.sim = &problem.simulator();
   report.t_build = since(t_start);
-  if (comm.is_root()) print_warnings(io.err, config, problem.simulator());  // even with --quiet
+  if (world.is_root()) print_warnings(io.err, config, problem.simulator());  // even with --quiet
 
   std::function<void(const std::string&)> progress;
   if (!io.quiet) progress = [&io](const std::string& text) { io.err << text << std::flush; };
   // steps: auto, the optimisation, its certification (docs/optimize.md "Certification").
-  CertifiedOutcome run = optimize_certified(problem, config, options.resume, comm.is_root(), comm, progress);
+  CertifiedOutcome run = optimize_certified(problem, config, options.resume, world.is_root(), world, progress);
   const OptimizeOutcome& result = run.outcome;
   const std::optional<Certification>& certified = run.certification;
   report.t_optimize = result.seconds;
@@ -220,7 +220,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
     report.step_error = certified->estimate;
     report.t_step_error = certified->estimate.seconds;
   }
-  if (comm.is_root())  // docs/cli.md "The truncation warning"
+  if (world.is_root())  // docs/cli.md "The truncation warning"
     print_warning_lines(io.err, truncation_warnings(problem.simulator().device(), report.top_level_population));
   // The values the config left to qevolve, at the optimum: an `auto` one that was trained is
   // no longer the auto value ("auto, then optimised").
@@ -228,9 +228,9 @@ int optimize(const OptimizeOptions& options, Streams io) {
   const std::vector<std::string> trained = problem.names();
   for (ResolvedValue& v : *report.resolved)
     if (std::find(trained.begin(), trained.end(), v.key) != trained.end()) v.how += ", then optimised";
-  report.ranks = comm.size();
-  report.bytes_communicated = comm.bytes_sent();
-  if (!comm.is_root()) return 0;
+  report.ranks = world.size();
+  report.bytes_communicated = world.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
+  if (!world.is_root()) return 0;
 
   const auto t3 = Clock::now();
   const std::string output = options.output.empty() ? config.output.file : options.output;

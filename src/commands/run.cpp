@@ -63,7 +63,7 @@ int run(const RunOptions& options, Streams io) {
   std::unique_ptr<gradient::GradientProblem> problem;
   std::unique_ptr<solver::Simulator> own;
   if (gradient::has_trainable(config))
-    problem = std::make_unique<gradient::GradientProblem>(config, options.threads, reduce);
+    problem = std::make_unique<gradient::GradientProblem>(config, options.threads, comm, reduce);
   else
     own = std::make_unique<solver::Simulator>(config, io::build_device(config), options.threads);
   const solver::Simulator& sim = problem ? problem->simulator() : *own;
