@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""No file includes a header of a higher layer (docs/architecture.md, the layer table).
+
+The layer order is read from docs/architecture.md itself: the rows of the table headed
+`| layer (folder) |`, first row lowest. A file may include headers of its own layer and of the
+layers in earlier rows, nothing else. A file's layer:
+
+- src/<folder>/...: the table row whose folder is the longest prefix (src/backend/cpu/x.cpp is
+  `backend/cpu`; src/comm/nccl/nccl_communicator.cpp is `comm`, although it is built into the
+  CUDA plugin);
+- apps/qevolve/...: `apps/qevolve`; python/...: `python`;
+- include/qevolve/...: the public header's row in PUBLIC_HEADERS below (one line a header:
+  the layer whose folder implements what it declares). A public header missing from it fails,
+  and so does a line naming a header that no longer exists.
+
+Every `#include "..."` of the C++ files (.cpp .hpp .h .cu .cuh) under src/, include/, apps/
+and python/ is resolved as the compiler does (the including file's folder, include/, src/;
+qevolve/version.hpp is generated from cmake/version.hpp.in) and checked. The known violations
+that issue 35's refactor removes are listed in tests/architecture/layer_exceptions.txt, one
+`FILE -> HEADER  # reason` a line; they pass, and an exception that no longer occurs fails, so
+the list only shrinks.
+
+Prints one line per failure, FILE:LINE: problem, and exits 1; exits 0 otherwise. With
+--all, prints every upward include, excepted or not (exit status unchanged).
+Run from anywhere:  python3 tests/architecture/check_layers.py [ROOT]   (standard library only)
+"""
+
+import os
+import re
+import sys
+
+# The layer of each public header: what it declares and which folder of src/ implements it.
+PUBLIC_HEADERS = {
+    "qevolve/config.hpp": "core",               # the Config data model (src/core/config.cpp)
+    "qevolve/error.hpp": "core",
+    "qevolve/gates.hpp": "core",                # gate name table (src/core/gates.cpp)
+    "qevolve/linalg.hpp": "core",
+    "qevolve/names.hpp": "core",
+    "qevolve/text.hpp": "core",
+    "qevolve/types.hpp": "core",
+    "qevolve/version.hpp": "core",              # generated (cmake/version.hpp.in)
+    "qevolve/device.hpp": "device",
+    "qevolve/device_derivative.hpp": "device",
+    "qevolve/flux_drive.hpp": "device",
+    "qevolve/mode.hpp": "device",
+    "qevolve/presets.hpp": "device",
+    "qevolve/spectrum.hpp": "device",           # qevolve::device (src/device/spectrum.cpp)
+    "qevolve/line.hpp": "pulse",
+    "qevolve/pulse.hpp": "pulse",
+    "qevolve/backend/backend.hpp": "backend/cpu",   # the executor interfaces
+    "qevolve/backend/block_layout.hpp": "backend/cpu",
+    "qevolve/backend/capabilities.hpp": "backend/cpu",
+    "qevolve/backend/host_device.hpp": "backend/cpu",
+    "qevolve/backend/local_gate.hpp": "backend/cpu",
+    "qevolve/backend/parallel.hpp": "backend/cpu",
+    "qevolve/backend/phase.hpp": "backend/cpu",
+    "qevolve/backend/sparse_columns.hpp": "backend/cpu",
+    "qevolve/backend/cuda.hpp": "backend/cuda",         # the plugin's API (cuda::impl)
+    "qevolve/backend/cuda_plugin.hpp": "backend/cuda",  # the plugin's exported table
+    "qevolve/comm.hpp": "comm",
+    "qevolve/simulator.hpp": "solver",
+    "qevolve/trace.hpp": "solver",
+    "qevolve/truncation.hpp": "solver",
+    "qevolve/fidelity.hpp": "fidelity",
+    "qevolve/gradient.hpp": "gradient",
+    "qevolve/step_error.hpp": "gradient",
+    "qevolve/optimizer.hpp": "optimize",
+    "qevolve/config_loader.hpp": "io",
+    "qevolve/config_writer.hpp": "io",
+    "qevolve/device_param_key.hpp": "io",
+    "qevolve/hdf5_file.hpp": "io",
+    "qevolve/interrupt.hpp": "io",
+    "qevolve/memory_estimate.hpp": "io",        # qevolve::io and ::sizes, for the stage
+    "qevolve/output_contents.hpp": "io",
+    "qevolve/output_path.hpp": "io",
+    "qevolve/plausibility.hpp": "io",
+    "qevolve/resolve.hpp": "io",                # the resolution stage (src/io/resolve.cpp)
+    "qevolve/sweep_axis.hpp": "io",
+    "qevolve/commands.hpp": "commands",
+    "qevolve/session.hpp": "commands",
+    "qevolve/workloads.hpp": "commands",
+}
+GENERATED = {"qevolve/version.hpp"}
+SCANNED = ("src", "include", "apps", "python")
+SUFFIXES = (".cpp", ".hpp", ".h", ".cu", ".cuh")
+OTHER_FOLDERS = {"apps/qevolve": "apps/qevolve", "python": "python"}
+# Files of src/ outside the layer folders.
+OTHER_FILES = {"src/pch.cpp": "core"}  # builds the layers' precompiled header, includes nothing
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+TABLE_HEAD = re.compile(r"^\|\s*layer \(folder\)\s*\|")
+ROW = re.compile(r"^\|\s*`([^`]+?)/?`\s*\|")
+EXCEPTION = re.compile(r"^(\S+)\s+->\s+(\S+)\s+#\s*\S")
+
+
+def layer_order(root):
+    """The table's folders, lowest first: ['core', 'io', ...]."""
+    path = os.path.join(root, "docs", "architecture.md")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    start = next((i for i, line in enumerate(lines) if TABLE_HEAD.match(line)), None)
+    if start is None:
+        raise SystemExit(f"{path}: no table headed '| layer (folder) |'")
+    order = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        m = ROW.match(line)
+        if not m:
+            raise SystemExit(f"{path}: a layer row without a `folder/` first cell: {line}")
+        order.append(m.group(1).rstrip("/"))
+    return order
+
+
+def source_files(root):
+    for top in SCANNED:
+        for folder, dirs, names in os.walk(os.path.join(root, top)):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "build", "__pycache__")))
+            for name in sorted(names):
+                if name.endswith(SUFFIXES):
+                    yield os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+
+
+def layer_of(path, order):
+    """The layer of a repository path, or None."""
+    if path in OTHER_FILES:
+        return OTHER_FILES[path]
+    if path.startswith("include/"):
+        return PUBLIC_HEADERS.get(path[len("include/"):])
+    if path.startswith("src/"):
+        rest = path[len("src/"):]
+        best = None
+        for layer in order:
+            if rest.startswith(layer + "/") and (best is None or len(layer) > len(best)):
+                best = layer
+        return best
+    for folder, layer in OTHER_FOLDERS.items():
+        if path.startswith(folder + "/"):
+            return layer
+    return None
+
+
+def resolve(root, including, name):
+    """The repository path an include names, as the compiler finds it, or None."""
+    if name in GENERATED:
+        return "include/" + name
+    for base in (os.path.dirname(including), "include", "src"):
+        candidate = os.path.normpath(os.path.join(base, name)).replace(os.sep, "/")
+        if not candidate.startswith("..") and os.path.isfile(os.path.join(root, candidate)):
+            return candidate
+    return None
+
+
+def read_exceptions(path):
+    """{(file, header): line number} from layer_exceptions.txt; malformed lines are errors."""
+    exceptions, errors = {}, []
+    if not os.path.exists(path):
+        return exceptions, errors
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            m = EXCEPTION.match(text)
+            if not m:
+                errors.append(f"{number}: expected 'FILE -> HEADER  # reason': {text}")
+            elif (m.group(1), m.group(2)) in exceptions:
+                errors.append(f"{number}: listed twice: {m.group(1)} -> {m.group(2)}")
+            else:
+                exceptions[(m.group(1), m.group(2))] = number
+    return exceptions, errors
+
+
+def main(argv):
+    show_all = "--all" in argv
+    args = [a for a in argv if a != "--all"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.abspath(args[0]) if args else os.path.dirname(os.path.dirname(here))
+    order = layer_order(root)
+    rank = {layer: i for i, layer in enumerate(order)}
+    exceptions_path = os.path.join(root, "tests", "architecture", "layer_exceptions.txt")
+    exceptions, errors = read_exceptions(exceptions_path)
+    failures = [f"tests/architecture/layer_exceptions.txt:{e}" for e in errors]
+
+    for layer in PUBLIC_HEADERS.values():
+        if layer not in rank:
+            failures.append(f"check_layers.py: PUBLIC_HEADERS names '{layer}', not a row of "
+                            "docs/architecture.md's layer table")
+    for header in PUBLIC_HEADERS:
+        if header not in GENERATED and not os.path.isfile(os.path.join(root, "include", header)):
+            failures.append(f"check_layers.py: PUBLIC_HEADERS lists include/{header}, "
+                            "which does not exist")
+    for layer in order:
+        if layer not in OTHER_FOLDERS.values() and not os.path.isdir(os.path.join(root, "src", layer)):
+            if not os.path.isdir(os.path.join(root, layer)):
+                failures.append(f"docs/architecture.md: the layer table's `{layer}/` is no folder")
+
+    seen = set()
+    for path in source_files(root):
+        own = layer_of(path, order)
+        if own is None:
+            failures.append(f"{path}: no layer (a folder missing from docs/architecture.md's "
+                            "table, or a public header missing from check_layers.py's "
+                            "PUBLIC_HEADERS)")
+            continue
+        with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+        for number, line in enumerate(lines, 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            target = resolve(root, path, m.group(1))
+            if target is None:
+                failures.append(f"{path}:{number}: includes \"{m.group(1)}\", found nowhere")
+                continue
+            theirs = layer_of(target, order)
+            if theirs is None or rank[theirs] <= rank[own]:
+                continue  # an unmapped target fails on its own as a scanned file
+            message = (f"{path}:{number}: includes {target} of layer {theirs} above layer "
+                       f"{own}")
+            excepted = (path, target) in exceptions
+            if excepted:
+                seen.add((path, target))
+            if show_all:
+                print(message + ("  [excepted]" if excepted else ""))
+            elif not excepted:
+                failures.append(message)
+
+    for (path, target), number in sorted(exceptions.items(), key=lambda item: item[1]):
+        if (path, target) not in seen:
+            failures.append(f"tests/architecture/layer_exceptions.txt:{number}: stale: {path} "
+                            f"no longer includes {target} (remove the line)")
+    for failure in failures:
+        print(failure)
+    if not show_all:
+        print(f"check_layers: {len(order)} layers, {len(exceptions)} listed exceptions, "
+              f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
