@@ -57,6 +57,11 @@ class UnvalidatedInput : public Error {
   std::string expected_;
 };
 
+/// An engine precondition (docs/architecture.md "Errors"): the resolution stage refuses such
+/// input first with its located message, so a failure here is a programming error:
+/// std::logic_error("WHERE: KEY: WHAT (the resolution stage refuses it)") when `holds` is false.
+void precondition(bool holds, const char* where, const std::string& key_path, const char* what);
+
 /// Throws UnvalidatedInput(key_path, problem, expected).
 [[noreturn]] void unvalidated(const std::string& key_path, const std::string& problem,
                               const std::string& expected = {});

@@ -29,6 +29,10 @@ enum class Purpose {
 /// resolve_device() followed by device::build_device().
 [[nodiscard]] device::Device build_device(const Config& config);
 
+/// Gradients need something trainable: InputError at `pulses` (the stage's rule for `optimize`,
+/// and the Python Session's for gradient calls) when no `optimize:` list names a parameter.
+void check_trainable(const Config& config);
+
 /// The whole stage for `purpose`; returns the resolved device. Throws the first InputError.
 /// `check` uses Purpose::optimize when the config has an `optimize` section, else evolve.
 device::ResolvedDevice resolve(const Config& config, Purpose purpose);

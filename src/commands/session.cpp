@@ -172,11 +172,7 @@ std::optional<RVector> Session::Impl::trained_values(const std::vector<io::Overr
   return x;
 }
 
-void Session::Impl::require_trainable(const Config& config) const {
-  if (!gradient::has_trainable(config))
-    throw InputError({parsed.name(), 0, 0}, "pulses", "nothing is trainable: no `optimize:` list names a parameter",
-                     "an `optimize: [...]` list on a pulse, qubit or coupling");
-}
+void Session::Impl::require_trainable(const Config& config) const { io::check_trainable(config); }
 
 /// The GradientProblem of the overrides `all`: the session's own with new values for overrides
 /// of trained pulse parameters, else rebuilt when the overrides change; at its build values

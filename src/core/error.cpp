@@ -38,6 +38,11 @@ UnvalidatedInput::UnvalidatedInput(std::string key_path, std::string problem, st
       problem_(std::move(problem)),
       expected_(std::move(expected)) {}
 
+void precondition(bool holds, const char* where, const std::string& key_path, const char* what) {
+  if (!holds)
+    throw std::logic_error(std::string(where) + ": " + key_path + ": " + what + " (the resolution stage refuses it)");
+}
+
 void unvalidated(const std::string& key_path, const std::string& problem, const std::string& expected) {
   throw UnvalidatedInput(key_path, problem, expected);
 }

@@ -74,8 +74,7 @@ std::vector<DeviceParam> trainable_device_params(const Config& config, const Dev
     for (const ModeEntry& e : config.device.qubits) {
       if (e.name != name) continue;
       for (const std::string& key : e.optimize) {
-        if (is_coupling_key(key))
-          unvalidated(e.path + ".optimize", "`" + key + "` is a coupling parameter", "a mode parameter");
+        precondition(!is_coupling_key(key), "device parameters", e.path + ".optimize", "a coupling key on a mode");
         DeviceParam p;
         p.kind = DeviceParam::Kind::mode;
         p.index = q;
@@ -89,7 +88,7 @@ std::vector<DeviceParam> trainable_device_params(const Config& config, const Dev
     if (e.optimize.empty()) continue;
     const auto& cs = device.couplings();
     const auto it = std::find_if(cs.begin(), cs.end(), [&](const Coupling& c) { return c.path == e.path; });
-    if (it == cs.end()) unvalidated(e.path, "coupling not found in the device");
+    precondition(it != cs.end(), "device parameters", e.path, "a coupling the device does not have");
     for (const std::string& key : e.optimize) {
       DeviceParam p;
       p.kind = DeviceParam::Kind::coupling;

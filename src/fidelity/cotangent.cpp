@@ -153,10 +153,8 @@ ObjectiveEvaluation evaluate_with_cotangent(const FinalColumns& columns, const O
                                             comm::Communicator& comm) {
   if (columns.local == nullptr || (comm.is_root() && columns.gathered == nullptr))
     throw std::logic_error("evaluate_with_cotangent: the final columns are missing");
-  if (spec.angles && columns.open)
-    unvalidated("target.compensation_trainable",
-                "trainable compensation angles are not available for open systems (they are re-optimised)",
-                "compensation_trainable: false");
+  precondition(!(spec.angles && columns.open), "evaluate_with_cotangent", "target.compensation_trainable",
+               "trainable compensation angles with an open system");
   return columns.open ? open(columns, spec, comm) : closed(columns, spec, comm);
 }
 

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -311,9 +312,7 @@ struct GradientProblem::Impl {
         info.push_back({"compensation.angles[" + std::to_string(a) + "]", -kInf, kInf, 0.01});
       }
     }
-    if (params.empty())
-      unvalidated("pulses", "nothing is trainable: no `optimize:` list names a parameter",
-                  "an `optimize: [...]` list on a pulse, qubit or coupling");
+    precondition(!params.empty(), "GradientProblem", "pulses", "nothing trainable");
   }
 
   /// The parameters' current values (compensation angles start at 0).
@@ -336,36 +335,11 @@ struct GradientProblem::Impl {
 
 namespace {
 
-/// The config's preconditions for gradients (the resolution stage rejects these first).
-void check_gradient_config(const Config& config) {
-  if (!config.target) unvalidated("target", "gradients need a `target`", "a target section");
-  if (config.evolution.solver == Solver::adaptive)
-    unvalidated("evolution.solver", "the adaptive solver has no gradient",
-                "solver: expm | trotter");
-  if (config.evolution.precision == Precision::single)
-    unvalidated("evolution.precision", "gradients are computed in double precision only",
-                "precision: double");
-  if (config.evolution.initial_states.kind != InitialStates::Kind::computational)
-    unvalidated("evolution.initial_states", "gradients need the computational initial states",
-                "initial_states: computational");
-  if (config.evolution.is_open()) {
-    // Open systems: the checkpointed adjoint of the split Lindblad step (docs/gradients.md).
-    if (config.evolution.solver != Solver::trotter)
-      unvalidated("evolution.solver", "open-system gradients are computed for solver trotter only",
-                  "solver: trotter");
-    if (config.target && config.target->compensation_trainable)
-      unvalidated("target.compensation_trainable",
-                  "trainable compensation angles are not available for open systems (they are re-optimised)",
-                  "compensation_trainable: false");
-    bool device_trainable = false;
-    for (const auto& q : config.device.qubits) device_trainable = device_trainable || !q.optimize.empty();
-    for (const auto& c : config.device.couplings) device_trainable = device_trainable || !c.optimize.empty();
-    if (device_trainable && (config.evolution.basis != Basis::product || config.evolution.frame != Frame::lab))
-      unvalidated(config.evolution.basis != Basis::product ? "evolution.basis" : "evolution.frame",
-                  "open-system gradients for device parameters are computed in the product basis and the "
-                  "lab frame only",
-                  "basis: product, frame: lab");
-  }
+/// The precondition of a GradientProblem: a config the resolution stage accepted for gradients
+/// (io::resolve, whose check_gradient holds every rule; docs/architecture.md "Errors"). Only
+/// what would otherwise be undefined behaviour is asserted here.
+void require_resolved(const Config& config) {
+  precondition(config.target.has_value(), "GradientProblem", "target", "gradients without a target");
 }
 
 }  // namespace
@@ -376,7 +350,7 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
 GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm,
                                  comm::Communicator& reduce)
     : impl_(std::make_unique<Impl>()) {
-  check_gradient_config(config);
+  require_resolved(config);
   Impl& m = *impl_;
   m.config = config;
   m.threads = threads;

@@ -419,10 +419,14 @@ device::ResolvedDevice resolve(const Config& config, Purpose purpose) {
   check_initial_states(config, modes);
   check_open_system(config, modes);
   check_target(config, modes);
-  if (purpose == Purpose::optimize && !has_trainable(config))
+  if (purpose == Purpose::optimize) check_trainable(config);
+  return dev;
+}
+
+void check_trainable(const Config& config) {
+  if (!has_trainable(config))
     config.fail("pulses", "nothing is trainable: no `optimize:` list names a parameter",
                 "an `optimize: [...]` list on a pulse, qubit or coupling");
-  return dev;
 }
 
 }  // namespace qevolve::io

@@ -241,7 +241,7 @@ std::vector<LineParam> Line::trainable() const {
       else if (key.rfind("taps[", 0) == 0)
         out.push_back({LineParam::Key::tap, fi, std::stoi(key.substr(5))});
       else
-        unvalidated(f.path + ".optimize", "`" + key + "` is not a trainable key of this filter");
+        precondition(false, "Line::trainable", f.path + ".optimize", "a key this filter cannot train");
     }
   }
   std::vector<LineParam> unique;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "block_evolution.hpp"
@@ -50,20 +51,14 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
     for (auto& d : out.dissipators)
       if (d.mode == mode) return d;
     const int d = device.dims()[static_cast<std::size_t>(mode)];
-    if (d * d > backend::kMaxGateSize)
-      unvalidated(path,
-                  "mode `" + device.modes()[static_cast<std::size_t>(mode)].name() + "` keeps " +
-                      std::to_string(d) + " levels; its dissipator would act on " + std::to_string(d * d) +
-                      " (column, row) levels, more than the local kernels take (" +
-                      std::to_string(backend::kMaxGateSize) + ")",
-                  "at most 8 levels on a mode with noise");
+    precondition(d * d <= backend::kMaxGateSize, "make_dissipators", path, "a dissipator larger than the local kernels take");
     out.dissipators.push_back({mode, CMatrix::Zero(d * d, d * d)});
     return out.dissipators.back();
   };
   for (const NoiseSpec& n : config.evolution.noise) {
     const int m = device.find(n.qubit);
     const std::string path = "evolution.noise." + n.qubit;
-    if (m < 0) unvalidated(path, "unknown mode `" + n.qubit + "`", "a mode name of the device");
+    precondition(m >= 0, "make_dissipators", path, "an unknown mode");
     Dissipator& dis = dissipator_of(m, path);
     for (const CMatrix& c : collapse_operators(n, device.dims()[static_cast<std::size_t>(m)]))
       dis.generator += lindblad_generator(c);
@@ -71,24 +66,18 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
   }
   for (const CollapseSpec& cs : config.evolution.collapse) {
     const int m = device.find(cs.qubit);
-    if (m < 0) unvalidated(cs.path + ".qubit", "unknown mode `" + cs.qubit + "`", "a mode name of the device");
+    precondition(m >= 0, "make_dissipators", cs.path + ".qubit", "an unknown mode");
     const device::Mode& mode = device.modes()[static_cast<std::size_t>(m)];
     const int d = device.dims()[static_cast<std::size_t>(m)];
     CMatrix O;
     if (cs.op == "matrix") {
-      if (static_cast<int>(cs.matrix.size()) != d)
-        unvalidated(cs.path + ".matrix",
-                    "mode `" + cs.qubit + "` keeps " + std::to_string(d) + " levels but the matrix is " +
-                        std::to_string(cs.matrix.size()) + " x " + std::to_string(cs.matrix.size()),
-                    "a " + std::to_string(d) + " x " + std::to_string(d) + " matrix");
+      precondition(static_cast<int>(cs.matrix.size()) == d, "make_dissipators", cs.path + ".matrix", "a matrix of another size");
       O.resize(d, d);
       for (int i = 0; i < d; ++i)
         for (int j = 0; j < d; ++j) O(i, j) = cs.matrix[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
     } else {
       const CMatrix* op = mode.op(cs.op);
-      if (op == nullptr)
-        unvalidated(cs.path + ".operator", "mode `" + cs.qubit + "` has no operator `" + cs.op + "`",
-                    "lowering | number | matrix, or an operator of the mode's model");
+      precondition(op != nullptr, "make_dissipators", cs.path + ".operator", "an operator the mode does not have");
       O = *op;
     }
     dissipator_of(m, cs.path).generator += lindblad_generator(std::sqrt(cs.rate) * O);

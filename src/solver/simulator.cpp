@@ -70,9 +70,7 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
 
   make_pulses(config, pulses_, channels_);
   options_.duration = total_duration(config, pulses_);
-  if (!(options_.duration > 0.0))
-    unvalidated("evolution.duration", "the evolution has zero length (no pulses and no duration)",
-                "evolution.duration > 0 or at least one pulse");
+  precondition(options_.duration > 0.0, "Simulator", "evolution.duration", "an evolution of zero length");
   make_lines(config);
 
   // Initial states.
@@ -85,21 +83,12 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
     for (std::size_t k = 0; k < is.labels.size(); ++k) {
       const std::string& label = is.labels[k];
       const std::string path = "evolution.initial_states[" + std::to_string(k) + "]";
-      if (static_cast<int>(label.size()) != device_.num_modes())
-        unvalidated(path,
-                    "label `" + label + "` has " + std::to_string(label.size()) +
-                        " digits but the device has " + std::to_string(device_.num_modes()) +
-                        " modes",
-                    "one digit per mode");
+      precondition(static_cast<int>(label.size()) == device_.num_modes(), "Simulator", path,
+                   "a label without one digit per mode");
       std::vector<int> lv;
       for (std::size_t q = 0; q < label.size(); ++q) {
         const int level = label[q] - '0';
-        if (level < 0 || level >= device_.dims()[q])
-          unvalidated(path,
-                      "level " + std::string(1, label[q]) + " of mode `" +
-                          device_.modes()[q].name() + "` is not kept (levels " +
-                          std::to_string(device_.dims()[q]) + ")",
-                      "a digit below the mode's levels");
+        precondition(level >= 0 && level < device_.dims()[q], "Simulator", path, "a level that is not kept");
         lv.push_back(level);
       }
       initial_.push_back(device_.flat_index(lv));
@@ -136,7 +125,7 @@ void Simulator::make_pulses(const Config& config, std::vector<pulse::Pulse>& pul
                             std::vector<DriveChannel>& channels) const {
   auto mode_of = [&](const std::string& name, const std::string& path) {
     const int m = device_.find(name);
-    if (m < 0) unvalidated(path, "unknown mode `" + name + "`", "a mode name of the device");
+    precondition(m >= 0, "Simulator", path, "an unknown mode");
     return m;
   };
   for (std::size_t p = 0; p < config.pulses.size(); ++p) {
@@ -144,9 +133,8 @@ void Simulator::make_pulses(const Config& config, std::vector<pulse::Pulse>& pul
     const int q = mode_of(spec.qubit, spec.path + ".qubit");
     const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
     const std::string op = spec.op.empty() ? std::string(mode.default_operator()) : spec.op;
-    if (!device::accepts_pulse_operator(mode.params, op))
-      unvalidated(spec.path + ".operator", "mode `" + mode.name() + "` has no drive operator `" + op + "`",
-                  device::pulse_operators(mode.params));
+    precondition(device::accepts_pulse_operator(mode.params, op), "Simulator", spec.path + ".operator",
+                 "a drive operator the mode does not have");
     double auto_freq = mode.energies(1) - mode.energies(0);
     if (spec.frequency_mode == FrequencyMode::auto_dressed) {
       std::vector<int> lv(static_cast<std::size_t>(device_.num_modes()), 0);
@@ -167,15 +155,13 @@ void Simulator::add_channels(int pulse, int q, double factor, const std::string&
                              std::vector<DriveChannel>& channels) const {
   const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
   if (op != "flux") {
-    if (mode.op(op) == nullptr)
-      unvalidated(path, "mode `" + mode.name() + "` has no operator `" + op + "` for crosstalk");
+    precondition(mode.op(op) != nullptr, "Simulator", path, "a crosstalk operator the mode does not have");
     channels.push_back({pulse, q, factor, op, device::DriveLaw::linear, {}});
     return;
   }
   // A flux pulse (docs/models.md "Flux pulses"): the law of its mode, one set of channels per
   // mode whatever the number of flux sources on it.
-  if (!device::accepts_pulse_operator(mode.params, op))
-    unvalidated(path, "mode `" + mode.name() + "` takes no flux pulse", "a fluxonium or a transmon with `asymmetry`");
+  precondition(device::accepts_pulse_operator(mode.params, op), "Simulator", path, "a flux pulse on a mode without flux");
   bool merged = false;
   for (DriveChannel& ch : channels)
     if (ch.mode == q && ch.law != device::DriveLaw::linear) {
@@ -201,11 +187,8 @@ double Simulator::total_duration(const Config& config, const std::vector<pulse::
   double duration = latest;
   if (config.evolution.duration) {
     duration = *config.evolution.duration;
-    if (duration < latest - 1e-12 * latest)
-      unvalidated("evolution.duration",
-                  "duration " + std::to_string(duration) +
-                      " ns is shorter than the latest pulse end " + std::to_string(latest) + " ns",
-                  "duration >= " + std::to_string(latest));
+    precondition(duration >= latest - 1e-12 * latest, "Simulator", "evolution.duration",
+                 "a duration shorter than the latest pulse end");
   }
   return duration;
 }

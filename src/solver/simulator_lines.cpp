@@ -19,7 +19,7 @@ void Simulator::make_lines(const Config& config) {
     const std::string& name = config.pulses[p].line;
     if (name.empty()) continue;
     const auto it = std::find_if(lines_.begin(), lines_.end(), [&](const pulse::Line& l) { return l.name() == name; });
-    if (it == lines_.end()) unvalidated(config.pulses[p].path + ".line", "unknown line `" + name + "`", "a name of `lines`");
+    precondition(it != lines_.end(), "Simulator", config.pulses[p].path + ".line", "an unknown line");
     pulse_line_[p] = static_cast<int>(it - lines_.begin());
   }
   update_lines();

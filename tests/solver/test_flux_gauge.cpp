@@ -123,7 +123,9 @@ TEST(FluxGauge, LevelsConvergeToTheChargeBasisReference) {
     EXPECT_LT(dU[2], 2e-2) << name;
     const bool small = name.find("_x0.1") != std::string::npos || name.find("_x0.2") != std::string::npos ||
                        name == "single_a0.6_x0.3";
-    if (small) EXPECT_LT(dF[0], 2e-3) << name;
+    if (small) {
+      EXPECT_LT(dF[0], 2e-3) << name;
+    }
   }
 }
 

@@ -359,6 +359,23 @@ TEST(Lindblad, MissingOpenSystemFeaturesAreLocatedInputErrors) {
                          "levels on a mode with noise)");
 }
 
+// Validation once (docs/architecture.md "Errors"): the stage above refuses the input with its
+// located message; an engine given it anyway (a programmatic Config that skipped the stage)
+// stops at its precondition, a programming error, with no input rule of its own.
+TEST(Lindblad, TheEngineAssertsWhatTheStageRefuses) {
+  Config c = noisy_chain();
+  c.evolution.noise.push_back(noise_entry("q7", 100.0, {}));
+  try {
+    Simulator sim(c, io::build_device(c), 1);
+    FAIL() << "accepted an unknown mode";
+  } catch (const std::logic_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "make_dissipators: evolution.noise.q7: an unknown mode (the resolution stage refuses it)");
+  }
+  EXPECT_NO_THROW(precondition(true, "here", "key", "what"));
+  EXPECT_THROW(precondition(false, "here", "key", "what"), std::logic_error);
+}
+
 /// obj = Re sum conj(W) x_N over the vectorised final states of the computational inputs.
 double linear_objective(const Config& c, const CMatrix& W, int threads = 1) {
   Simulator sim(c, io::build_device(c), threads);
