@@ -12,6 +12,7 @@
 #include "qevolve/backend/capabilities.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/backend/local_gate.hpp"
+#include "qevolve/compute_device.hpp"
 #include "qevolve/gates.hpp"
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/line.hpp"
@@ -266,25 +267,13 @@ void check_open_system(const Config& config, const Modes& modes) {
                 "solver: trotter for D > 32");
 }
 
-/// `evolution.device: cuda` must be runnable as asked (`auto` falls back to the CPU).
+/// `evolution.device: cuda` must be runnable as asked (`auto` falls back to the CPU): the
+/// simulator's own rule (include/qevolve/compute_device.hpp), located here.
 void check_compute_device(const Config& config) {
   if (config.evolution.device != ComputeDevice::cuda) return;
-  constexpr const char* kKey = "evolution.device";
-  constexpr const char* kOtherDevices = "device: cpu | auto";
-  if constexpr (!backend::kCudaBuilt) {
-    config.fail(kKey, "this qevolve was built without a CUDA backend", kOtherDevices);
-  } else {
-    if (const std::string part = backend::cpu_only_part(config); !part.empty())
-      config.fail(kKey,
-                  "the CUDA backend does not support " + part +
-                      backend::kCudaRuns,
-                  kOtherDevices);
-    const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
-    if (q.count == 0)
-      config.fail(kKey, "no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", kOtherDevices);
-  }
+  if (const solver::ComputeDeviceChoice c = solver::choose_compute_device(config); !c.refusal.empty())
+    config.fail("evolution.device", c.refusal, solver::kOtherComputeDevices);
 }
-
 
 void check_target(const Config& config, const Modes& modes) {
   if (!config.target) return;

@@ -7,50 +7,43 @@
 #include "qevolve/backend/capabilities.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/backend/cuda_plugin.hpp"
+#include "qevolve/compute_device.hpp"
+#include "qevolve/error.hpp"
 
 namespace qevolve::solver {
-namespace {
 
-constexpr const char* kKey = "evolution.device";
-constexpr const char* kOtherDevices = "device: cpu | auto";
-
-}  // namespace
+ComputeDeviceChoice choose_compute_device(const Config& config) {
+  ComputeDeviceChoice c;
+  const ComputeDevice asked = config.evolution.device;
+  if (asked == ComputeDevice::cpu) return c;
+  const bool required = asked == ComputeDevice::cuda;
+  const auto cpu_because = [&](std::string refusal, std::string note) {
+    (required ? c.refusal : c.note) = std::move(required ? refusal : note);
+    return c;
+  };
+  if constexpr (!backend::kCudaBuilt) {
+    return cpu_because("this qevolve was built without a CUDA backend", "auto: built without CUDA");
+  } else {
+    if (const std::string part = backend::cpu_only_part(config); !part.empty())
+      return cpu_because("the CUDA backend does not support " + part + backend::kCudaRuns,
+                         "auto: the CUDA backend does not support " + part);
+    // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU
+    // run maps no CUDA library); `cuda` always asks the runtime, so its refusal says why.
+    if (!required && !backend::cuda::driver_present()) return cpu_because({}, "auto: no CUDA device found");
+    const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
+    if (q.count == 0)
+      return cpu_because("no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", "auto: no CUDA device found");
+    c.device = ComputeDevice::cuda;
+    c.note = (required ? "" : "auto: ") + std::string("CUDA device 0") + (q.name.empty() ? "" : ": " + q.name);
+    return c;
+  }
+}
 
 void select_compute_device(const Config& config, Options& o) {
-  const ComputeDevice asked = config.evolution.device;
-  o.device = ComputeDevice::cpu;
-  o.device_note.clear();
-  if (asked == ComputeDevice::cpu) return;
-  const bool required = asked == ComputeDevice::cuda;
-  if constexpr (!backend::kCudaBuilt) {
-    if (required) unvalidated(kKey, "this qevolve was built without a CUDA backend", kOtherDevices);
-    o.device_note = "auto: built without CUDA";
-    return;
-  } else {
-    if (const std::string part = backend::cpu_only_part(config); !part.empty()) {
-      if (required)
-        unvalidated(kKey,
-                    "the CUDA backend does not support " + part +
-                        backend::kCudaRuns,
-                    kOtherDevices);
-      o.device_note = "auto: the CUDA backend does not support " + part;
-      return;
-    }
-    // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU
-    // run maps no CUDA library); `cuda` always asks the runtime, so its error says why.
-    if (!required && !backend::cuda::driver_present()) {
-      o.device_note = "auto: no CUDA device found";
-      return;
-    }
-    const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
-    if (q.count == 0) {
-      if (required) unvalidated(kKey, "no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", kOtherDevices);
-      o.device_note = "auto: no CUDA device found";
-      return;
-    }
-    o.device = ComputeDevice::cuda;
-    o.device_note = (required ? "" : "auto: ") + std::string("CUDA device 0") + (q.name.empty() ? "" : ": " + q.name);
-  }
+  ComputeDeviceChoice c = choose_compute_device(config);
+  precondition(c.refusal.empty(), "Simulator", "evolution.device", "a CUDA run this build or machine cannot do");
+  o.device = c.device;
+  o.device_note = std::move(c.note);
 }
 
 template <typename Real>

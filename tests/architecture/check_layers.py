@@ -58,6 +58,7 @@ PUBLIC_HEADERS = {
     "qevolve/backend/cuda.hpp": "backend/cuda",         # the plugin's API (cuda::impl)
     "qevolve/backend/cuda_plugin.hpp": "backend/cuda",  # the plugin's exported table
     "qevolve/comm.hpp": "comm",
+    "qevolve/compute_device.hpp": "solver",     # evolution.device's rule (src/solver/device_select.cpp)
     "qevolve/simulator.hpp": "solver",
     "qevolve/trace.hpp": "solver",
     "qevolve/truncation.hpp": "solver",

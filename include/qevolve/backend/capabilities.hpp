@@ -1,6 +1,6 @@
-// What each backend can run: one rule used by the resolution stage (io::resolve, which rejects
-// `evolution.device: cuda` for what the CUDA backend cannot run) and by the solver's device
-// choice (solver::select_compute_device, which falls back to the CPU for `device: auto`).
+// What each backend can run: one rule, used by the device choice (solver::choose_compute_device,
+// include/qevolve/compute_device.hpp), which the resolution stage turns into its refusal of
+// `evolution.device: cuda` and the simulator into its fallback to the CPU for `device: auto`.
 #pragma once
 
 #include <string>
