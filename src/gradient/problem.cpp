@@ -62,7 +62,8 @@ double fixed_duration_bound(const PulseSpec& spec, const pulse::Pulse& pulse, pu
       std::find(spec.optimize.begin(), spec.optimize.end(), std::string("duration")) != spec.optimize.end();
   if (!spec.duration.has_value() || trains_duration) return std::numeric_limits<double>::infinity();
   if (kind == pulse::Param::ramp) return 0.5 * pulse.duration();
-  if (kind == pulse::Param::plateau) return pulse.duration() - 2e-9;  // the ramp's range starts at 1e-9 ns
+  if (kind == pulse::Param::plateau)  // ramp = (duration - plateau) / 2 stays in the ramp's own range
+    return pulse.duration() - 2.0 * io::pulse_param_range(pulse::Param::ramp, false, false).lo;
   return std::numeric_limits<double>::infinity();
 }
 
