@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "qevolve/backend/capabilities.hpp"
-#include "qevolve/backend/cuda.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/compute_device.hpp"
 #include "qevolve/gates.hpp"
