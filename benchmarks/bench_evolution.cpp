@@ -2,6 +2,7 @@
 // excluded) for N qubits, and the per-step gate computation alone.
 #include <benchmark/benchmark.h>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/workloads.hpp"
@@ -13,7 +14,7 @@ void BM_StandardWorkloadEvolve(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(1));
   const int steps = 50;
   const qevolve::Config config = qevolve::commands::standard_workload(n, steps);
-  qevolve::solver::Simulator sim(config, qevolve::io::build_device(config), threads);
+  qevolve::solver::Simulator sim(qevolve::io::evolution_plan(config), threads);
   for (auto _ : state) {
     auto r = sim.evolve();
     benchmark::DoNotOptimize(r.columns.data());

@@ -4,6 +4,7 @@
 // (the same plus the adjoint pass). The ratio gradient / forward is the figure to quote.
 #include <benchmark/benchmark.h>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/workloads.hpp"
 
@@ -20,7 +21,7 @@ void BM_Evaluate(benchmark::State& state) {
   const bool with_gradient = state.range(1) != 0;
   const int threads = static_cast<int>(state.range(2));
   const int steps = 200;
-  qevolve::gradient::GradientProblem problem(trainable_workload(n, steps), threads);
+  qevolve::gradient::GradientProblem problem(qevolve::io::gradient_plan(trainable_workload(n, steps)), threads);
   for (auto _ : state) {
     auto ev = problem.evaluate(with_gradient);
     benchmark::DoNotOptimize(ev.infidelity);

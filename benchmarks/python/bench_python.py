@@ -5,7 +5,7 @@
 (1) Per-call overhead of Simulation.run on the fluxonium X gate (examples/fluxonium_x.yaml at
     docs/reference.md's reference point: expm, 1279 steps; one thread): the wall time of the call minus the engine's own time (evolution + fidelity,
     Result.engine_seconds), median of 200 calls; without overrides, and with one pulse override
-    (which adds the config read, validation and Simulator::set_pulses per call).
+    (which adds the config read, validation and Simulator::set_drive per call).
 (2) The 15 x 15 chevron of docs/performance.md "Sweeps" (amplitude +-20 %, frequency +-0.02 GHz)
     as a Python loop of 225 run(overrides) calls against `qevolve sweep --threads 1` of the same
     grid, best of REPEAT; and Simulation.sweep with one thread.

@@ -1,6 +1,6 @@
-// `evolution.device` -> where a run goes (docs/backend.md "Selection"): one rule for the
-// resolution stage, which refuses `device: cuda` with the choice's `refusal`, and for the
-// simulator, which takes the choice (src/solver/device_select.cpp).
+// `evolution.device` -> where a run goes (docs/backend.md "Selection"): the resolution stage
+// refuses `device: cuda` with the choice's `refusal` and puts the choice into the evolution
+// plan (src/solver/device_select.cpp holds the rule).
 #pragma once
 
 #include <string>
@@ -23,6 +23,7 @@ inline constexpr const char* kOtherComputeDevices = "device: cpu | auto";
 /// it, the run needs what only the CPU has (backend::cpu_only_part) or no CUDA device is found.
 /// auto: CUDA when built, supported and a device is found, otherwise the CPU with a note that
 /// says why (without an NVIDIA driver the CUDA plugin is not even loaded).
-[[nodiscard]] ComputeDeviceChoice choose_compute_device(const Config& config);
+/// `trainable`: what makes the run compute gradients (Config::first_trainable), empty: none.
+[[nodiscard]] ComputeDeviceChoice choose_compute_device(const EvolutionSpec& evolution, const std::string& trainable);
 
 }  // namespace qevolve::solver

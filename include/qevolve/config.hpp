@@ -263,6 +263,9 @@ struct Config {
   /// The key path of the first `optimize:` list with an entry (device qubits, couplings,
   /// pulses, in that order), or empty when nothing is trainable.
   [[nodiscard]] std::string first_trainable_list() const;
+  /// What makes a run compute gradients, for messages: first_trainable_list(), else
+  /// "target.compensation_trainable" when the compensation angles are trained; empty: none.
+  [[nodiscard]] std::string first_trainable() const;
 };
 
 }  // namespace qevolve

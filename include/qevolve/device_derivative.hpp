@@ -28,12 +28,13 @@ struct DeviceParam {
   std::string name; ///< "device.qubits[q0].el", "device.couplings[0].capacitive"
 };
 
-/// The trainable device parameters named by the `optimize:` lists of device.qubits and
-/// device.couplings (after preset merging), modes first (mode order, then list order), then
+/// The trainable device parameters named by the `optimize:` lists of `qubits` and `couplings`
+/// (config.device.qubits and device.couplings) (after preset merging), modes first (mode order, then list order), then
 /// couplings (coupling order). Coupling indices are those of Device::couplings(). InputError
 /// (located at "<path>.optimize") for a key the merged mode's type does not have, or a
 /// coupling key that is zero/absent and cannot act (e.g. dipole on a fluxonium pair).
-[[nodiscard]] std::vector<DeviceParam> trainable_device_params(const Config& config,
+[[nodiscard]] std::vector<DeviceParam> trainable_device_params(const std::vector<ModeEntry>& qubits,
+                                                               const std::vector<CouplingEntry>& couplings,
                                                                const Device& device);
 
 /// Current value of a parameter.

@@ -56,16 +56,14 @@ void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits,
 
 /// The target unitary U_t = G_n ... G_1 of `target.gates` (list order = time order, the first
 /// listed acts first), identity on unlisted qubits. `qubit_names` are the device's qubit modes
-/// in mode order (resonators excluded); d = 2^qubit_names.size().
-/// A `matrix_file` gate reads the dataset /unitary (2^k x 2^k complex, k = number of listed
-/// qubits) with io::read_complex_matrix; a relative path is taken relative to the folder of
-/// config.source_file. It must be unitary to 1e-10 (max |G^dag G - I|).
-/// Errors (InputError, located with config.fail): a gate qubit that is not a qubit of the
-/// device (`<gate path>.qubits`), a repeated qubit, a wrong number of qubits, an unknown gate,
-/// a missing or superfluous `angle`, an unreadable / wrongly sized / non-unitary matrix_file.
-[[nodiscard]] CMatrix target_unitary(const TargetSpec& target,
-                                     const std::vector<std::string>& qubit_names,
-                                     const Config& config);
+/// in mode order (resonators excluded); d = 2^qubit_names.size(). `file_gates[k]` is the matrix
+/// of gate k when it is a `matrix_file` gate (2^k x 2^k for its k listed qubits, read and
+/// checked by the resolution stage: io::target_unitary), empty otherwise; may be empty when no
+/// gate is one. The gates' names, angles and qubits are the stage's checks; what reaches here
+/// otherwise fails with UnvalidatedInput (a qubit that is not a qubit of the device, a wrong
+/// number of qubits, an unknown gate).
+[[nodiscard]] CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>& qubit_names,
+                                     const std::vector<CMatrix>& file_gates = {});
 
 // ---------------------------------------------------------------------------------------------
 // Fidelity

@@ -103,12 +103,6 @@ struct PipelineHooks {
   bool truncation = false;
 };
 
-/// The objective of a config: its target on the device's qubits, the compensation and the
-/// computational rows; empty when the config has no target or the initial states are not the
-/// computational ones (no fidelity: docs/fidelity.md "Conventions").
-[[nodiscard]] std::optional<fidelity::ObjectiveSpec> objective_spec(const Config& config,
-                                                                   const solver::Simulator& sim);
-
 /// The one pipeline of `run` and GradientProblem (docs/architecture.md "Call order"): forward
 /// on this rank's shard (`comm.shard`) -> gather on rank 0 (`comm`) -> the objective and, with
 /// a gradient pass, its cotangent (fidelity::evaluate_with_cotangent, reduced over `reduce`)
@@ -118,23 +112,22 @@ struct PipelineHooks {
                                   comm::Communicator& comm, comm::Communicator& reduce,
                                   const PipelineHooks& hooks = {}, const GradientPass& gradient = {});
 
-/// True when the config marks anything trainable (an `optimize:` list on a pulse, qubit or
-/// coupling, or target.compensation_trainable with compensation).
-[[nodiscard]] bool has_trainable(const Config& config);
+struct GradientPlan;  // include/qevolve/gradient_plan.hpp
 
 class GradientProblem {
  public:
-  /// Builds the device and the cached simulator from `config` (auto values frozen at build).
-  /// InputError if nothing is trainable, if the solver is `adaptive`, if initial_states is not
-  /// `computational` or the config has no target.
+  /// Builds the cached simulator from the plan (io::gradient_plan: auto values resolved once,
+  /// the trainable parameters found, the target read). The plan's rules (something trainable, a
+  /// solver with an adjoint, computational initial states, a target) are the resolution
+  /// stage's; here they are preconditions.
   /// Distributed (issue "scale-out"): with a communicator of K ranks every rank builds the
   /// same problem and evaluates its shard of the initial states; every reduction is
   /// collective, every rank gets the same infidelity, angles and gradient, and rank 0 the
   /// gathered columns, unitary (and superoperator) for output. `comm` carries the gather, the
   /// shard and the broadcasts (host memory: MPI), `reduce` the reductions of the fidelity and
   /// the gradient (NCCL on GPUs, comm::gpu_reductions); the first form uses `comm` for both.
-  GradientProblem(const Config& config, int threads = 0, comm::Communicator& comm = comm::world());
-  GradientProblem(const Config& config, int threads, comm::Communicator& comm, comm::Communicator& reduce);
+  explicit GradientProblem(GradientPlan plan, int threads = 0, comm::Communicator& comm = comm::world());
+  GradientProblem(GradientPlan plan, int threads, comm::Communicator& comm, comm::Communicator& reduce);
   ~GradientProblem();
   GradientProblem(const GradientProblem&) = delete;
   GradientProblem& operator=(const GradientProblem&) = delete;
@@ -168,9 +161,7 @@ class GradientProblem {
   /// The length of warm_angles() after an evaluation (0: nothing is re-optimised).
   [[nodiscard]] Index warm_angle_count() const;
 
-  /// The frozen config (auto values replaced by the numbers the build resolved, evolution
-  /// duration fixed) and the simulator's current state, for output.
-  [[nodiscard]] const Config& config() const;
+  /// The simulator's current state, for output (io::frozen_config writes what it resolved).
   [[nodiscard]] const solver::Simulator& simulator() const;
 
  private:

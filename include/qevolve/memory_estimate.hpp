@@ -3,8 +3,9 @@
 // so that the resolution stage can refuse a run that cannot fit before anything is allocated:
 // `FILE:LINE:COL: device: D = 3^41 = 3.6e19 states: the states need 5.8e20 bytes; 23 GiB
 // available (physical memory)`, exit 2. The formulas the solver layer itself uses for the same
-// sizes (the checkpointing of the open-system adjoint, when a dressed basis is built) live here
-// too, so the estimate and the code cannot drift apart.
+// sizes are shared with it: the checkpointing of the open-system adjoint
+// (include/qevolve/checkpoints.hpp) and when a dressed basis is built (needs_dressed_basis,
+// which the stage's plan builder asks too).
 #pragma once
 
 #include <algorithm>
@@ -12,20 +13,13 @@
 #include <optional>
 #include <string>
 
+#include "qevolve/checkpoints.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::sizes {
 
-/// Open-system adjoint: the checkpoint interval K = ceil(sqrt(steps)) (docs/gradients.md).
-[[nodiscard]] inline int checkpoint_interval(int steps) {
-  return std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(steps)))));
-}
-/// ... and the states it keeps at most: steps / K checkpoints, K states of one segment, 2 more.
-[[nodiscard]] inline int checkpointed_states(int steps, int interval) {
-  return (steps + interval - 1) / interval + std::min(interval, steps) + 2;
-}
 /// Whether the simulator builds the dense dressed basis (basis: dressed, frequency: auto_dressed).
 [[nodiscard]] inline bool needs_dressed_basis(const Config& config) {
   if (config.evolution.basis == Basis::dressed) return true;

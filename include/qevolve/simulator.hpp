@@ -15,51 +15,10 @@
 #include <vector>
 
 #include "qevolve/comm.hpp"
-#include "qevolve/config.hpp"
-#include "qevolve/device.hpp"
-#include "qevolve/flux_drive.hpp"
-#include "qevolve/line.hpp"
-#include "qevolve/pulse.hpp"
+#include "qevolve/evolution_plan.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::solver {
-
-/// One drive channel: c_j(t) * O on `mode` with c_j(t) = factor * f_p(t) (a pulse's own mode
-/// has factor 1; each crosstalk entry adds a channel with its factor on the other mode).
-/// A flux pulse's channels follow the law of their mode (include/qevolve/flux_drive.hpp): one
-/// channel on a fluxonium's `phi`, two on a tunable transmon's cos(phi) and sin(phi), whose
-/// coefficient is law(x(t)) of the mode's total flux offset x(t) = sum of factor_s f_s(t) over
-/// `sources`, every flux pulse and flux crosstalk on that mode (flux adds before the law).
-struct DriveChannel {
-  int pulse = 0;        ///< the (first) pulse
-  int mode = 0;
-  double factor = 1.0;  ///< linear channels: c = factor f_pulse
-  std::string op;  ///< operator name on `mode` (Mode::op: "phi", "n", "x", "y", "number", "cos_phi", "sin_phi")
-  device::DriveLaw law = device::DriveLaw::linear;
-  std::vector<std::pair<int, double>> sources;  ///< flux laws: (pulse, factor) of each flux source
-};
-
-struct Options {
-  Solver solver = Solver::trotter;
-  int order = 2;
-  Splitting splitting = Splitting::terms;
-  int steps = 1000;
-  double duration = 0.0;  ///< total time T (ns), resolved
-  double rtol = 1e-10, atol = 1e-12;
-  Basis basis = Basis::product;
-  Frame frame = Frame::lab;
-  InitialStates initial_states;
-  Precision precision = Precision::double_;
-  int threads = 0;  ///< 0: all cores
-  bool open = false;  ///< evolution.noise given: Lindblad evolution of density matrices
-  /// Where the closed evolution runs: evolution.device resolved to cpu or cuda (never auto_;
-  /// docs/backend.md "Selection"), and why, for the run summary ("auto: no CUDA device
-  /// found"; empty for an explicit `device: cpu`).
-  ComputeDevice device = ComputeDevice::cpu;
-  std::string device_note;
-  /// output.trace: where the forward pass is observed (Simulator::trace_steps).
-  TraceSpec trace;
-};
 
 /// One device parameter as the solver sees it: d/dtheta of every static local term
 /// (Device::static_terms() order) and of every drive channel's operator O_j (the channel
@@ -168,10 +127,10 @@ struct TimeGrid;          // src/solver/time_grid.hpp
 
 class Simulator {
  public:
-  /// Builds the simulator: resolves pulses (auto amplitude/frequency), time grid, drive
-  /// channels, the dressed basis if the options need it, and every static factor.
-  /// `threads` <= 0 means all cores. Throws InputError for inconsistent input.
-  Simulator(const Config& config, device::Device device, int threads = 0);
+  /// Builds the simulator from a resolved plan (the resolution stage's io::evolution_plan):
+  /// the static cache (drive eigensystems, term and bond lists, dissipators) and the scheme's
+  /// factors, and the lines' outputs. `threads` <= 0 means all cores.
+  explicit Simulator(EvolutionPlan plan, int threads = 0);
   ~Simulator();
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
@@ -219,13 +178,12 @@ class Simulator {
   /// Through lines: names the line parameters line_derivative() will be asked, per pulse.
   void track_line_derivatives(std::vector<std::vector<pulse::LineParam>> params);
 
-  /// Replaces the pulses by those of `config` (auto values resolved as at build), keeping every
-  /// cached factor, when that is all that changes: the same drive channels (modes, operators,
-  /// crosstalk factors) and the same total duration, and the dressed basis at hand if a pulse
-  /// needs it. Returns false, changing nothing, otherwise (build a new Simulator then).
-  /// Precondition: config's device and evolution sections are those the simulator was built
-  /// from (a parameter sweep over pulse keys). The result equals a fresh build's bitwise.
-  bool set_pulses(const Config& config);
+  /// Replaces the pulses and lines by `drive`'s (resolved on this simulator's device and
+  /// dressed basis), keeping every cached factor, when that is all that changes: the same drive
+  /// channels (modes, operators, crosstalk factors) and the same total `duration`. Returns
+  /// false, changing nothing, otherwise (build a new Simulator then). The result equals a fresh
+  /// build's bitwise.
+  bool set_drive(Drive drive, double duration);
   /// Changes the number of steps; rebuilds only the dt-dependent static factors.
   void set_steps(int steps);
   /// solver: adaptive: new rtol and atol (the step-error estimate's coarser run).
@@ -378,14 +336,6 @@ class Simulator {
 
  private:
   struct Cache;  // the shared factors and the solver's scheme (src/solver/scheme.hpp)
-  /// The pulses of config.pulses and their drive channels (a pulse's own mode, then crosstalk).
-  void make_pulses(const Config& config, std::vector<pulse::Pulse>& pulses,
-                   std::vector<DriveChannel>& channels) const;
-  /// The channels of pulse `pulse` on mode `q` with crosstalk `factor` (one, or a flux pulse's
-  /// per its mode's law, merged into the mode's existing flux channels); `path` locates a mode
-  /// without the operator.
-  void add_channels(int pulse, int q, double factor, const std::string& op, const std::string& path,
-                    std::vector<DriveChannel>& channels) const;
   /// The total flux offset x(t) of a flux channel (sum over its sources).
   [[nodiscard]] double flux_offset(const DriveChannel& ch, double t) const;
   /// x at t and at the edges of the time step that contains t (the flux gauge's grid).
@@ -410,10 +360,6 @@ class Simulator {
   /// Calls on_step with the end cotangents at t = T, then t = 0 (empty vectors: none).
   void report_gauge_ends(const std::vector<double>& at_T, const std::vector<double>& at_0,
                          const StepCotangent& on_step) const;
-  /// evolution.duration, or the latest pulse end.
-  [[nodiscard]] double total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const;
-  /// The lines of config.lines and the line of each pulse, then update_lines().
-  void make_lines(const Config& config);
   /// The lines' outputs of every pulse on a line, and the tracked derivatives.
   void update_lines();
   [[nodiscard]] pulse::LineInput line_input(std::size_t p) const;

@@ -11,8 +11,8 @@
 namespace qevolve::io {
 
 /// What a swept key changes, and so what a point must rebuild: nothing for `target`, the
-/// pulses for `pulses` (Simulator::set_pulses), the pulses' control lines for `lines`
-/// (Simulator::set_pulses rebuilds them with the pulses), the simulator for `evolution`, the
+/// pulses for `pulses` (Simulator::set_drive), the pulses' control lines for `lines`
+/// (Simulator::set_drive rebuilds them with the pulses), the simulator for `evolution`, the
 /// device and the simulator for `device`.
 enum class SweepScope { target, pulses, lines, evolution, device };
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -94,7 +95,7 @@ class Runner {
     if (base_.target) {
       std::vector<std::string> names;
       for (int q : device_.qubit_modes()) names.push_back(device_.modes()[static_cast<std::size_t>(q)].name());
-      target_ = fidelity::target_unitary(*base_.target, names, base_);
+      target_ = io::target_unitary(base_, names);
     }
   }
   [[nodiscard]] Index dim() const { return device_.dim(); }
@@ -107,7 +108,7 @@ class Runner {
       c.evolution.order_given = false;
       c.evolution.splitting = v.splitting;
       c.evolution.steps = steps;
-      sim_ = std::make_unique<solver::Simulator>(c, device_, threads_);
+      sim_ = std::make_unique<solver::Simulator>(io::evolution_plan(c, device_), threads_);
       current_ = v.name;
     } else {
       sim_->set_steps(steps);

@@ -12,6 +12,7 @@
 #include <ostream>
 #include <string>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/commands.hpp"
@@ -108,7 +109,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   comm::Communicator& comm = comm::world();
   const int n = options.min_qubits;
   const Config config = standard_workload(n, options.steps, options.splitting);
-  solver::Simulator sim(config, io::build_device(config), threads);
+  solver::Simulator sim(io::evolution_plan(config), threads);
   const comm::Shard shard = comm.shard(static_cast<Index>(sim.initial_indices().size()));
   comm.barrier();
   const auto t0 = Clock::now();
@@ -116,7 +117,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   comm.barrier();
   ScalingRow r;
   r.seconds = comm.allreduce_max(std::chrono::duration<double>(Clock::now() - t0).count());
-  const CMatrix target = gradient::objective_spec(config, sim)->target;  // evaluated with vz below
+  const CMatrix target = io::objective_spec(config, sim)->target;  // evaluated with vz below
   comm.reset_bytes();
   {
     fidelity::DistributedObjective obj(Compensation::vz, target, result.columns, shard.first, comm);
@@ -225,7 +226,7 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
         ScalingRow r;
         if (ranks == 1) {
           const Config config = standard_workload(n, options.steps, options.splitting);
-          solver::Simulator sim(config, io::build_device(config), threads);
+          solver::Simulator sim(io::evolution_plan(config), threads);
           const auto t0 = Clock::now();
           const auto result = sim.evolve();
           r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "auto_steps.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/config_writer.hpp"
 #include "qevolve/device.hpp"
@@ -34,8 +35,8 @@ struct Trial {
 std::unique_ptr<Trial> make_trial(Config config, int threads) {
   auto t = std::make_unique<Trial>();
   t->config = std::move(config);
-  t->sim = std::make_unique<solver::Simulator>(t->config, io::build_device(t->config), threads);
-  t->objective = gradient::objective_spec(t->config, *t->sim);
+  t->sim = std::make_unique<solver::Simulator>(io::evolution_plan(t->config), threads);
+  t->objective = io::objective_spec(t->config, *t->sim);
   return t;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config_input.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -190,7 +191,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   comm::Communicator& world = comm::world();
   const auto nccl = comm::gpu_reductions(world, config.evolution.device == ComputeDevice::cuda);
   comm::Communicator& reduce = nccl ? *nccl : world;  // the output gather stays on MPI (world)
-  gradient::GradientProblem problem(config, options.threads, world, reduce);
+  gradient::GradientProblem problem(io::gradient_plan(config), options.threads, world, reduce);
   RunReport report;
   report.config = &config;
   report.sim = &problem.simulator();
@@ -237,8 +238,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   if (!output.empty()) (void)write_run_output(output, report, since(t_start));
   const std::string yaml = yaml_path(output, options.config_path);
   {
-    Config frozen = problem.config();
-    frozen.evolution.steps = problem.simulator().options().steps;  // certified or chosen by steps: auto
+    const Config frozen = io::frozen_config(config, problem.simulator());  // steps: certified or chosen by steps: auto
     const std::string text = write_back_yaml(config, frozen, problem.names(), result.x);
     const std::string tmp = yaml + ".tmp";
     const io::TempFileGuard guard(tmp);  // removed if interrupted (docs/cli.md "Signals")

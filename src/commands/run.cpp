@@ -10,6 +10,7 @@
 #include "config_input.hpp"
 #include "progress.hpp"
 #include "rank_device.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/step_error.hpp"
 #include "qevolve/comm.hpp"
@@ -62,15 +63,15 @@ int run(const RunOptions& options, Streams io) {
   // the pipeline), else our own.
   std::unique_ptr<gradient::GradientProblem> problem;
   std::unique_ptr<solver::Simulator> own;
-  if (gradient::has_trainable(config))
-    problem = std::make_unique<gradient::GradientProblem>(config, options.threads, comm, reduce);
+  if (io::has_trainable(config))
+    problem = std::make_unique<gradient::GradientProblem>(io::gradient_plan(config), options.threads, comm, reduce);
   else
-    own = std::make_unique<solver::Simulator>(config, io::build_device(config), options.threads);
+    own = std::make_unique<solver::Simulator>(io::evolution_plan(config), options.threads);
   const solver::Simulator& sim = problem ? problem->simulator() : *own;
   report.sim = &sim;
   report.t_build = since(t_build);
   if (root) print_warnings(io.err, config, sim);  // warnings hold before any work, even with --quiet
-  const auto objective = problem ? std::nullopt : gradient::objective_spec(config, sim);
+  const auto objective = problem ? std::nullopt : io::objective_spec(config, sim);
   std::optional<gradient::StepError> chosen;  // steps: auto: the search's estimate at its steps
   const auto t_search = Clock::now();
   if (config.evolution.steps_auto) {

@@ -12,6 +12,7 @@
 #include "config_input.hpp"
 #include "converge_search.hpp"
 #include "optimize_problem.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_writer.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/device_param_key.hpp"
@@ -106,7 +107,7 @@ std::vector<std::string> key_of(const std::vector<io::Override>& all) {
 
 /// What an override changes, as a sweep axis's scope: the device for `device.*`, the
 /// simulator for anything but pulses, lines and target (evolution, output: the trace grid); a
-/// pulse's or a line's key only the pulses and their lines (Simulator::set_pulses).
+/// pulse's or a line's key only the pulses and their lines (Simulator::set_drive).
 SweepPoint point_of(Config config, device::ResolvedDevice resolved, const std::vector<io::Override>& all) {
   SweepPoint p;
   for (const io::Override& o : all) {
@@ -183,7 +184,7 @@ gradient::GradientProblem& Session::Impl::problem_for(const std::vector<io::Over
   const std::optional<RVector> x = key == problem_key ? std::optional<RVector>() : trained_values(all, config);
   if (!problem || (key != problem_key && !x)) {
     problem.reset();
-    problem = std::make_shared<gradient::GradientProblem>(config, threads, serial);
+    problem = std::make_shared<gradient::GradientProblem>(io::gradient_plan(config), threads, serial);
     problem_key = key;
     problem_x0 = problem->values();
   }
@@ -227,7 +228,7 @@ RunResult Session::run(const std::vector<std::string>& overrides) {
   const bool trace = config.output.trace.requested();
   RunReport report;
   std::shared_ptr<const solver::Simulator> sim;
-  if (gradient::has_trainable(config)) {
+  if (io::has_trainable(config)) {
     const auto files = m.file_lock(all);  // a matrix_file target: the problem reads it
     gradient::GradientProblem& problem = m.problem_for(all, config);
     sim = std::shared_ptr<const solver::Simulator>(m.problem, &problem.simulator());
@@ -287,7 +288,7 @@ std::pair<double, RVector> Session::value_and_grad(const RVector& x, bool scaled
   const Config config = m.read(m.sets, io::Purpose::evolve, false);
   m.require_trainable(config);
   const auto files = m.file_lock(m.sets);  // a matrix_file target: the problem reads it
-  if (!m.optimizer) m.optimizer = std::make_unique<gradient::GradientProblem>(config, m.threads, m.serial);
+  if (!m.optimizer) m.optimizer = std::make_unique<gradient::GradientProblem>(io::gradient_plan(config), m.threads, m.serial);
   gradient::GradientProblem& problem = *m.optimizer;
   if (x.size() != static_cast<Index>(problem.parameters().size()))
     throw InputError("value_and_grad: x has " + std::to_string(x.size()) + " values for " +
@@ -368,7 +369,7 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   // A checkpoint is written (and a resume read) with HDF5 at every iteration; a matrix_file
   // target is read by the problem.
   const auto files = m.file_lock(all, !resume.empty() || (config.optimize && !config.optimize->checkpoint.empty()));
-  auto problem = std::make_shared<gradient::GradientProblem>(config, m.threads, m.serial);
+  auto problem = std::make_shared<gradient::GradientProblem>(io::gradient_plan(config), m.threads, m.serial);
   const CertifiedOutcome certified = optimize_certified(*problem, config, resume, true, m.serial, line);
   const OptimizeOutcome& outcome = certified.outcome;
   RunReport report;
@@ -398,8 +399,7 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   }
   out.stop_reason = outcome.stop_reason;
   out.evaluations = outcome.evaluations;
-  Config frozen = problem->config();
-  frozen.evolution.steps = problem->simulator().options().steps;  // certified or chosen by steps: auto
+  const Config frozen = io::frozen_config(config, problem->simulator());  // steps: certified or chosen by steps: auto
   out.optimized_yaml = write_back_yaml(config, frozen, out.names, outcome.x);
   std::shared_ptr<const solver::Simulator> sim(problem, &problem->simulator());
   config.yaml_text.clear();

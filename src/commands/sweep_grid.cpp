@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "config_input.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/linalg.hpp"
@@ -145,7 +146,7 @@ std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats&
   if (worst >= 0) {
     const SweepPoint point = build_point(plan.grid, parsed, sets, worst);
     const device::Device device = device::build_device(point.resolved);
-    const solver::Simulator sim(point.config, device, 1);
+    const solver::Simulator sim(io::evolution_plan(point.config, device), 1);
     out.push_back(step_size_warning(sim, "at the sweep's point " + point.label));
   }
   if (const std::int64_t at = worst_step_error_point(stats, plan.grid, comm); at >= 0)
@@ -162,7 +163,7 @@ std::vector<std::string> sweep_warnings(const SweepPlan& plan, const SweepStats&
   }
   if (const std::int64_t at = worst_tail_point(stats, plan.grid, comm); at >= 0) {
     const SweepPoint point = build_point(plan.grid, parsed, sets, at);
-    const solver::Simulator sim(point.config, device::build_device(point.resolved), 1);
+    const solver::Simulator sim(io::evolution_plan(point.config, device::build_device(point.resolved)), 1);
     for (std::string& w : line_tail_warnings(sim, "at the sweep's point " + point.label)) out.push_back(std::move(w));
   }
   if (plan.base.where.count("output.trace") != 0)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/gradient.hpp"
@@ -250,10 +251,16 @@ const solver::Simulator& CachedSimulator::prepare(const SweepPoint& p, SweepStat
     device_key_ = p.device_key;
     ++stats.device_builds;
   }
-  if (!new_device && sim_ && p.simulator_key == sim_key_ && sim_->set_pulses(p.config)) {
+  bool updated = false;  // the pulses alone changed: the cached factors stay
+  if (!new_device && sim_ && p.simulator_key == sim_key_)
+    if (std::optional<solver::Drive> drive = io::drive_on(p.config, sim_->device(), sim_->dressed())) {
+      const double duration = solver::total_duration(p.config.evolution.duration, drive->pulses);
+      updated = sim_->set_drive(std::move(*drive), duration);
+    }
+  if (updated) {
     ++stats.pulse_updates;
   } else {
-    sim_ = std::make_shared<solver::Simulator>(p.config, *device_, threads);
+    sim_ = std::make_shared<solver::Simulator>(io::evolution_plan(p.config, *device_), threads);
     sim_key_ = p.simulator_key;
     ++stats.simulator_builds;
   }
@@ -271,7 +278,7 @@ gradient::Evaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& 
   {
     // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
     const std::lock_guard<std::mutex> lock(hdf5_mutex());
-    objective = gradient::objective_spec(p.config, sim);
+    objective = io::objective_spec(p.config, sim);
   }
   if (p.config.evolution.steps_auto) {  // the point's own steps (docs/accuracy.md "steps: auto")
     const double tolerance = p.config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);

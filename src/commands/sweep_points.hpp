@@ -112,7 +112,7 @@ struct SweepStats {
 
 /// One cached device and simulator (a sweep thread's, or a Python Session's): a point rebuilds
 /// the device only when its `device_key` moved, the simulator only when its `simulator_key`
-/// moved or its pulses no longer fit (Simulator::set_pulses); otherwise only the pulses are
+/// moved or its pulses no longer fit (Simulator::set_drive); otherwise only the pulses are
 /// replaced. The result equals a fresh build's bitwise.
 class CachedSimulator {
  public:

@@ -1,5 +1,6 @@
 // The wall-time estimate of a run (time_estimate.hpp; docs/cli.md "Time estimate").
 #include "time_estimate.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/step_error.hpp"
 
 #include <unistd.h>
@@ -163,15 +164,15 @@ ProbeRun probe_once(const Config& config, int steps, int threads) {
   comm::SerialCommunicator serial;
   ProbeRun r;
   const auto t0 = Clock::now();
-  if (gradient::has_trainable(c)) {
-    gradient::GradientProblem problem(c, threads, serial);
+  if (io::has_trainable(c)) {
+    gradient::GradientProblem problem(io::gradient_plan(c), threads, serial);
     r.build = since(t0);
     r.ev = problem.evaluate(true);
     r.flops_per_step = problem.simulator().flops_per_column_step() * problem.simulator().initial_labels().size();
   } else {
-    const solver::Simulator sim(c, io::build_device(c), threads);
+    const solver::Simulator sim(io::evolution_plan(c), threads);
     r.build = since(t0);
-    r.ev = gradient::evaluate(sim, gradient::objective_spec(c, sim), serial, serial);
+    r.ev = gradient::evaluate(sim, io::objective_spec(c, sim), serial, serial);
     r.flops_per_step = sim.flops_per_column_step() * static_cast<double>(sim.initial_labels().size());
   }
   return r;
@@ -205,7 +206,7 @@ std::pair<double, double> real_steps(const Config& config, int threads, int k) {
   c.output.trace = {};
   c.output.trace.every = k;
   const auto t0 = Clock::now();
-  const solver::Simulator sim(c, io::build_device(c), threads);
+  const solver::Simulator sim(io::evolution_plan(c), threads);
   const double build = since(t0);
   Clock::time_point start;
   solver::StepObserver stop_at_k;
@@ -236,7 +237,7 @@ std::pair<double, double> timed_real_steps(const Config& config, int threads) {
 /// The forward pass alone over `steps` steps on a simulator of its own: build + evolution
 /// seconds (the quick look `run` takes before deciding whether a full probe is worth it).
 double quick_forward(const Config& config, int steps, int threads) {
-  const double passes = gradient::has_trainable(config) ? 3.0 : 1.0;
+  const double passes = io::has_trainable(config) ? 3.0 : 1.0;
   if (dt_dependent(config)) {
     const auto [build, step] = real_steps(config, threads, steps);
     return build + passes * step * config.evolution.steps;
@@ -244,7 +245,7 @@ double quick_forward(const Config& config, int steps, int threads) {
   Config c = config;
   c.evolution.steps = steps;
   const auto t0 = Clock::now();
-  const solver::Simulator sim(c, io::build_device(c), threads);
+  const solver::Simulator sim(io::evolution_plan(c), threads);
   const auto t1 = Clock::now();
   if (sim.is_open())
     (void)sim.evolve_channel();
@@ -341,7 +342,7 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
     const auto [build, step] = timed_real_steps(config, threads);
     e.build = build;
     e.evolve_step = step;
-    e.gradient_step = gradient::has_trainable(config) ? 2.0 * step : 0.0;
+    e.gradient_step = io::has_trainable(config) ? 2.0 * step : 0.0;
     e.probe_steps = -1;
     e.output = output_seconds(config, memory, writes_output);
     cache_store(key, {{e.build, e.evolve_step, e.once, e.gradient_step, e.flops_per_step}});

@@ -17,6 +17,13 @@ std::string Config::first_trainable_list() const {
   return {};
 }
 
+std::string Config::first_trainable() const {
+  std::string list = first_trainable_list();
+  if (list.empty() && target && target->compensation_trainable && target->compensation != Compensation::none)
+    list = "target.compensation_trainable";
+  return list;
+}
+
 const AppliedOverride* Config::override_of(const std::string& key_path) const {
   for (auto o = overrides.rbegin(); o != overrides.rend(); ++o)
     for (const std::string& p : o->paths) {

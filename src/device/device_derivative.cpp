@@ -67,11 +67,12 @@ CMatrix coupling_derivative(const Device& dev, const Coupling& c, const DevicePa
 
 }  // namespace
 
-std::vector<DeviceParam> trainable_device_params(const Config& config, const Device& device) {
+std::vector<DeviceParam> trainable_device_params(const std::vector<ModeEntry>& qubits,
+                                                 const std::vector<CouplingEntry>& couplings, const Device& device) {
   std::vector<DeviceParam> out;
   for (int q = 0; q < device.num_modes(); ++q) {
     const std::string& name = device.modes()[static_cast<std::size_t>(q)].name();
-    for (const ModeEntry& e : config.device.qubits) {
+    for (const ModeEntry& e : qubits) {
       if (e.name != name) continue;
       for (const std::string& key : e.optimize) {
         precondition(!is_coupling_key(key), "device parameters", e.path + ".optimize", "a coupling key on a mode");
@@ -84,7 +85,7 @@ std::vector<DeviceParam> trainable_device_params(const Config& config, const Dev
       }
     }
   }
-  for (const CouplingEntry& e : config.device.couplings) {
+  for (const CouplingEntry& e : couplings) {
     if (e.optimize.empty()) continue;
     const auto& cs = device.couplings();
     const auto it = std::find_if(cs.begin(), cs.end(), [&](const Coupling& c) { return c.path == e.path; });

@@ -6,7 +6,6 @@
 
 #include "qevolve/error.hpp"
 #include "qevolve/fidelity.hpp"
-#include "qevolve/resolve.hpp"
 
 namespace qevolve::fidelity {
 
@@ -92,11 +91,12 @@ void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits,
 }
 
 CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>& qubit_names,
-                       const Config& config) {
+                       const std::vector<CMatrix>& file_gates) {
   const int n = static_cast<int>(qubit_names.size());
   const Index d = Index{1} << n;
   CMatrix u = CMatrix::Identity(d, d);
-  for (const GateSpec& g : target.gates) {
+  for (std::size_t k = 0; k < target.gates.size(); ++k) {
+    const GateSpec& g = target.gates[k];
     // The gate, its angle and its qubit count are the resolution stage's checks (io::resolve);
     // an unknown name still fails in standard_gate, an unknown qubit below.
     const bool from_file = g.gate.empty();
@@ -107,8 +107,9 @@ CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>&
       if (it == qubit_names.end()) unvalidated(qkey, "`" + name + "` is not a qubit of the device");
       pos.push_back(static_cast<int>(it - qubit_names.begin()));
     }
-    const CMatrix gate =
-        from_file ? io::load_gate_matrix(g, config) : standard_gate(g.gate, g.angle.value_or(0.0));
+    precondition(!from_file || (k < file_gates.size() && file_gates[k].size() > 0), "target_unitary", g.path,
+                 "a matrix_file gate whose matrix was not read");
+    const CMatrix gate = from_file ? file_gates[k] : standard_gate(g.gate, g.angle.value_or(0.0));
     if (gate.rows() != Index{1} << pos.size())
       unvalidated(qkey, "gate acts on a different number of qubits than listed");
     apply_gate(u, gate, pos, n);  // U_t <- G U_t: later gates act after earlier ones

@@ -18,18 +18,6 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 }  // namespace
 
-std::optional<fidelity::ObjectiveSpec> objective_spec(const Config& config, const solver::Simulator& sim) {
-  if (!config.target || !sim.initial_states_are_computational()) return std::nullopt;
-  const device::Device& dev = sim.device();
-  std::vector<std::string> qubit_names;
-  for (int q : dev.qubit_modes()) qubit_names.push_back(dev.modes()[static_cast<std::size_t>(q)].name());
-  fidelity::ObjectiveSpec spec;
-  spec.target = fidelity::target_unitary(*config.target, qubit_names, config);
-  spec.compensation = config.target->compensation;
-  spec.computational = dev.computational_indices();
-  return spec;
-}
-
 Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::ObjectiveSpec>& objective,
                     comm::Communicator& comm, comm::Communicator& reduce, const PipelineHooks& hooks,
                     const GradientPass& gradient) {

@@ -7,8 +7,8 @@
 //           Simulator::adjoint; device parameters add the basis and frame terms;
 //   open:   the cotangent of the channel block, carried to the final states by
 //           Simulator::channel_adjoint and back by the checkpointed Simulator::adjoint_density.
-#include "qevolve/resolve.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/gradient_plan.hpp"
 #include "qevolve/step_error.hpp"
 
 #include <algorithm>
@@ -29,78 +29,8 @@
 namespace qevolve::gradient {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-enum class Kind { pulse, device, angle, noise, line };
-
-struct Param {
-  Kind kind = Kind::pulse;
-  int pulse = 0;              // Kind::pulse
-  pulse::ParamRef ref;        // Kind::pulse
-  int device = 0;             // Kind::device: index into Impl::device_params
-  int angle = 0;              // Kind::angle
-  int noise = 0;              // Kind::noise: index of the noise entry
-  bool t1 = true;             // Kind::noise: T1 (else Tphi)
-  int line = 0;               // Kind::line: index into Simulator::lines()
-  pulse::LineParam lref;      // Kind::line
-};
-
-/// Typical meaningful change of a line parameter (ParameterInfo::scale).
-double line_scale(pulse::LineParam::Key k) {
-  switch (k) {
-    case pulse::LineParam::Key::tau: return 1.0;       // ns
-    case pulse::LineParam::Key::sigma: return 0.01;    // ns
-    default: return 1e-3;                              // amplitude, taps
-  }
-}
-
-/// A ramped pulse whose duration is fixed (given, not trained) keeps its plateau >= 0: its ramp
-/// stays <= duration / 2 and its plateau < duration (a box bound, so the optimiser never asks for
-/// a pulse the geometry refuses). Infinity where no such bound applies.
-double fixed_duration_bound(const PulseSpec& spec, const pulse::Pulse& pulse, pulse::Param kind) {
-  const bool trains_duration =
-      std::find(spec.optimize.begin(), spec.optimize.end(), std::string("duration")) != spec.optimize.end();
-  if (!spec.duration.has_value() || trains_duration) return std::numeric_limits<double>::infinity();
-  if (kind == pulse::Param::ramp) return 0.5 * pulse.duration();
-  if (kind == pulse::Param::plateau)  // ramp = (duration - plateau) / 2 stays in the ramp's own range
-    return pulse.duration() - 2.0 * io::pulse_param_range(pulse::Param::ramp, false, false).lo;
-  return std::numeric_limits<double>::infinity();
-}
-
-/// The range a line parameter may take: the config's (docs/config.md "lines"), with sigma and
-/// tau kept where the line's panels stay affordable over the evolution's T (a panel is at most
-/// half of either: docs/lines.md "Cost"), below the value the config gave if that is smaller.
-std::pair<double, double> line_range(pulse::LineParam::Key k, bool predistort, double T, double value) {
-  const double shortest = std::min(value, 4.0 * T / pulse::kMaxLinePanels);
-  switch (k) {
-    case pulse::LineParam::Key::tau: return {shortest, 1e9};
-    case pulse::LineParam::Key::sigma: return {std::max(0.0, shortest), 1e9};
-    case pulse::LineParam::Key::amplitude: return {predistort ? std::min(value, -0.999) : -1e9, 1e9};
-    case pulse::LineParam::Key::tap: return {-1e9, 1e9};
-  }
-  return {-1e9, 1e9};
-}
-
-/// Typical meaningful change of a pulse parameter (ParameterInfo::scale). Fixed per kind (not
-/// relative to the current value), so that theta / scale identifies the start point: a
-/// checkpoint is matched against it on resume.
-double pulse_scale(pulse::Param p) {
-  switch (p) {
-    case pulse::Param::amplitude:
-    case pulse::Param::value:
-    case pulse::Param::frequency: return 1e-3;  // GHz
-    case pulse::Param::phase: return 0.01;      // rad
-    case pulse::Param::lambda: return 0.01;     // ns
-    case pulse::Param::c: return 0.01;
-    default: return 0.1;  // times (ns): delay, duration, ramp, plateau, sigma
-  }
-}
-
-double device_scale(const std::string& key) {
-  if (key == "flux" || key == "ng" || key == "asymmetry") return 1e-3;
-  if (key == "capacitive" || key == "inductive" || key == "dipole" || key == "cross_kerr") return 1e-4;
-  return 1e-3;  // ec ej el frequency anharmonicity (GHz)
-}
+using Param = Trainable;
+using Kind = Trainable::Kind;
 
 /// Builds the device; with `bases`, every mode is diagonalised in the internal basis of the
 /// first build, so the discretisation does not jump as device parameters change (the
@@ -118,7 +48,6 @@ device::Device build_from(const device::ResolvedDevice& r,
 }  // namespace
 
 struct GradientProblem::Impl {
-  Config config;  // frozen
   int threads = 0;
   comm::Communicator* comm = nullptr;    // the gather, shard and broadcasts (host: MPI)
   comm::Communicator* reduce = nullptr;  // the fidelity and gradient reductions (NCCL on GPUs)
@@ -128,6 +57,8 @@ struct GradientProblem::Impl {
   std::vector<Param> params;
   std::vector<ParameterInfo> info;
   RVector values;
+  std::vector<NoiseSpec> noise;        // the current rates (open systems)
+  std::vector<CollapseSpec> collapse;  // evolution.collapse (for rebuilds)
   Compensation compensation = Compensation::none;
   bool angles_trainable = false;
   fidelity::ObjectiveSpec objective;  // target, compensation, computational rows
@@ -145,11 +76,21 @@ struct GradientProblem::Impl {
   std::vector<solver::HamiltonianTangent> tangents;
   bool device_terms_valid = false;
 
+  /// The simulator on the device of `resolved` (modes on the first build's internal bases),
+  /// with the current drive, options and noise.
   void rebuild_simulator() {
-    std::vector<pulse::Pulse> pulses;
-    if (sim) pulses = sim->pulses();
-    sim = std::make_unique<solver::Simulator>(config, build_from(resolved, bases), threads);
-    if (!pulses.empty()) sim->replace_pulses(std::move(pulses));
+    solver::EvolutionPlan plan;
+    plan.device = build_from(resolved, bases);
+    if (sim->dressed()) plan.dressed = device::dress(plan.device);
+    plan.options = sim->options();
+    plan.drive.pulses = sim->pulses();
+    plan.drive.channels = sim->channels();
+    plan.drive.lines = sim->lines();
+    for (std::size_t p = 0; p < sim->pulses().size(); ++p) plan.drive.pulse_line.push_back(sim->pulse_line(p));
+    plan.initial = sim->initial_indices();
+    plan.noise = noise;
+    plan.collapse = collapse;
+    sim = std::make_unique<solver::Simulator>(std::move(plan), threads);
     sim->track_derivatives(pulse_refs);
     sim->track_line_derivatives(line_refs);
     device_terms_valid = false;
@@ -233,91 +174,8 @@ struct GradientProblem::Impl {
     device_terms_valid = true;
   }
 
-  /// Freezes what the build resolved: `auto` amplitudes and frequencies, and the total time.
-  void freeze_resolved() {
-    for (std::size_t p = 0; p < config.pulses.size(); ++p) {
-      PulseSpec& spec = config.pulses[p];
-      const pulse::Pulse& pulse = sim->pulses()[p];
-      if (spec.amplitude_auto) {
-        spec.amplitude_auto = false;
-        spec.amplitude = pulse.amplitude();
-        spec.angle.reset();
-      }
-      if (spec.frequency_mode != FrequencyMode::value) {
-        spec.frequency_mode = FrequencyMode::value;
-        spec.frequency = pulse.frequency();
-      }
-    }
-    config.evolution.duration = sim->options().duration;
-  }
-
-  /// The parameters, in order: pulses (config order), device, noise rates, compensation angles.
-  /// `given` is the config as given (before freeze_resolved).
-  void collect_parameters(const Config& given) {
-    for (std::size_t p = 0; p < given.pulses.size(); ++p) {
-      const pulse::Pulse& pulse = sim->pulses()[p];
-      for (const auto& ref : pulse.trainable(given.pulses[p])) {
-        Param q;
-        q.kind = Kind::pulse;
-        q.pulse = static_cast<int>(p);
-        q.ref = ref;
-        params.push_back(q);
-        // The config's range: what `optimize` writes back loads again.
-        auto [lo, hi] = io::pulse_param_range(ref.kind, given.pulses[p].op == "flux", pulse.base() == Shape::gaussian);
-        hi = std::min(hi, fixed_duration_bound(given.pulses[p], pulse, ref.kind));
-        info.push_back({given.pulses[p].path + "." + ref.name(), lo, hi, pulse_scale(ref.kind)});
-      }
-    }
-    for (std::size_t l = 0; l < sim->lines().size(); ++l) {
-      const pulse::Line& line = sim->lines()[l];
-      for (const pulse::LineParam& lp : line.trainable()) {
-        Param q;
-        q.kind = Kind::line;
-        q.line = static_cast<int>(l);
-        q.lref = lp;
-        params.push_back(q);
-        const auto [lo, hi] = line_range(lp.key, line.spec().predistort, sim->options().duration, line.get(lp));
-        info.push_back({line.spec().filters[static_cast<std::size_t>(lp.filter)].path + "." + lp.name(), lo, hi,
-                        line_scale(lp.key)});
-      }
-    }
-    device_params = device::trainable_device_params(given, sim->device());
-    for (std::size_t i = 0; i < device_params.size(); ++i) {
-      Param q;
-      q.kind = Kind::device;
-      q.device = static_cast<int>(i);
-      params.push_back(q);
-      const auto [lo, hi] = io::device_param_range(device_params[i].key);
-      info.push_back({device_params[i].name, lo, hi, device_scale(device_params[i].key)});
-    }
-    for (std::size_t e = 0; e < given.evolution.noise.size(); ++e)
-      for (const std::string& rate : given.evolution.noise[e].optimize) {
-        Param q;
-        q.kind = Kind::noise;
-        q.noise = static_cast<int>(e);
-        q.t1 = rate == "t1";
-        params.push_back(q);
-        const auto [lo, hi] = io::coherence_time_range();
-        info.push_back({"evolution.noise." + given.evolution.noise[e].qubit + "." + rate, lo, hi, 1000.0});
-      }
-    compensation = given.target->compensation;
-    angles_trainable = given.target->compensation_trainable && compensation != Compensation::none;
-    const int num_qubits = static_cast<int>(sim->device().qubit_modes().size());
-    if (angles_trainable) {
-      const int na = fidelity::compensation_angle_count(compensation, num_qubits);
-      for (int a = 0; a < na; ++a) {
-        Param q;
-        q.kind = Kind::angle;
-        q.angle = a;
-        params.push_back(q);
-        info.push_back({"compensation.angles[" + std::to_string(a) + "]", -kInf, kInf, 0.01});
-      }
-    }
-    precondition(!params.empty(), "GradientProblem", "pulses", "nothing trainable");
-  }
-
   /// The parameters' current values (compensation angles start at 0).
-  void read_initial_values(const Config& given) {
+  void read_initial_values() {
     values.resize(static_cast<Index>(params.size()));
     for (std::size_t i = 0; i < params.size(); ++i) {
       const Param& q = params[i];
@@ -326,7 +184,7 @@ struct GradientProblem::Impl {
       if (q.kind == Kind::line) v = sim->lines()[static_cast<std::size_t>(q.line)].get(q.lref);
       if (q.kind == Kind::device) v = device::get_param(sim->device(), device_params[static_cast<std::size_t>(q.device)]);
       if (q.kind == Kind::noise) {
-        const NoiseSpec& n = given.evolution.noise[static_cast<std::size_t>(q.noise)];
+        const NoiseSpec& n = noise[static_cast<std::size_t>(q.noise)];
         v = q.t1 ? *n.t1 : *n.tphi;
       }
       values(static_cast<Index>(i)) = v;
@@ -334,35 +192,28 @@ struct GradientProblem::Impl {
   }
 };
 
-namespace {
+GradientProblem::GradientProblem(GradientPlan plan, int threads, comm::Communicator& comm)
+    : GradientProblem(std::move(plan), threads, comm, comm) {}
 
-/// The precondition of a GradientProblem: a config the resolution stage accepted for gradients
-/// (io::resolve, whose check_gradient holds every rule; docs/architecture.md "Errors"). Only
-/// what would otherwise be undefined behaviour is asserted here.
-void require_resolved(const Config& config) {
-  precondition(config.target.has_value(), "GradientProblem", "target", "gradients without a target");
-}
-
-}  // namespace
-
-GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm)
-    : GradientProblem(config, threads, comm, comm) {}
-
-GradientProblem::GradientProblem(const Config& config, int threads, comm::Communicator& comm,
+GradientProblem::GradientProblem(GradientPlan plan, int threads, comm::Communicator& comm,
                                  comm::Communicator& reduce)
     : impl_(std::make_unique<Impl>()) {
-  require_resolved(config);
   Impl& m = *impl_;
-  m.config = config;
   m.threads = threads;
   m.comm = &comm;
   m.reduce = &reduce;
-  m.resolved = io::resolve_device(config);
-  m.sim = std::make_unique<solver::Simulator>(config, build_from(m.resolved, {}), threads);
+  m.resolved = std::move(plan.resolved);
+  m.device_params = std::move(plan.device_params);
+  m.params = std::move(plan.params);
+  m.info = std::move(plan.info);
+  m.objective = std::move(plan.objective);
+  m.compensation = m.objective.compensation;
+  m.angles_trainable = plan.angles_trainable;
+  m.noise = plan.evolution.noise;
+  m.collapse = plan.evolution.collapse;
+  precondition(!m.params.empty() && m.params.size() == m.info.size(), "GradientProblem", "pulses", "nothing trainable");
+  m.sim = std::make_unique<solver::Simulator>(std::move(plan.evolution), threads);
   for (const auto& mode : m.sim->device().modes()) m.bases.push_back(mode.basis);
-  m.freeze_resolved();
-  m.collect_parameters(config);
-  m.objective = *objective_spec(config, *m.sim);  // a target and computational initial states
   m.pulse_refs.resize(m.sim->pulses().size());
   m.pulse_slots.resize(m.sim->pulses().size());
   m.for_each(Kind::pulse, [&m](Index i, const Param& q) {
@@ -380,7 +231,7 @@ GradientProblem::GradientProblem(const Config& config, int threads, comm::Commun
   });
   m.sim->track_derivatives(m.pulse_refs);
   m.sim->track_line_derivatives(m.line_refs);
-  m.read_initial_values(config);
+  m.read_initial_values();
 }
 
 GradientProblem::~GradientProblem() = default;
@@ -406,7 +257,6 @@ void GradientProblem::set_warm_angles(const RVector& angles) {
   else
     impl_->warm = angles;
 }
-const Config& GradientProblem::config() const { return impl_->config; }
 const solver::Simulator& GradientProblem::simulator() const { return *impl_->sim; }
 
 void GradientProblem::set_values(const RVector& values) {
@@ -447,11 +297,10 @@ void GradientProblem::set_values(const RVector& values) {
                            " ns, after the evolution's fixed duration " + std::to_string(T) + " ns");
   if (noise_changed)
     m.for_each(Kind::noise, [&m, &values](Index i, const Param& q) {
-      NoiseSpec& n = m.config.evolution.noise[static_cast<std::size_t>(q.noise)];
+      NoiseSpec& n = m.noise[static_cast<std::size_t>(q.noise)];
       (q.t1 ? n.t1 : n.tphi) = values(i);
     });
-  if (noise_changed && !device_changed) m.sim->set_noise(m.config.evolution.noise);
-  for (std::size_t l = 0; l < lines.size(); ++l) m.config.lines[l] = lines[l].spec();  // a rebuild keeps them
+  if (noise_changed && !device_changed) m.sim->set_noise(m.noise);
   if (device_changed) {
     std::swap(m.resolved, resolved);
     try {
@@ -464,8 +313,6 @@ void GradientProblem::set_values(const RVector& values) {
   m.sim->replace_pulses(std::move(pulses), std::move(lines));
   m.values = values;
 }
-
-bool has_trainable(const Config& config) { return io::has_trainable(config); }
 
 Evaluation GradientProblem::evaluate(bool with_gradient) { return evaluate(with_gradient, {}); }
 

@@ -269,7 +269,7 @@ void check_open_system(const Config& config, const Modes& modes) {
 /// simulator's own rule (include/qevolve/compute_device.hpp), located here.
 void check_compute_device(const Config& config) {
   if (config.evolution.device != ComputeDevice::cuda) return;
-  if (const solver::ComputeDeviceChoice c = solver::choose_compute_device(config); !c.refusal.empty())
+  if (const solver::ComputeDeviceChoice c = solver::choose_compute_device(config.evolution, config.first_trainable()); !c.refusal.empty())
     config.fail("evolution.device", c.refusal, solver::kOtherComputeDevices);
 }
 

@@ -12,9 +12,9 @@
 
 namespace qevolve::solver {
 
-ComputeDeviceChoice choose_compute_device(const Config& config) {
+ComputeDeviceChoice choose_compute_device(const EvolutionSpec& evolution, const std::string& trainable) {
   ComputeDeviceChoice c;
-  const ComputeDevice asked = config.evolution.device;
+  const ComputeDevice asked = evolution.device;
   if (asked == ComputeDevice::cpu) return c;
   const bool required = asked == ComputeDevice::cuda;
   const auto cpu_because = [&](std::string refusal, std::string note) {
@@ -24,7 +24,7 @@ ComputeDeviceChoice choose_compute_device(const Config& config) {
   if constexpr (!backend::kCudaBuilt) {
     return cpu_because("this qevolve was built without a CUDA backend", "auto: built without CUDA");
   } else {
-    if (const std::string part = backend::cpu_only_part(config); !part.empty())
+    if (const std::string part = backend::cpu_only_part(evolution, trainable); !part.empty())
       return cpu_because("the CUDA backend does not support " + part + backend::kCudaRuns,
                          "auto: the CUDA backend does not support " + part);
     // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU
@@ -37,13 +37,6 @@ ComputeDeviceChoice choose_compute_device(const Config& config) {
     c.note = (required ? "" : "auto: ") + std::string("CUDA device 0") + (q.name.empty() ? "" : ": " + q.name);
     return c;
   }
-}
-
-void select_compute_device(const Config& config, Options& o) {
-  ComputeDeviceChoice c = choose_compute_device(config);
-  precondition(c.refusal.empty(), "Simulator", "evolution.device", "a CUDA run this build or machine cannot do");
-  o.device = c.device;
-  o.device_note = std::move(c.note);
 }
 
 template <typename Real>

@@ -13,7 +13,7 @@
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
-#include "qevolve/memory_estimate.hpp"
+#include "qevolve/checkpoints.hpp"
 
 namespace qevolve::solver {
 
@@ -45,7 +45,8 @@ std::vector<CMatrix> collapse_operators(const NoiseSpec& noise, int levels) {
 
 int checkpoint_interval(int steps) { return sizes::checkpoint_interval(steps); }
 
-DissipatorSet make_dissipators(const Config& config, const device::Device& device) {
+DissipatorSet make_dissipators(const std::vector<NoiseSpec>& noise, const std::vector<CollapseSpec>& collapse,
+                               const device::Device& device) {
   DissipatorSet out;
   auto dissipator_of = [&](int mode, const std::string& path) -> Dissipator& {
     for (auto& d : out.dissipators)
@@ -55,7 +56,7 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
     out.dissipators.push_back({mode, CMatrix::Zero(d * d, d * d)});
     return out.dissipators.back();
   };
-  for (const NoiseSpec& n : config.evolution.noise) {
+  for (const NoiseSpec& n : noise) {
     const int m = device.find(n.qubit);
     const std::string path = "evolution.noise." + n.qubit;
     precondition(m >= 0, "make_dissipators", path, "an unknown mode");
@@ -64,7 +65,7 @@ DissipatorSet make_dissipators(const Config& config, const device::Device& devic
       dis.generator += lindblad_generator(c);
     out.noise_index.push_back(static_cast<int>(&dis - out.dissipators.data()));
   }
-  for (const CollapseSpec& cs : config.evolution.collapse) {
+  for (const CollapseSpec& cs : collapse) {
     const int m = device.find(cs.qubit);
     precondition(m >= 0, "make_dissipators", cs.path + ".qubit", "an unknown mode");
     const device::Mode& mode = device.modes()[static_cast<std::size_t>(m)];

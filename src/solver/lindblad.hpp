@@ -50,7 +50,8 @@ struct DissipatorSet {
   std::vector<Dissipator> dissipators;
   std::vector<int> noise_index;
 };
-[[nodiscard]] DissipatorSet make_dissipators(const Config& config, const device::Device& device);
+[[nodiscard]] DissipatorSet make_dissipators(const std::vector<NoiseSpec>& noise,
+                                             const std::vector<CollapseSpec>& collapse, const device::Device& device);
 
 /// The dissipators embedded in the full space (D^2 x D^2, step independent: built once), and
 /// the dense Liouvillian -i 2 pi (I (x) H - H^T (x) I) + that part: the `expm` reference,

@@ -1,5 +1,5 @@
 #include "qevolve/simulator.hpp"
-#include "qevolve/memory_estimate.hpp"
+#include "qevolve/checkpoints.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,6 @@
 #include "adaptive.hpp"
 #include "bond_list.hpp"
 #include "block_evolution.hpp"
-#include "device_select.hpp"
 #include "lindblad.hpp"
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
@@ -29,27 +28,6 @@ struct Simulator::Cache {
 
 namespace {
 
-Options make_options(const Config& config, int threads) {
-  const EvolutionSpec& e = config.evolution;
-  Options o;
-  o.solver = e.solver;
-  o.order = e.order;
-  o.splitting = e.splitting;
-  o.steps = e.steps;
-  o.rtol = e.rtol;
-  o.atol = e.atol;
-  o.basis = e.basis;
-  o.frame = e.frame;
-  o.initial_states = e.initial_states;
-  o.precision = e.precision;
-  o.threads = resolve_threads(threads);
-  if (o.solver == Solver::magnus4) o.order = 4;  // each exponential split at order 4
-  o.open = e.is_open();
-  o.trace = config.output.trace;
-  select_compute_device(config, o);
-  return o;
-}
-
 /// A shard must lie inside the n items it is cut from.
 void check_shard(const comm::Shard& shard, Index n) {
   if (shard.first < 0 || shard.count < 0 || shard.first + shard.count > n)
@@ -60,40 +38,20 @@ void check_shard(const comm::Shard& shard, Index n) {
 
 }  // namespace
 
-Simulator::Simulator(const Config& config, device::Device device, int threads)
-    : device_(std::move(device)),
-      options_(make_options(config, threads)),
+Simulator::Simulator(EvolutionPlan plan, int threads)
+    : device_(std::move(plan.device)),
+      options_(std::move(plan.options)),
+      pulses_(std::move(plan.drive.pulses)),
+      lines_(std::move(plan.drive.lines)),
+      pulse_line_(std::move(plan.drive.pulse_line)),
+      channels_(std::move(plan.drive.channels)),
+      dressed_(std::move(plan.dressed)),
+      initial_(std::move(plan.initial)),
       cache_(std::make_unique<Cache>()) {
-  // Dressed basis: needed for basis: dressed and for frequency: auto_dressed.
-  // (the one test the memory estimate uses too: include/qevolve/memory_estimate.hpp)
-  if (sizes::needs_dressed_basis(config)) dressed_ = device::dress(device_);
-
-  make_pulses(config, pulses_, channels_);
-  options_.duration = total_duration(config, pulses_);
+  options_.threads = resolve_threads(threads);
   precondition(options_.duration > 0.0, "Simulator", "evolution.duration", "an evolution of zero length");
-  make_lines(config);
-
-  // Initial states.
-  const auto& is = options_.initial_states;
-  if (is.kind == InitialStates::Kind::computational) {
-    initial_ = device_.computational_indices();
-  } else if (is.kind == InitialStates::Kind::all) {
-    for (Index i = 0; i < device_.dim(); ++i) initial_.push_back(i);
-  } else {
-    for (std::size_t k = 0; k < is.labels.size(); ++k) {
-      const std::string& label = is.labels[k];
-      const std::string path = "evolution.initial_states[" + std::to_string(k) + "]";
-      precondition(static_cast<int>(label.size()) == device_.num_modes(), "Simulator", path,
-                   "a label without one digit per mode");
-      std::vector<int> lv;
-      for (std::size_t q = 0; q < label.size(); ++q) {
-        const int level = label[q] - '0';
-        precondition(level >= 0 && level < device_.dims()[q], "Simulator", path, "a level that is not kept");
-        lv.push_back(level);
-      }
-      initial_.push_back(device_.flat_index(lv));
-    }
-  }
+  precondition(pulse_line_.size() == pulses_.size(), "Simulator", "pulses", "a line index per pulse");
+  update_lines();
 
   // Static cache: drive eigensystems (one per channel), the term and bond lists, the
   // dissipators; then the scheme builds its own factors.
@@ -110,9 +68,9 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   shared.terms = make_term_list(device_, shared.drives);
   if (options_.splitting == Splitting::bonds) shared.bonds = make_bond_list(device_, shared.drives);
   if (options_.open) {
-    noise_ = config.evolution.noise;
-    collapse_ = config.evolution.collapse;
-    DissipatorSet set = make_dissipators(config, device_);
+    noise_ = std::move(plan.noise);
+    collapse_ = std::move(plan.collapse);
+    DissipatorSet set = make_dissipators(noise_, collapse_, device_);
     shared.dissipators = std::move(set.dissipators);
     noise_dissipator_ = std::move(set.noise_index);
     ++shared.dissipator_builds;
@@ -121,94 +79,13 @@ Simulator::Simulator(const Config& config, device::Device device, int threads)
   set_steps(options_.steps);
 }
 
-void Simulator::make_pulses(const Config& config, std::vector<pulse::Pulse>& pulses,
-                            std::vector<DriveChannel>& channels) const {
-  auto mode_of = [&](const std::string& name, const std::string& path) {
-    const int m = device_.find(name);
-    precondition(m >= 0, "Simulator", path, "an unknown mode");
-    return m;
-  };
-  for (std::size_t p = 0; p < config.pulses.size(); ++p) {
-    const PulseSpec& spec = config.pulses[p];
-    const int q = mode_of(spec.qubit, spec.path + ".qubit");
-    const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
-    const std::string op = spec.op.empty() ? std::string(mode.default_operator()) : spec.op;
-    precondition(device::accepts_pulse_operator(mode.params, op), "Simulator", spec.path + ".operator",
-                 "a drive operator the mode does not have");
-    double auto_freq = mode.energies(1) - mode.energies(0);
-    if (spec.frequency_mode == FrequencyMode::auto_dressed) {
-      std::vector<int> lv(static_cast<std::size_t>(device_.num_modes()), 0);
-      const double e0 = dressed_->energy_of_bare(device_.flat_index(lv));
-      lv[static_cast<std::size_t>(q)] = 1;
-      auto_freq = dressed_->energy_of_bare(device_.flat_index(lv)) - e0;
-    }
-    const CMatrix* O = mode.op(op == "flux" ? "phi" : op);
-    pulses.emplace_back(spec, auto_freq, O != nullptr ? std::abs((*O)(0, 1)) : 1.0);
-    add_channels(static_cast<int>(p), q, 1.0, op, spec.path + ".operator", channels);
-    for (const auto& [other, factor] : spec.crosstalk)
-      add_channels(static_cast<int>(p), mode_of(other, spec.path + ".crosstalk." + other), factor, op,
-                   spec.path + ".crosstalk." + other, channels);
-  }
-}
-
-void Simulator::add_channels(int pulse, int q, double factor, const std::string& op, const std::string& path,
-                             std::vector<DriveChannel>& channels) const {
-  const device::Mode& mode = device_.modes()[static_cast<std::size_t>(q)];
-  if (op != "flux") {
-    precondition(mode.op(op) != nullptr, "Simulator", path, "a crosstalk operator the mode does not have");
-    channels.push_back({pulse, q, factor, op, device::DriveLaw::linear, {}});
-    return;
-  }
-  // A flux pulse (docs/models.md "Flux pulses"): the law of its mode, one set of channels per
-  // mode whatever the number of flux sources on it.
-  precondition(device::accepts_pulse_operator(mode.params, op), "Simulator", path, "a flux pulse on a mode without flux");
-  bool merged = false;
-  for (DriveChannel& ch : channels)
-    if (ch.mode == q && ch.law != device::DriveLaw::linear) {
-      ch.sources.emplace_back(pulse, factor);
-      merged = true;
-    }
-  if (merged) return;
-  const auto flux_channel = [&](device::DriveLaw law) {
-    channels.push_back({pulse, q, factor, std::string(device::law_operator(law, op)), law, {{pulse, factor}}});
-  };
-  if (mode.params.type == ModeType::fluxonium) {
-    flux_channel(device::DriveLaw::inductive);
-  } else {
-    flux_channel(device::DriveLaw::squid_cos);
-    flux_channel(device::DriveLaw::squid_sin);
-    flux_channel(device::DriveLaw::squid_n);  // the moving gauge's -g'(t) n / 2 pi
-  }
-}
-
-double Simulator::total_duration(const Config& config, const std::vector<pulse::Pulse>& pulses) const {
-  double latest = 0.0;
-  for (const auto& p : pulses) latest = std::max(latest, p.end());
-  double duration = latest;
-  if (config.evolution.duration) {
-    duration = *config.evolution.duration;
-    precondition(duration >= latest - 1e-12 * latest, "Simulator", "evolution.duration",
-                 "a duration shorter than the latest pulse end");
-  }
-  return duration;
-}
-
-bool Simulator::set_pulses(const Config& config) {
-  const bool need_dressed = std::any_of(config.pulses.begin(), config.pulses.end(), [](const PulseSpec& p) {
-    return p.frequency_mode == FrequencyMode::auto_dressed;
-  });
-  if (need_dressed && !dressed_) return false;
-  std::vector<pulse::Pulse> pulses;
-  std::vector<DriveChannel> channels;
-  make_pulses(config, pulses, channels);
-  const auto same = [](const DriveChannel& a, const DriveChannel& b) {
-    return a.pulse == b.pulse && a.mode == b.mode && a.factor == b.factor && a.op == b.op && a.law == b.law &&
-           a.sources == b.sources;
-  };
-  if (!std::equal(channels.begin(), channels.end(), channels_.begin(), channels_.end(), same)) return false;
-  if (total_duration(config, pulses) != options_.duration) return false;
-  pulses_ = std::move(pulses);
-  make_lines(config);
+bool Simulator::set_drive(Drive drive, double duration) {
+  if (!same_channels(drive.channels, channels_) || duration != options_.duration) return false;
+  precondition(drive.pulse_line.size() == drive.pulses.size(), "Simulator", "pulses", "a line index per pulse");
+  pulses_ = std::move(drive.pulses);
+  lines_ = std::move(drive.lines);
+  pulse_line_ = std::move(drive.pulse_line);
+  update_lines();
   return true;
 }
 
@@ -237,10 +114,7 @@ void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
     if ((n.t1 && !(*n.t1 > 0.0)) || (n.tphi && !(*n.tphi > 0.0)))
       throw std::invalid_argument("Simulator::set_noise: rates must be positive");
   }
-  Config c;
-  c.evolution.noise = noise;
-  c.evolution.collapse = collapse_;
-  cache_->shared.dissipators = make_dissipators(c, device_).dissipators;
+  cache_->shared.dissipators = make_dissipators(noise, collapse_, device_).dissipators;
   cache_->scheme->set_dissipators(*this, cache_->shared);
   noise_ = noise;
   ++cache_->shared.dissipator_builds;

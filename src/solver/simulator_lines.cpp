@@ -11,20 +11,6 @@
 
 namespace qevolve::solver {
 
-void Simulator::make_lines(const Config& config) {
-  lines_.clear();
-  for (const LineSpec& spec : config.lines) lines_.emplace_back(spec);
-  pulse_line_.assign(pulses_.size(), -1);
-  for (std::size_t p = 0; p < pulses_.size() && p < config.pulses.size(); ++p) {
-    const std::string& name = config.pulses[p].line;
-    if (name.empty()) continue;
-    const auto it = std::find_if(lines_.begin(), lines_.end(), [&](const pulse::Line& l) { return l.name() == name; });
-    precondition(it != lines_.end(), "Simulator", config.pulses[p].path + ".line", "an unknown line");
-    pulse_line_[p] = static_cast<int>(it - lines_.begin());
-  }
-  update_lines();
-}
-
 pulse::LineInput Simulator::line_input(std::size_t p) const {
   const pulse::Pulse& pulse = pulses_[p];
   return {[&pulse](double t) { return pulse.value(t); }, pulse.breakpoints(), std::abs(pulse.frequency())};

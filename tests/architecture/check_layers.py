@@ -58,12 +58,15 @@ PUBLIC_HEADERS = {
     "qevolve/backend/cuda.hpp": "backend/cuda",         # the plugin's API (cuda::impl)
     "qevolve/backend/cuda_plugin.hpp": "backend/cuda",  # the plugin's exported table
     "qevolve/comm.hpp": "comm",
+    "qevolve/checkpoints.hpp": "solver",        # the open-system adjoint's checkpointing
     "qevolve/compute_device.hpp": "solver",     # evolution.device's rule (src/solver/device_select.cpp)
+    "qevolve/evolution_plan.hpp": "solver",     # what a Simulator is built from
     "qevolve/simulator.hpp": "solver",
     "qevolve/trace.hpp": "solver",
     "qevolve/truncation.hpp": "solver",
     "qevolve/fidelity.hpp": "fidelity",
     "qevolve/gradient.hpp": "gradient",
+    "qevolve/gradient_plan.hpp": "gradient",    # what a GradientProblem is built from
     "qevolve/step_error.hpp": "gradient",
     "qevolve/optimizer.hpp": "optimize",
     "qevolve/config_loader.hpp": "io",
@@ -74,6 +77,7 @@ PUBLIC_HEADERS = {
     "qevolve/memory_estimate.hpp": "io",        # qevolve::io and ::sizes, for the stage
     "qevolve/output_contents.hpp": "io",
     "qevolve/output_path.hpp": "io",
+    "qevolve/plan.hpp": "io",                   # the stage's plan builders (src/io/evolution_plan.cpp)
     "qevolve/plausibility.hpp": "io",
     "qevolve/resolve.hpp": "io",                # the resolution stage (src/io/resolve.cpp)
     "qevolve/sweep_axis.hpp": "io",

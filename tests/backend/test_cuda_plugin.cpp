@@ -10,6 +10,7 @@
 
 #include "cli/cli_util.hpp"
 #include "device_config.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/backend/cuda_plugin.hpp"
 #include "qevolve/comm.hpp"
@@ -46,7 +47,7 @@ TEST(CudaPlugin, AutoWithoutADriverLoadsNothing) {
   if (!cuda_mappings().empty()) GTEST_SKIP() << "this process has loaded the plugin already (another test ran first)";
   Config c = single_fluxonium_x(Solver::trotter, 20);
   c.evolution.device = ComputeDevice::auto_;
-  const solver::Options o = solver::Simulator(c, io::build_device(c), 1).options();
+  const solver::Options o = solver::Simulator(io::evolution_plan(c), 1).options();
   EXPECT_EQ(o.device, ComputeDevice::cpu);
   EXPECT_EQ(o.device_note, "auto: no CUDA device found");
   EXPECT_EQ(cuda_mappings(), "");

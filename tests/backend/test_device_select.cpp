@@ -7,6 +7,7 @@
 
 #include "cli/cli_util.hpp"
 #include "device_config.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/capabilities.hpp"
@@ -33,7 +34,7 @@ Machine machine(std::string* said = nullptr) {
 }
 
 solver::Options options_for(const Config& c) {
-  return solver::Simulator(c, io::build_device(c), 1).options();
+  return solver::Simulator(io::evolution_plan(c), 1).options();
 }
 
 /// The InputError the resolution stage raises for `c` ("" when none).
@@ -121,7 +122,7 @@ TEST(DeviceSelect, WhatOnlyTheCpuHas) {
       {&open_gradient, "gradients of open systems (trainable parameters in `pulses[0].optimize`)"}};
   Config closed_gradient = fluxonium(Solver::trotter, ComputeDevice::cuda);
   closed_gradient.pulses[0].optimize = {"amplitude"};
-  EXPECT_EQ(backend::cpu_only_part(closed_gradient), "") << "closed gradients on local gates run on CUDA";
+  EXPECT_EQ(backend::cpu_only_part(closed_gradient.evolution, closed_gradient.first_trainable()), "") << "closed gradients on local gates run on CUDA";
   for (const auto& [config, part] : cases) {
     if (machine() == Machine::no_cuda_build)
       EXPECT_EQ(input_error(*config), "this qevolve was built without a CUDA backend");

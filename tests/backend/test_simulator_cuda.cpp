@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cuda_test_backend.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/gradient.hpp"
@@ -17,7 +18,7 @@ namespace {
 
 CMatrix propagator(Config c, ComputeDevice device) {
   c.evolution.device = device;
-  const solver::Simulator sim(c, io::build_device(c), 2);
+  const solver::Simulator sim(io::evolution_plan(c), 2);
   EXPECT_EQ(sim.options().device, device);
   return sim.evolve().columns;
 }
@@ -87,7 +88,7 @@ TEST_F(SimulatorCuda, LindbladForward) {
     c.evolution.noise.push_back(n);
     auto channel = [&](ComputeDevice device) {
       c.evolution.device = device;
-      const solver::Simulator sim(c, io::build_device(c), 2);
+      const solver::Simulator sim(io::evolution_plan(c), 2);
       EXPECT_EQ(sim.options().device, device);
       return sim.evolve_channel().superoperator;
     };
@@ -116,7 +117,7 @@ TEST_F(SimulatorCuda, ClosedGradient) {
     c.target->compensation = Compensation::vz;
     auto gradient = [&](ComputeDevice device) {
       c.evolution.device = device;
-      gradient::GradientProblem problem(c, 2);
+      gradient::GradientProblem problem(io::gradient_plan(c), 2);
       return problem.evaluate(true).gradient;
     };
     const RVector cpu = gradient(ComputeDevice::cpu), gpu = gradient(ComputeDevice::cuda);

@@ -108,7 +108,7 @@ TEST(CliSweep, DeviceAxisRebuildsAndEqualsRunSet) {
 }
 
 // Control-line keys are swept like pulse keys (docs/cli.md "sweep"): by index or by name, each
-// point's lines rebuilt with its pulses (Simulator::set_pulses) on one simulator, every point
+// point's lines rebuilt with its pulses (Simulator::set_drive) on one simulator, every point
 // different and equal to `run --set` at its values; a line value invalid at one point is an
 // input error naming the --vary before any work.
 TEST(CliSweep, LineAxesEqualRunSetAtEveryPoint) {

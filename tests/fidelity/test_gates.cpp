@@ -10,6 +10,7 @@
 #include "fidelity_test_util.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 
 namespace qevolve::fidelity {
@@ -124,7 +125,7 @@ GateSpec gate(const std::string& name, std::vector<std::string> qubits, int inde
 CMatrix build(const std::vector<GateSpec>& gates, const std::vector<std::string>& names) {
   TargetSpec t;
   t.gates = gates;
-  return target_unitary(t, names, test_config());
+  return target_unitary(t, names);
 }
 
 /// `base` with a device of two-level fluxonia named `names`, a 10 ns evolution and the target
@@ -281,7 +282,9 @@ TEST_F(MatrixFile, PlacedLikeANamedGate) {
   write("g.h5", g);
   TargetSpec t;
   t.gates = {file_gate("g.h5", {"q2", "q0"})};  // relative to the config's folder
-  const CMatrix u = target_unitary(t, {"q0", "q1", "q2"}, config());
+  Config c = config();
+  c.target = t;
+  const CMatrix u = io::target_unitary(c, {"q0", "q1", "q2"});  // the file read by the stage
   const CMatrix I2 = pauli('I');
   CMatrix ref = CMatrix::Zero(8, 8);  // first listed (q2) is the gate's most significant bit
   for (int r = 0; r < 4; ++r)

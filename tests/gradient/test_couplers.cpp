@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/resolve.hpp"
@@ -169,9 +170,9 @@ struct Outcome {
 Outcome evolve(const std::string& text) {
   const Config c = io::parse_config(text, "coupler.yaml");
   (void)io::resolve(c, io::Purpose::evolve);
-  const solver::Simulator sim(c, io::build_device(c), 1);
+  const solver::Simulator sim(io::evolution_plan(c), 1);
   comm::SerialCommunicator serial;
-  const auto spec = gradient::objective_spec(c, sim);
+  const auto spec = io::objective_spec(c, sim);
   EXPECT_TRUE(spec.has_value());
   gradient::Evaluation ev = gradient::evaluate(sim, spec, serial, serial);
   return {sim.initial_labels(), ev.unitary, *ev.fidelity};
@@ -305,8 +306,8 @@ TEST(Couplers, TwoQubitTargetsOnAnyPairOfQubits) {
                                angle + ", qubits: [q" + std::to_string(a) + ", q" + std::to_string(b) + "]}]}\n";
       const Config c = io::parse_config(text, "pair.yaml");
       (void)io::resolve(c, io::Purpose::evolve);
-      const solver::Simulator sim(c, io::build_device(c), 1);
-      const auto spec = gradient::objective_spec(c, sim);
+      const solver::Simulator sim(io::evolution_plan(c), 1);
+      const auto spec = io::objective_spec(c, sim);
       ASSERT_TRUE(spec.has_value());
       const CMatrix g4 = fidelity::standard_gate(g, 0.7);
       CMatrix ref = CMatrix::Zero(8, 8);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fd_check.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/resolve.hpp"
@@ -75,14 +76,14 @@ TEST_P(FluxGaugeGradient, AdjointMatchesCentralDifferences) {
   {  // the gauge moves on t0: its three flux channels read the step's edges
     Config c = config;
     (void)io::resolve(c, io::Purpose::evolve);
-    const solver::Simulator sim(c, io::build_device(c), 1);
+    const solver::Simulator sim(io::evolution_plan(c), 1);
     int moving = 0;
     for (const auto& ch : sim.channels()) moving += sim.gauge_moves(ch) ? 1 : 0;
     EXPECT_EQ(moving, 3);
     EXPECT_TRUE(sim.gauge_turned(0.0));  // the end turns are not the identity
     EXPECT_TRUE(sim.gauge_turned(sim.options().duration));
   }
-  gradient::GradientProblem problem(config, 1);
+  gradient::GradientProblem problem(io::gradient_plan(config), 1);
   expect_adjoint_matches_fd(problem, std::string("flux gauge ") + GetParam().name);
 }
 

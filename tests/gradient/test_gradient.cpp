@@ -31,6 +31,7 @@
 #include <string>
 
 #include "fd_check.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 
@@ -92,7 +93,7 @@ class Gradient : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Gradient, AdjointMatchesCentralDifferences) {
   const Config config = io::parse_config(config_text(GetParam()), "gradient.yaml");
-  gradient::GradientProblem problem(config, 1);
+  gradient::GradientProblem problem(io::gradient_plan(config), 1);
   expect_adjoint_matches_fd(problem, GetParam().name);
 }
 
@@ -131,7 +132,7 @@ TEST_P(OpenGradient, AdjointMatchesCentralDifferences) {
   put("ORDER", std::to_string(GetParam().order));
   put("COMPENSATION", GetParam().compensation);
   const Config config = io::parse_config(text, "open_gradient.yaml");
-  gradient::GradientProblem problem(config, 2);
+  gradient::GradientProblem problem(io::gradient_plan(config), 2);
   ASSERT_EQ(problem.evaluate(false).superoperator.rows(), 16);
   expect_adjoint_matches_fd(problem, std::string("open ") + GetParam().name);
 }
@@ -172,7 +173,7 @@ TEST_P(CouplerGradient, AdjointMatchesCentralDifferences) {
   put("NOISE", open ? ", noise: {q0: {t1: 300.0}, c0: {t1: 200.0, tphi: 400.0}}" : "");
   put("COMPENSATION", GetParam().compensation);
   const Config config = io::parse_config(text, "coupler_gradient.yaml");
-  gradient::GradientProblem problem(config, 2);
+  gradient::GradientProblem problem(io::gradient_plan(config), 2);
   const gradient::Evaluation ev = problem.evaluate(false);
   if (open)
     EXPECT_EQ(ev.superoperator.rows(), 16);  // d^2: the coupler stays in 0
@@ -203,7 +204,7 @@ TEST(CouplerGradient, ChebyshevEqualsTheDenseAdjoint) {
     put("ORDER", "4");
     put("NOISE", "");
     put("COMPENSATION", "vz");
-    gradient::GradientProblem problem(io::parse_config(text, "coupler_gradient.yaml"), 1);
+    gradient::GradientProblem problem(io::gradient_plan(io::parse_config(text, "coupler_gradient.yaml")), 1);
     return problem.evaluate(true);
   };
   const gradient::Evaluation cheb = gradient_of("magnus4, splitting: chebyshev");
@@ -260,7 +261,7 @@ TEST_P(FluxGradient, AdjointMatchesCentralDifferences) {
   put("SOLVER", GetParam().solver);
   put("ORDER", std::to_string(GetParam().order));
   const Config config = io::parse_config(text, "flux_gradient.yaml");
-  gradient::GradientProblem problem(config, 1);
+  gradient::GradientProblem problem(io::gradient_plan(config), 1);
   expect_adjoint_matches_fd(problem, std::string("flux ") + GetParam().name);
 }
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 
@@ -87,19 +88,19 @@ void expect_weighted_gradient_matches_fd(gradient::GradientProblem& problem, con
 
 TEST(LeakageWeight, ClosedVzReoptimised) {
   const Config config = io::parse_config(pair_config("vz", false, false), "leak.yaml");
-  gradient::GradientProblem problem(config, 1);
+  gradient::GradientProblem problem(io::gradient_plan(config), 1);
   expect_weighted_gradient_matches_fd(problem, "closed, vz re-optimised");
 }
 
 TEST(LeakageWeight, ClosedTrainableAngles) {
   const Config config = io::parse_config(pair_config("vz", true, false), "leak.yaml");
-  gradient::GradientProblem problem(config, 1);
+  gradient::GradientProblem problem(io::gradient_plan(config), 1);
   expect_weighted_gradient_matches_fd(problem, "closed, trainable vz angles");
 }
 
 TEST(LeakageWeight, OpenLindblad) {
   const Config config = io::parse_config(pair_config("none", false, true), "leak.yaml");
-  gradient::GradientProblem problem(config, 1);
+  gradient::GradientProblem problem(io::gradient_plan(config), 1);
   expect_weighted_gradient_matches_fd(problem, "open (Lindblad)");
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "fd_check.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 
@@ -76,7 +77,7 @@ TEST_P(LineGradient, AdjointMatchesCentralDifferences) {
   put("NOISE", GetParam().noise);
   put("COMPENSATION", GetParam().compensation);
   const Config config = io::parse_config(text, "line_gradient.yaml");
-  gradient::GradientProblem problem(config, 2);
+  gradient::GradientProblem problem(io::gradient_plan(config), 2);
   ASSERT_EQ(problem.names().size(), 6U + 9U);  // 6 pulse parameters, 9 line parameters
   expect_adjoint_matches_fd(problem, std::string("lines ") + GetParam().name);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
@@ -69,7 +70,7 @@ target:
 TEST(GradientProblemComms, TheGatherGoesToTheHostAndTheReductionsToTheReduceCommunicator) {
   const Config config = io::parse_config(kConfig, "case.yaml");
   CountingCommunicator host("mpi"), reduce("nccl");
-  gradient::GradientProblem problem(config, 1, host, reduce);
+  gradient::GradientProblem problem(io::gradient_plan(config), 1, host, reduce);
   const gradient::Evaluation ev = problem.evaluate(true);
   ASSERT_EQ(ev.gradient.size(), 2);
   const solver::Simulator& sim = problem.simulator();
@@ -97,8 +98,8 @@ TEST(GradientProblemComms, TwoCommunicatorsGiveTheSameBitsAsOne) {
   const Config config = io::parse_config(kConfig, "case.yaml");
   CountingCommunicator host("mpi"), reduce("nccl");
   comm::SerialCommunicator serial;
-  gradient::GradientProblem split(config, 1, host, reduce);
-  gradient::GradientProblem one(config, 1, serial);
+  gradient::GradientProblem split(io::gradient_plan(config), 1, host, reduce);
+  gradient::GradientProblem one(io::gradient_plan(config), 1, serial);
   const gradient::Evaluation a = split.evaluate(true);
   const gradient::Evaluation b = one.evaluate(true);
   EXPECT_EQ(a.infidelity, b.infidelity);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/resolve.hpp"
@@ -65,10 +66,10 @@ Outcome run(const std::string& text, int steps = 0) {
   std::vector<io::Override> sets;
   if (steps > 0) sets.push_back({"evolution.steps", std::to_string(steps), "--steps"});
   Config config = io::parse_config(text, "case.yaml", sets);
-  solver::Simulator sim(config, io::build_device(config), 1);
+  solver::Simulator sim(io::evolution_plan(config), 1);
   const solver::Options before = sim.options();
   comm::SerialCommunicator serial;
-  const auto objective = gradient::objective_spec(config, sim);
+  const auto objective = io::objective_spec(config, sim);
   const gradient::Evaluation ev = gradient::evaluate(sim, objective, serial, serial);
   Outcome o{ev.fidelity->fidelity, gradient::estimate_step_error(sim, *objective, ev, serial, serial)};
   EXPECT_EQ(sim.options().steps, before.steps);
@@ -118,7 +119,7 @@ TEST(StepError, ProblemEstimateEqualsTheFreeFunction) {
   const Outcome plain = run(text);
   text.replace(text.find("duration: 40.0}"), 15, "duration: 40.0, optimize: [amplitude]}");
   Config trainable = io::parse_config(text, "case.yaml");
-  gradient::GradientProblem problem(trainable, 1);
+  gradient::GradientProblem problem(io::gradient_plan(trainable), 1);
   const gradient::StepError a = problem.estimate_step_error(problem.evaluate(true));
   EXPECT_EQ(a.coarse_steps, plain.estimate.coarse_steps);  // 150, or 225 when the estimate is confirmed
   EXPECT_EQ(a.order, 2);
@@ -129,7 +130,7 @@ TEST(StepError, ProblemEstimateEqualsTheFreeFunction) {
 TEST(StepError, OrderFollowsTheSchemeAndTheDrive) {
   const auto order = [](const std::string& text) {
     Config config = io::parse_config(text, "case.yaml");
-    solver::Simulator sim(config, io::build_device(config), 1);
+    solver::Simulator sim(io::evolution_plan(config), 1);
     return gradient::step_error_order(sim);
   };
   EXPECT_EQ(order(fill(kSingle, "solver: expm", "none")), 2);

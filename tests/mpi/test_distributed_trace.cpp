@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "cli/cli_util.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/resolve.hpp"
@@ -40,7 +41,7 @@ TEST(DistributedTrace, EqualsOneProcessOnEveryRank) {
     const auto path = dir.write("c.yaml", text + "output:\n  trace: {every: 7}\n");
     Config config = io::load_config(path.string());
     (void)io::resolve(config, io::Purpose::evolve);
-    const solver::Simulator sim(config, io::build_device(config), 1);
+    const solver::Simulator sim(io::evolution_plan(config), 1);
     comm::SerialCommunicator one;
     const solver::Trace serial = trace_on(sim, one);
     ASSERT_EQ(serial.time.size(), 10u);  // 0, 7, ..., 56 and 60

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/pulse.hpp"
@@ -59,7 +60,7 @@ void expect_close(double adjoint, double fd, const std::string& what) {
 
 TEST_P(Adjoint, PulseParametersMatchFiniteDifferences) {
   const Config c = config();
-  solver::Simulator sim(c, io::build_device(c), 1);
+  solver::Simulator sim(io::evolution_plan(c), 1);
   const CMatrix A = random_matrix(sim.device().dim(), static_cast<Index>(sim.initial_indices().size()), 7);
   const CMatrix psiN = sim.evolve_product(sim.initial_columns());
 
@@ -114,7 +115,7 @@ TEST_P(Adjoint, PulseParametersMatchFiniteDifferences) {
 TEST_P(Adjoint, HamiltonianTangentsMatchFiniteDifferences) {
   const Config c = config();
   const device::Device base = io::build_device(c);
-  solver::Simulator sim(c, base, 1);
+  solver::Simulator sim(io::evolution_plan(c, base), 1);
   const CMatrix A = random_matrix(base.dim(), static_cast<Index>(sim.initial_indices().size()), 11);
   const CMatrix psiN = sim.evolve_product(sim.initial_columns());
   const auto terms = base.static_terms();
@@ -147,7 +148,7 @@ TEST_P(Adjoint, HamiltonianTangentsMatchFiniteDifferences) {
         cp.inductive *= 1 + e;
       }
     if (which == 1) modes[1].energies += e * dE1;
-    solver::Simulator s(c, device::Device(modes, couplings), 1);
+    solver::Simulator s(io::evolution_plan(c, device::Device(modes, couplings)), 1);
     std::vector<pulse::Pulse> pulses = sim.pulses();
     if (which == 2) {  // O_0 -> (1 + e) O_0 is the same as scaling pulse 0 (no crosstalk)
       auto& p0 = pulses[static_cast<std::size_t>(ch0.pulse)];

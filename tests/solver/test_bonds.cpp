@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "../../src/solver/bond_list.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/linalg.hpp"
 #include "qevolve/simulator.hpp"
@@ -30,7 +31,7 @@ std::vector<DriveEigen> drive_eigen(const Simulator& sim) {
 
 /// sum_b h_b(c(t)) embedded into the full space, against the dense H(t) (brute force).
 void expect_bonds_sum_to_h(const Config& c, int expected_colours, std::size_t expected_bonds) {
-  Simulator sim(c, io::build_device(c), 1);
+  Simulator sim(io::evolution_plan(c), 1);
   const auto drives = drive_eigen(sim);
   const BondList bl = make_bond_list(sim.device(), drives);
   EXPECT_EQ(bl.colours, expected_colours);
@@ -69,7 +70,7 @@ TEST(BondList, ChainRingAndUncoupledModesSumToH) {
 
 CMatrix evolve_all(Config c) {
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator sim(c, io::build_device(c), 2);
+  Simulator sim(io::evolution_plan(c), 2);
   return sim.evolve().columns;
 }
 
@@ -144,9 +145,9 @@ TEST(Bonds, FewerGatesThanTerms) {
   for (int n : {3, 6}) {
     Config c = testing::driven_chain(n, 2);
     c.evolution.splitting = Splitting::terms;
-    Simulator terms(c, io::build_device(c), 1);
+    Simulator terms(io::evolution_plan(c), 1);
     c.evolution.splitting = Splitting::bonds;
-    Simulator bonds(c, io::build_device(c), 1);
+    Simulator bonds(io::evolution_plan(c), 1);
     EXPECT_EQ(terms.gates_per_step(), 2 * n - 4);
     EXPECT_EQ(bonds.gates_per_step(), n - 1);
   }

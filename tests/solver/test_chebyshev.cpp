@@ -12,6 +12,7 @@
 #include <random>
 
 #include "../../src/solver/chebyshev.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/linalg.hpp"
 #include "qevolve/resolve.hpp"
@@ -167,7 +168,7 @@ Config with_splitting(Config c, Solver solver, Splitting splitting, int steps) {
 }
 
 CMatrix evolve(const Config& c) {
-  Simulator sim(c, io::build_device(c), 1);
+  Simulator sim(io::evolution_plan(c), 1);
   return sim.evolve().columns;
 }
 

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
@@ -91,7 +92,7 @@ std::string case_yaml(const std::string& name, int levels) {
 CMatrix block(const std::string& name, int levels) {
   const Config c = io::parse_config(case_yaml(name, levels), name + ".yaml");
   (void)io::resolve(c, io::Purpose::evolve);
-  const Simulator sim(c, io::build_device(c), 1);
+  const Simulator sim(io::evolution_plan(c), 1);
   const CMatrix cols = sim.evolve().columns;
   const std::vector<Index> comp = sim.device().computational_indices();
   CMatrix B(cols.cols(), cols.cols());
@@ -134,7 +135,7 @@ TEST(FluxGauge, TracedStatesAreInTheLabGauge) {
   // traced boundary; the boundaries 0 and N show the input and the output columns themselves.
   const Config c = io::parse_config(case_yaml("ends_a0.3", 6), "ends.yaml");
   (void)io::resolve(c, io::Purpose::evolve);
-  const Simulator sim(c, io::build_device(c), 1);
+  const Simulator sim(io::evolution_plan(c), 1);
   ASSERT_TRUE(sim.gauge_turned(0.0));
   ASSERT_TRUE(sim.gauge_turned(sim.options().duration));
   const int N = sim.options().steps;
@@ -160,7 +161,7 @@ TEST(FluxGauge, LastStepEndsAtTExactly) {
     Config c = io::parse_config(case_yaml("ends_a0.3", 6), "ends.yaml");
     c.evolution.steps = steps;
     (void)io::resolve(c, io::Purpose::evolve);
-    const Simulator sim(c, io::build_device(c), 1);
+    const Simulator sim(io::evolution_plan(c), 1);
     EXPECT_EQ(sim.step_edges(sim.options().duration).second, sim.options().duration);
     EXPECT_EQ(sim.step_edges(0.0).first, 0.0);
     // A traced state at the last boundary is turned back at T too: it is the output.

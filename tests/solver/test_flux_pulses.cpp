@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
@@ -60,7 +61,7 @@ CMatrix propagator(Config c, Solver solver, int order, int steps) {
   c.evolution.solver = solver;
   c.evolution.order = order;
   c.evolution.steps = steps;
-  const Simulator sim(c, io::build_device(c), 1);
+  const Simulator sim(io::evolution_plan(c), 1);
   return sim.evolve().columns;
 }
 
@@ -134,7 +135,7 @@ evolution: {solver: trotter, order: 2, steps: 100}
     text.replace(text.find("FLUX"), 4, flux);
     const Config c = io::parse_config(text, "chain.yaml");
     (void)io::resolve(c, io::Purpose::evolve);
-    return std::make_unique<Simulator>(c, io::build_device(c), 1);
+    return std::make_unique<Simulator>(io::evolution_plan(c), 1);
   };
   const auto plain = build("");
   const auto flux = build("  - {qubit: b, operator: flux, shape: cos, amplitude: 0.1, duration: 20}");
@@ -247,7 +248,7 @@ pulses:
 evolution: {solver: trotter, order: 2, steps: 200, initial_states: all}
 )", "number.yaml");
   (void)io::resolve(c, io::Purpose::evolve);
-  const Simulator sim(c, io::build_device(c), 1);
+  const Simulator sim(io::evolution_plan(c), 1);
   const CMatrix U = sim.evolve().columns;
   const auto& E = sim.device().modes()[0].energies;
   for (Index k = 0; k < 4; ++k) {
@@ -271,7 +272,7 @@ evolution: {solver: expm, steps: 400}
 )", "levels.yaml");
     c.device.qubits[0].levels = levels;
     (void)io::resolve(c, io::Purpose::evolve);
-    const Simulator sim(c, io::build_device(c), 1);
+    const Simulator sim(io::evolution_plan(c), 1);
     return CMatrix(sim.evolve().columns.topRows(2));
   };
   double previous = 1.0;

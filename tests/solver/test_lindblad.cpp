@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "../../src/solver/lindblad.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/device.hpp"
@@ -105,7 +106,7 @@ TEST(Lindblad, FreeDecayAndRamseyMatchTheirClosedForms) {
       Config c = idle_qubit(solver, order, k.t1, k.tphi, T);
       c.evolution.rtol = 1e-13;  // adaptive: ~4500 rad of free precession in the lab frame
       c.evolution.atol = 1e-15;
-      Simulator sim(c, io::build_device(c), 1);
+      Simulator sim(io::evolution_plan(c), 1);
       const CMatrix S = sim.evolve_channel().superoperator;  // 4 x 4: (a + 2b, i + 2j)
       const double g1 = k.t1 ? 1.0 / *k.t1 : 0.0, gphi = k.tphi ? 1.0 / *k.tphi : 0.0;
       const double p1 = std::exp(-T * g1);
@@ -135,7 +136,7 @@ TEST(Lindblad, WithoutNoiseTheChannelIsTheClosedUnitary) {
     Config open = closed;
     open.evolution.noise.push_back(noise_entry("q0", 1e300, {}));
     open.evolution.noise.push_back(noise_entry("q1", {}, 1e300));
-    Simulator cs(closed, io::build_device(closed), 1), os(open, io::build_device(open), 1);
+    Simulator cs(io::evolution_plan(closed), 1), os(io::evolution_plan(open), 1);
     const CMatrix cols = cs.evolve().columns;
     const auto comp = cs.device().computational_indices();
     const auto d = static_cast<Index>(comp.size());
@@ -159,7 +160,7 @@ CMatrix channel(Config c, Solver solver, int order, int steps, int threads = 1) 
   c.evolution.solver = solver;
   c.evolution.order = order;
   c.evolution.steps = steps;
-  Simulator sim(c, io::build_device(c), threads);
+  Simulator sim(io::evolution_plan(c), threads);
   return sim.evolve_channel().superoperator;
 }
 
@@ -200,7 +201,7 @@ TEST(Lindblad, ChannelIsTracePreservingOnTheFullSpaceAndThreadIndependent) {
   // Every input |i><i| keeps unit trace on the full space (the computational block may leak),
   // and the threaded result is bitwise the one-thread result.
   const Config c = noisy_chain();
-  Simulator one(c, io::build_device(c), 1), two(c, io::build_device(c), 2);
+  Simulator one(io::evolution_plan(c), 1), two(io::evolution_plan(c), 2);
   const Index D = one.device().dim();
   CMatrix vecs = CMatrix::Zero(D * D, 3);
   for (Index k = 0; k < 3; ++k) vecs(k * 4 + D * (k * 4), k) = 1.0;  // |4k><4k|
@@ -249,7 +250,7 @@ TEST(Lindblad, DrivenFluxoniumMatchesQutipMesolve) {
   adaptive.evolution.solver = Solver::adaptive;
   adaptive.evolution.rtol = 1e-10;
   adaptive.evolution.atol = 1e-12;
-  Simulator asim(adaptive, io::build_device(adaptive), 2);
+  Simulator asim(io::evolution_plan(adaptive), 2);
   const double err_adaptive = max_abs(asim.evolve_channel().superoperator - ref);
   std::printf("vs QuTiP mesolve: adaptive rtol 1e-10: %.3e\n", err_adaptive);
   EXPECT_LT(err_adaptive, 1e-6);
@@ -264,7 +265,7 @@ TEST(Lindblad, NoiseVariantsReuseTheCache) {
   // A batch of noise variants: set_noise rebuilds the dissipators only (counts, not timing),
   // and the result equals a simulator built for the new rates.
   const Config c = noisy_chain();
-  Simulator sim(c, io::build_device(c), 1);
+  Simulator sim(io::evolution_plan(c), 1);
   const CacheStats before = sim.stats();
   Config other = c;
   other.evolution.noise[0].t1 = 150.0;
@@ -274,7 +275,7 @@ TEST(Lindblad, NoiseVariantsReuseTheCache) {
   EXPECT_EQ(after.static_factor_builds, before.static_factor_builds);
   EXPECT_EQ(after.drive_eigendecompositions, before.drive_eigendecompositions);
   EXPECT_EQ(after.dissipator_builds, before.dissipator_builds + 1);
-  Simulator fresh(other, io::build_device(other), 1);
+  Simulator fresh(io::evolution_plan(other), 1);
   EXPECT_EQ(max_abs(sim.evolve_channel().superoperator - fresh.evolve_channel().superoperator), 0.0);
   Config bad = c;
   bad.evolution.noise[0].qubit = "q1";
@@ -366,7 +367,7 @@ TEST(Lindblad, TheEngineAssertsWhatTheStageRefuses) {
   Config c = noisy_chain();
   c.evolution.noise.push_back(noise_entry("q7", 100.0, {}));
   try {
-    Simulator sim(c, io::build_device(c), 1);
+    Simulator sim(io::evolution_plan(c), 1);
     FAIL() << "accepted an unknown mode";
   } catch (const std::logic_error& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -378,7 +379,7 @@ TEST(Lindblad, TheEngineAssertsWhatTheStageRefuses) {
 
 /// obj = Re sum conj(W) x_N over the vectorised final states of the computational inputs.
 double linear_objective(const Config& c, const CMatrix& W, int threads = 1) {
-  Simulator sim(c, io::build_device(c), threads);
+  Simulator sim(io::evolution_plan(c), threads);
   const Index D = sim.device().dim();
   const auto comp = sim.device().computational_indices();
   CMatrix x0 = CMatrix::Zero(D * D, static_cast<Index>(comp.size()));
@@ -398,7 +399,7 @@ TEST(LindbladAdjoint, MatchesFiniteDifferencesForT1TphiAndAmplitude) {
     c.pulses[0].amplitude_auto = false;
     c.pulses[0].amplitude = 0.021;
     c.pulses[0].angle.reset();
-    Simulator sim(c, io::build_device(c), 2);
+    Simulator sim(io::evolution_plan(c), 2);
     const Index D = sim.device().dim();
     const auto comp = sim.device().computational_indices();
     const auto n = static_cast<Index>(comp.size());

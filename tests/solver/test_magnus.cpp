@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
@@ -15,7 +16,7 @@ namespace qevolve::solver {
 namespace {
 
 double x_gate_infidelity(const Config& c) {
-  Simulator sim(c, io::build_device(c), 2);
+  Simulator sim(io::evolution_plan(c), 2);
   const CMatrix cols = sim.evolve().columns;
   const auto comp = sim.device().computational_indices();
   CMatrix U(2, 2);
@@ -51,7 +52,7 @@ TEST(Magnus4, DenseReproducesTheReferenceNumbers) {
 
 CMatrix evolve_all(Config c) {
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator sim(c, io::build_device(c), 2);
+  Simulator sim(io::evolution_plan(c), 2);
   return sim.evolve().columns;
 }
 
@@ -95,12 +96,12 @@ TEST(Magnus4, OrderOtherThanFourIsAnInputError) {
   c.evolution.solver = Solver::magnus4;
   c.evolution.steps = 50;
   c.evolution.order = 2;
-  Simulator sim(c, io::build_device(c), 1);
+  Simulator sim(io::evolution_plan(c), 1);
   EXPECT_EQ(sim.options().order, 4);
   // Two exponentials per step, each through the fused order-4 splitting.
   c.evolution.solver = Solver::trotter;
   c.evolution.order = 4;
-  Simulator trotter(c, io::build_device(c), 1);
+  Simulator trotter(io::evolution_plan(c), 1);
   EXPECT_EQ(sim.gates_per_step(), 2 * trotter.gates_per_step());
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "solver_fixtures.hpp"
@@ -11,7 +12,7 @@ namespace qevolve::solver {
 namespace {
 
 double infidelity(const Config& c) {
-  Simulator sim(c, io::build_device(c), 2);
+  Simulator sim(io::evolution_plan(c), 2);
   const CMatrix cols = sim.evolve().columns;
   const auto comp = sim.device().computational_indices();
   CMatrix U(2, 2);

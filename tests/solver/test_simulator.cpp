@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "../../src/solver/adaptive.hpp"
@@ -16,7 +17,7 @@ namespace {
 
 CMatrix evolve_all(Config c) {
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator sim(c, io::build_device(c), 2);
+  Simulator sim(io::evolution_plan(c), 2);
   return sim.evolve().columns;
 }
 
@@ -63,16 +64,16 @@ TEST(Simulator, ProductAndDressedResultsAreConsistent) {
   Config c = testing::driven_chain(2, 3);
   c.evolution.steps = 300;
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator product(c, io::build_device(c), 2);
+  Simulator product(io::evolution_plan(c), 2);
   const CMatrix Up = product.evolve().columns;
   c.evolution.basis = Basis::dressed;
-  Simulator dressed(c, io::build_device(c), 2);
+  Simulator dressed(io::evolution_plan(c), 2);
   const CMatrix Ud = dressed.evolve().columns;
   const CMatrix& S = dressed.dressed()->transform;
   EXPECT_LT(max_abs(Ud - S.adjoint() * Up * S), 1e-10);
   // And in the rotating frame the same relation holds with each basis's own energies.
   c.evolution.frame = Frame::rotating;
-  Simulator dressed_rot(c, io::build_device(c), 2);
+  Simulator dressed_rot(io::evolution_plan(c), 2);
   const CMatrix Udr = dressed_rot.evolve().columns;
   const double T = dressed_rot.options().duration;
   CMatrix phase = CMatrix::Zero(9, 9);
@@ -100,7 +101,7 @@ TEST(Simulator, RotatingFrameUndoesTheFreeEvolution) {
   c.evolution.initial_states.kind = InitialStates::Kind::all;
   for (Solver s : {Solver::trotter, Solver::expm, Solver::adaptive}) {
     c.evolution.solver = s;
-    Simulator sim(c, io::build_device(c), 1);
+    Simulator sim(io::evolution_plan(c), 1);
     const double dev = max_abs(sim.evolve().columns - CMatrix::Identity(4, 4));
     // Fixed-step solvers are exact here (diagonal H): rounding of phases up to 2 pi * 15 GHz *
     // 13.7 ns ~ 1300 rad, i.e. ~1e-13. The adaptive solver's global error is ~rtol per unit of
@@ -139,7 +140,7 @@ TEST(Simulator, AdaptiveStopsAtItsMaximumOfSteps) {
 
 TEST(Simulator, CacheIsReusedForNewPulseParameters) {
   Config c = testing::driven_chain(3, 2);
-  Simulator sim(c, io::build_device(c), 2);
+  Simulator sim(io::evolution_plan(c), 2);
   const CacheStats before = sim.stats();
   EXPECT_EQ(before.static_factor_builds, 1);
   EXPECT_EQ(before.drive_eigendecompositions, 3);
@@ -161,16 +162,16 @@ TEST(Simulator, CacheIsReusedForNewPulseParameters) {
 TEST(Simulator, ResultsDoNotDependOnThreads) {
   Config c = testing::driven_chain(4, 2);
   c.evolution.initial_states.kind = InitialStates::Kind::all;
-  Simulator one(c, io::build_device(c), 1);
-  Simulator two(c, io::build_device(c), 2);
+  Simulator one(io::evolution_plan(c), 1);
+  Simulator two(io::evolution_plan(c), 2);
   EXPECT_EQ(max_abs(one.evolve().columns - two.evolve().columns), 0.0);
 }
 
 TEST(Simulator, SinglePrecisionReportsItsDeviation) {
   Config c = testing::driven_chain(3, 2);
-  const CMatrix ref = Simulator(c, io::build_device(c), 2).evolve().columns;
+  const CMatrix ref = Simulator(io::evolution_plan(c), 2).evolve().columns;
   c.evolution.precision = Precision::single;
-  Simulator sim(c, io::build_device(c), 2);
+  Simulator sim(io::evolution_plan(c), 2);
   const EvolveResult r = sim.evolve();
   // complex64 over 500 steps of unitary gates: rounding ~6e-8 per operation accumulates to
   // ~1e-5; the reported deviation is the first block's measured difference to double.
@@ -185,7 +186,7 @@ TEST(Simulator, InitialStateLabels) {
   Config c = testing::driven_chain(3, 3);
   c.evolution.initial_states.kind = InitialStates::Kind::list;
   c.evolution.initial_states.labels = {"012", "200"};
-  Simulator sim(c, io::build_device(c), 1);
+  Simulator sim(io::evolution_plan(c), 1);
   EXPECT_EQ(sim.initial_indices(), (std::vector<Index>{5, 18}));
   EXPECT_EQ(sim.initial_labels(), (std::vector<std::string>{"012", "200"}));
   EXPECT_FALSE(sim.initial_states_are_computational());
@@ -230,7 +231,7 @@ TEST(Simulator, PulseSamplesAreWhatTheSolverEvaluates) {
   Config c = testing::driven_chain(2, 2);
   c.evolution.steps = 90;
   c.pulses[1].delay = 3.0;  // the second pulse starts later: zeros before it
-  Simulator sim(c, io::build_device(c), 1);
+  Simulator sim(io::evolution_plan(c), 1);
   const PulseSamples ps = sim.pulse_samples();
   ASSERT_EQ(ps.time.size(), 90u);
   ASSERT_EQ(ps.values.size(), 2u);
@@ -247,7 +248,7 @@ TEST(Simulator, PulseSamplesAreWhatTheSolverEvaluates) {
   }
   EXPECT_EQ(ps.values[1][0], 0.0);  // t = 0.5 dt is before the delayed pulse
   c.evolution.solver = Solver::magnus4;
-  Simulator magnus(c, io::build_device(c), 1);
+  Simulator magnus(io::evolution_plan(c), 1);
   const PulseSamples pm = magnus.pulse_samples();
   ASSERT_EQ(pm.time.size(), 180u);
   const double h = std::sqrt(3.0) / 6.0;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/cli_util.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/resolve.hpp"
@@ -26,7 +27,7 @@ TEST(Trace, ModeMarginalsSumThePopulations) {
     text.replace(text.find("initial_states: all}"), 20, "initial_states: all, basis: " + basis + "}");
     Config config = io::load_config(dir.write("c.yaml", text).string());
     (void)io::resolve(config, io::Purpose::evolve);
-    const solver::Simulator sim(config, io::build_device(config), 2);
+    const solver::Simulator sim(io::evolution_plan(config), 2);
     comm::SerialCommunicator one;
     gradient::PipelineHooks hooks;
     hooks.trace = true;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli/cli_util.hpp"
+#include "qevolve/plan.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/linalg.hpp"
@@ -37,7 +38,7 @@ Built build(TempDir& dir, const std::string& evolution, const std::string& extra
   Built b;
   b.config = io::load_config(dir.write("t.yaml", kDevice + "evolution: " + evolution + "\n" + extra).string());
   (void)io::resolve(b.config, io::Purpose::evolve);
-  b.sim = std::make_unique<solver::Simulator>(b.config, io::build_device(b.config), 2);
+  b.sim = std::make_unique<solver::Simulator>(io::evolution_plan(b.config), 2);
   return b;
 }
 
@@ -161,7 +162,7 @@ TEST(Truncation, TwoLevelQubitsAreNotChecked) {
                 "frequency: auto, duration: 50}\nevolution: {steps: 200}\n")
           .string());
   (void)io::resolve(config, io::Purpose::evolve);
-  const solver::Simulator sim(config, io::build_device(config), 1);
+  const solver::Simulator sim(io::evolution_plan(config), 1);
   for (double p : checked(sim)) EXPECT_TRUE(std::isnan(p));
 }
 

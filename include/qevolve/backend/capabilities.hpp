@@ -20,17 +20,13 @@ inline constexpr const char* kCudaRuns =
 /// gates (the doubled register on the gate executor; the resolution stage allows open systems
 /// with trotter only). Open-system gradients and the dense adjoint (expm, splitting: dense)
 /// run on the CPU only.
-[[nodiscard]] inline std::string cpu_only_part(const Config& config) {
-  const EvolutionSpec& e = config.evolution;
+/// `trainable`: what makes the run compute gradients (Config::first_trainable), empty: none.
+[[nodiscard]] inline std::string cpu_only_part(const EvolutionSpec& e, const std::string& trainable) {
   const bool local_gates = e.local_gates();
   if (e.split_solver() && e.splitting == Splitting::chebyshev) return "splitting: chebyshev";
   if (e.is_open() && !local_gates)
     return "open systems with solver expm, adaptive or splitting: dense (evolution.noise / evolution.collapse)";
   if (e.solver == Solver::adaptive) return "solver: adaptive";
-  std::string trainable = config.first_trainable_list();
-  if (trainable.empty() && config.target && config.target->compensation_trainable &&
-      config.target->compensation != Compensation::none)
-    trainable = "target.compensation_trainable";
   if (trainable.empty()) return {};
   if (e.is_open()) return "gradients of open systems (trainable parameters in `" + trainable + "`)";
   if (!local_gates)
