@@ -2,7 +2,9 @@
 // abstract objective, with an atomic per-iteration checkpoint that makes a resumed run follow
 // exactly the iterates of an uninterrupted one (the checkpoint records every objective
 // evaluation; a resumed run replays them instead of recomputing, so the optimiser's internal
-// state is rebuilt bit for bit).
+// state is rebuilt bit for bit). The checkpoint is a Record; how it is written and read is a
+// RecordStore the caller hands in (io::optimize_checkpoint_store(), include/qevolve/
+// optimize_record.hpp: HDF5), so this layer includes no io header.
 #pragma once
 
 #include <functional>
@@ -13,6 +15,8 @@
 #include "qevolve/types.hpp"
 
 namespace qevolve::optimize {
+
+class RecordStore;
 
 /// What the optimiser minimises. evaluate() may be expensive; it is called once per point.
 class Objective {
@@ -44,6 +48,9 @@ struct Settings {
   std::string objective_name = "f";
   std::string checkpoint;  ///< empty: none
   std::string resume;      ///< checkpoint file to resume from (empty: fresh start)
+  /// Writes and reads the checkpoint (io::optimize_checkpoint_store()); not owned, it must
+  /// outlive minimize. None: a checkpoint or resume path is a precondition failure.
+  const RecordStore* store = nullptr;
 };
 
 struct IterationRecord {
@@ -53,6 +60,37 @@ struct IterationRecord {
   double step = 0.0;  ///< |x_k - x_{k-1}|
   double wall_time_s = 0.0;
   RVector aux;  ///< the objective's aux of the iterate (not stored in the checkpoint's history)
+};
+
+/// One objective evaluation, as the checkpoint records it.
+struct EvaluationRecord {
+  RVector x;
+  double f = 0.0;
+  RVector gradient;
+  RVector aux;
+};
+
+/// The record behind checkpoint and resume: the start point, the settings, every objective
+/// evaluation (x, f, gradient, aux) in order and the iteration history. Rewritten after every
+/// evaluation and every iteration; a resumed run replays the evaluations so the optimiser's
+/// internal state is rebuilt exactly.
+struct Record {
+  RVector x0;
+  std::vector<std::string> names;  ///< written only
+  Settings settings;  ///< the numeric settings (checkpoint/resume paths and store not stored)
+  std::vector<EvaluationRecord> evaluations;
+  std::vector<IterationRecord> history;
+  std::string stop_reason;  ///< empty while running
+};
+
+/// Where minimize keeps its Record: write(path, record) replaces the file at `path` atomically
+/// (a reader never sees a partial record); read(path) returns a record written by write. Both
+/// throw an InputError naming the file when it cannot be written, or is missing or unusable.
+class RecordStore {
+ public:
+  virtual ~RecordStore() = default;
+  virtual void write(const std::string& path, const Record& record) const = 0;
+  [[nodiscard]] virtual Record read(const std::string& path) const = 0;
 };
 
 /// Why an optimisation ended (docs/optimize.md "Stopping").
@@ -88,7 +126,8 @@ using IterationCallback = std::function<void(const IterationRecord&)>;
 /// history[0] is the start point; every further record is an accepted iterate (L-BFGS-B: the
 /// point its line search accepted; Adam: the point after the step). Result::x is the best point
 /// evaluated (all evaluated points lie within the bounds). With settings.checkpoint, the record
-/// is rewritten atomically after every live evaluation and iteration and once at the end.
+/// is rewritten atomically after every live evaluation and iteration and once at the end,
+/// through settings.store (a checkpoint or resume path without a store: std::logic_error).
 /// Exceptions thrown by the objective propagate unchanged (the checkpoint keeps everything
 /// evaluated before); a missing, unreadable or mismatched resume file is an InputError naming
 /// it; a non-finite f or gradient is a NumericalError.

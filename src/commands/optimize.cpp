@@ -31,6 +31,7 @@
 #include "auto_steps.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
+#include "qevolve/optimize_record.hpp"
 #include "optimize_problem.hpp"
 #include "run_output.hpp"
 #include "truncation_notes.hpp"
@@ -128,6 +129,7 @@ OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const Optim
   // A relative checkpoint path is taken relative to the working directory, like output.file.
   settings.checkpoint = root ? spec.checkpoint : std::string();
   settings.resume = resume;
+  settings.store = &io::optimize_checkpoint_store();  // HDF5 (include/qevolve/optimize_record.hpp)
 
   ProblemObjective objective(problem);
   // One line per iteration on stderr, terminal or pipe (docs/optimize.md "Progress").

@@ -3,8 +3,9 @@
 // Every evaluation goes through Run::evaluate: while a resumed checkpoint still has recorded
 // evaluations it answers from them (checking that the optimiser asks for the recorded point),
 // otherwise it evaluates the objective, appends to the record and rewrites the checkpoint
-// atomically. The optimisers are deterministic functions of the values they are given, so a
-// resumed run follows the uninterrupted run's iterates exactly.
+// atomically through the caller's RecordStore (settings.store; io's writes HDF5). The
+// optimisers are deterministic functions of the values they are given, so a resumed run
+// follows the uninterrupted run's iterates exactly.
 //
 // Iterations: LBFGSpp has no per-iteration callback, but it takes its line search as a template
 // parameter. AcceptingLineSearch runs LBFGSpp's Moré-Thuente search and then reports the point
@@ -30,7 +31,6 @@
 #include "qevolve/error.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
-#include "record.hpp"
 
 namespace qevolve::optimize {
 namespace {
@@ -77,6 +77,7 @@ class Run {
     record_.settings = settings;
     record_.settings.checkpoint.clear();
     record_.settings.resume.clear();
+    record_.settings.store = nullptr;
     if (!settings.resume.empty()) open_replay();
   }
 
@@ -182,7 +183,7 @@ class Run {
     // resumed file alone, but still writes a separate checkpoint file.
     if (!settings_.checkpoint.empty() &&
         (live_ || !same_file(settings_.checkpoint, settings_.resume)))
-      write_record(settings_.checkpoint, record_);
+      settings_.store->write(settings_.checkpoint, record_);
     Result r;
     r.x = best_x_;
     r.objective = best_f_;
@@ -197,7 +198,7 @@ class Run {
  private:
   void open_replay() {
     const std::string& file = settings_.resume;
-    replay_ = read_record(file);
+    replay_ = settings_.store->read(file);
     const Record& r = *replay_;
     if (r.x0.size() != record_.x0.size())
       mismatch(file, std::to_string(r.x0.size()) + " parameters recorded, " +
@@ -228,7 +229,7 @@ class Run {
   }
 
   void save() const {
-    if (!settings_.checkpoint.empty()) write_record(settings_.checkpoint, record_);
+    if (!settings_.checkpoint.empty()) settings_.store->write(settings_.checkpoint, record_);
   }
 
   static bool same_file(const std::string& a, const std::string& b) {
@@ -412,6 +413,10 @@ std::string stop_description(StopReason reason, const Settings& s, double f) {
 
 Result minimize(Objective& objective, const RVector& x0, const Settings& settings,
                 const IterationCallback& on_iteration) {
+  precondition(settings.checkpoint.empty() || settings.store != nullptr, "optimize::minimize",
+               "optimize.checkpoint", "a checkpoint path without a RecordStore (settings.store)");
+  precondition(settings.resume.empty() || settings.store != nullptr, "optimize::minimize", "--resume",
+               "a checkpoint to resume without a RecordStore (settings.store)");
   if (x0.size() == 0) throw InputError("nothing to optimise: no trainable parameter");
   Run run(objective, x0, settings, on_iteration);
   const StopReason reason =

@@ -75,6 +75,7 @@ PUBLIC_HEADERS = {
     "qevolve/hdf5_file.hpp": "io",
     "qevolve/interrupt.hpp": "io",
     "qevolve/memory_estimate.hpp": "io",        # qevolve::io and ::sizes, for the stage
+    "qevolve/optimize_record.hpp": "io",        # the optimiser's checkpoint file (optimize::RecordStore)
     "qevolve/output_contents.hpp": "io",
     "qevolve/output_path.hpp": "io",
     "qevolve/plan.hpp": "io",                   # the stage's plan builders (src/io/evolution_plan.cpp)

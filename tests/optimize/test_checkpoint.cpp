@@ -2,7 +2,8 @@
 // by max_iterations, killed by an exception in the middle of a line search, or copied while it
 // ran) ends at exactly the point of an uninterrupted run -- replay rebuilds the optimiser's
 // state bit for bit, so the comparison is exact. Mismatched, missing and corrupt checkpoints
-// are InputErrors naming the file.
+// are InputErrors naming the file. The checkpoint goes through io's store (HDF5,
+// include/qevolve/optimize_record.hpp); without a store a checkpoint path is refused.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "optimize_testing.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/hdf5_file.hpp"
+#include "qevolve/optimize_record.hpp"
 #include "qevolve/optimizer.hpp"
 
 namespace qevolve::testing {
@@ -55,8 +57,15 @@ class Mortal final : public Rosenbrock {
   int die_at_;
 };
 
-optimize::Settings method_settings(OptimizerMethod method, int iterations) {
+/// settings(iterations) with io's checkpoint store.
+optimize::Settings stored_settings(int iterations) {
   optimize::Settings s = settings(iterations);
+  s.store = &io::optimize_checkpoint_store();
+  return s;
+}
+
+optimize::Settings method_settings(OptimizerMethod method, int iterations) {
+  optimize::Settings s = stored_settings(iterations);
   s.method = method;
   s.learning_rate = 0.002;  // larger steps make Adam oscillate in the valley (and stall)
   return s;
@@ -173,7 +182,7 @@ TEST(Checkpoint, HoldsEveryEvaluationAndTheHistory) {
   const std::string ck = temp_path("content.h5");
   Cleanup cleanup{{ck}};
   Rosenbrock a;
-  optimize::Settings s = settings(12);
+  optimize::Settings s = stored_settings(12);
   s.checkpoint = ck;
   const auto r = optimize::minimize(a, start(), s);
   const CMatrix counts = io::read_complex_matrix(ck, "/counts");
@@ -195,6 +204,20 @@ TEST(Checkpoint, HoldsEveryEvaluationAndTheHistory) {
   EXPECT_EQ(io::read_complex_matrix(ck, "/settings/max_iterations")(0, 0).real(), 12.0);
 }
 
+TEST(Checkpoint, APathWithoutAStoreIsAPreconditionFailure) {
+  const std::string ck = temp_path("nostore.h5");
+  Cleanup cleanup{{ck}};
+  optimize::Settings s = settings(3);  // no store
+  s.checkpoint = ck;
+  Rosenbrock a;
+  EXPECT_THROW((void)optimize::minimize(a, start(), s), std::logic_error);
+  s.checkpoint.clear();
+  s.resume = ck;
+  EXPECT_THROW((void)optimize::minimize(a, start(), s), std::logic_error);
+  EXPECT_EQ(a.evaluations, 0);
+  EXPECT_FALSE(std::filesystem::exists(ck));
+}
+
 /// The InputError of a resume, with its message.
 std::string resume_error(optimize::Objective& f, const RVector& x0, const optimize::Settings& s) {
   try {
@@ -209,7 +232,7 @@ TEST(Checkpoint, AnotherConfigurationIsRefused) {
   const std::string ck = temp_path("mismatch.h5");
   Cleanup cleanup{{ck}};
   Rosenbrock a;
-  optimize::Settings s = settings(10);
+  optimize::Settings s = stored_settings(10);
   s.checkpoint = ck;
   (void)optimize::minimize(a, start(), s);
   s.checkpoint.clear();
@@ -253,7 +276,7 @@ TEST(Checkpoint, MissingOrCorruptFilesAreInputErrorsNamingTheFile) {
                     missing = temp_path("missing.h5");
   Cleanup cleanup{{good, junk, cut, other}};
   Rosenbrock a;
-  optimize::Settings s = settings(10);
+  optimize::Settings s = stored_settings(10);
   s.checkpoint = good;
   (void)optimize::minimize(a, start(), s);
   s.checkpoint.clear();

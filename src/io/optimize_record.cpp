@@ -1,4 +1,5 @@
-#include "record.hpp"
+// io's store of the optimiser's checkpoint (include/qevolve/optimize_record.hpp: the layout).
+#include "qevolve/optimize_record.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +9,13 @@
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/names.hpp"
 
-namespace qevolve::optimize {
+namespace qevolve::io {
 namespace {
+
+using optimize::EvaluationRecord;
+using optimize::IterationRecord;
+using optimize::Record;
+using optimize::Settings;
 
 constexpr double kFormatVersion = 1.0;
 constexpr const char* kKind = "qevolve optimize checkpoint";
@@ -122,7 +128,7 @@ Record read_unchecked(const std::string& path) {
 
 }  // namespace
 
-void write_record(const std::string& path, const Record& record) {
+void write_optimize_record(const std::string& path, const Record& record) {
   const Index n = record.x0.size();
   Index aux_cols = 0;
   std::vector<double> f, aux_len;
@@ -181,7 +187,7 @@ void write_record(const std::string& path, const Record& record) {
   w.commit();
 }
 
-Record read_record(const std::string& path) {
+Record read_optimize_record(const std::string& path) {
   try {
     return read_unchecked(path);
   } catch (const InputError& e) {
@@ -192,4 +198,21 @@ Record read_record(const std::string& path) {
   }
 }
 
-}  // namespace qevolve::optimize
+namespace {
+
+class Hdf5RecordStore final : public optimize::RecordStore {
+ public:
+  void write(const std::string& path, const Record& record) const override {
+    write_optimize_record(path, record);
+  }
+  [[nodiscard]] Record read(const std::string& path) const override { return read_optimize_record(path); }
+};
+
+}  // namespace
+
+const optimize::RecordStore& optimize_checkpoint_store() {
+  static const Hdf5RecordStore store;
+  return store;
+}
+
+}  // namespace qevolve::io
