@@ -21,7 +21,7 @@
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/output_path.hpp"
-#include "auto_steps.hpp"
+#include "run_evaluation.hpp"
 #include "run_output.hpp"
 #include "truncation_notes.hpp"
 #include "time_estimate.hpp"
@@ -71,47 +71,36 @@ int run(const RunOptions& options, Streams io) {
   report.sim = &sim;
   report.t_build = since(t_build);
   if (root) print_warnings(io.err, config, sim);  // warnings hold before any work, even with --quiet
-  const auto objective = problem ? std::nullopt : io::objective_spec(config, sim);
-  std::optional<gradient::StepError> chosen;  // steps: auto: the search's estimate at its steps
-  const auto t_search = Clock::now();
-  if (config.evolution.steps_auto) {
-    const auto log = [&io, show](const std::string& line) {
-      if (show) io.err << "qevolve: " << line << "\n" << std::flush;
-    };
-    const double tolerance = config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
-    chosen = search_steps(own.get(), problem.get(), objective, tolerance, comm, reduce, log).estimate;
-  }
-  const double search_s = since(t_search);
-  {
-    const double gradient_s = estimate ? estimate->gradient() : 0.0;
-    ProgressBar bar(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s,
-                    options.progress_interval);
-    gradient::PipelineHooks hooks;
-    hooks.progress = [&bar, &io, show, gradient_s](double f) {
-      bar.update(f);
-      if (f < 1.0) return;
-      bar.finish();
-      if (show && gradient_s >= ProgressBar::kLineInterval)
-        io.err << "qevolve: evolution done; the gradient (adjoint pass) next, about " << duration_text(gradient_s)
-               << "\n" << std::flush;
-    };
-    hooks.check_columns = [&sim, &comm](const CMatrix& local) { check_norms(local, sim.options(), comm); };
-    hooks.trace = config.output.trace.requested() && !output.empty();  // nowhere to write: not recorded
-    hooks.truncation = true;  // docs/output.md "Truncation check"
-    gradient::Evaluation ev =
-        problem ? problem->evaluate(true, hooks) : gradient::evaluate(sim, objective, comm, reduce, hooks);
-    if (chosen) {
-      report.step_error = chosen;  // the same steps: the search's estimate is this run's
-      report.t_step_error = search_s;  // the whole search
-    } else if (config.evolution.error_estimate && ev.fidelity) {  // docs/accuracy.md
-      ProgressBar coarse(io.err, show, io.progress, "step-error run", 0.0, options.progress_interval);
-      const auto tick = [&coarse](double f) { coarse.update(f); };
-      report.step_error = problem ? problem->estimate_step_error(ev, tick)
-                                  : gradient::estimate_step_error(*own, *objective, ev, comm, reduce, tick);
-      report.t_step_error = report.step_error->seconds;
-    }
-    take_evaluation(report, std::move(ev), problem ? problem->names() : std::vector<std::string>());
-  }
+  RunTarget target{own.get(), problem ? std::nullopt : io::objective_spec(config, sim), problem.get()};
+  const double gradient_s = estimate ? estimate->gradient() : 0.0;
+  std::optional<ProgressBar> bar, coarse;  // the evolution's, after the step search; the step-error run's
+  RunCallbacks shown;
+  shown.search_log = [&io, show](const std::string& line) {
+    if (show) io.err << "qevolve: " << line << "\n" << std::flush;
+  };
+  shown.searched = [&] {
+    bar.emplace(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s,
+                options.progress_interval);
+  };
+  shown.step_error_progress = [&] {
+    coarse.emplace(io.err, show, io.progress, "step-error run", 0.0, options.progress_interval);
+    return [&coarse](double f) { coarse->update(f); };
+  };
+  // output.trace: nowhere to write, not recorded
+  gradient::PipelineHooks hooks = run_hooks(sim, comm, config.output.trace.requested() && !output.empty());
+  hooks.progress = [&bar, &io, show, gradient_s](double f) {
+    bar->update(f);
+    if (f < 1.0) return;
+    bar->finish();
+    if (show && gradient_s >= ProgressBar::kLineInterval)
+      io.err << "qevolve: evolution done; the gradient (adjoint pass) next, about " << duration_text(gradient_s)
+             << "\n" << std::flush;
+  };
+  RunEvaluation run = evaluate_run(target, config.evolution, comm, reduce, hooks, shown);
+  coarse.reset();
+  take_evaluation(report, std::move(run.ev), problem ? problem->names() : std::vector<std::string>());
+  if (run.searched) report.t_step_error = run.search_s;  // the whole search
+  bar.reset();
   report.bytes_communicated = comm.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
   if (!root) return 0;
   print_warning_lines(io.err, truncation_warnings(sim.device(), report.top_level_population));

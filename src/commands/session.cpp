@@ -24,6 +24,7 @@
 #include "qevolve/sweep_axis.hpp"
 #include "session_impl.hpp"
 #include "auto_steps.hpp"
+#include "run_evaluation.hpp"
 
 namespace qevolve::commands {
 
@@ -232,21 +233,11 @@ RunResult Session::run(const std::vector<std::string>& overrides) {
     const auto files = m.file_lock(all);  // a matrix_file target: the problem reads it
     gradient::GradientProblem& problem = m.problem_for(all, config);
     sim = std::shared_ptr<const solver::Simulator>(m.problem, &problem.simulator());
-    gradient::PipelineHooks hooks;
-    hooks.check_columns = [&sim, &m](const CMatrix& local) { check_norms(local, sim->options(), m.serial); };
-    hooks.trace = trace;
-    hooks.truncation = true;  // as `qevolve run`
-    std::optional<gradient::StepError> chosen;  // as `qevolve run` (run.cpp)
-    if (config.evolution.steps_auto)
-      chosen = search_steps(nullptr, &problem, std::nullopt,
-                            config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance), m.serial, m.serial)
-                   .estimate;
-    gradient::Evaluation ev = problem.evaluate(true, hooks);
-    if (chosen)
-      ev.step_error = chosen;
-    else if (config.evolution.error_estimate && ev.fidelity)
-      ev.step_error = problem.estimate_step_error(ev);
+    const RunTarget target{nullptr, std::nullopt, &problem};  // as `qevolve run` (run_evaluation.hpp)
+    RunEvaluation run = evaluate_run(target, config.evolution, m.serial, m.serial, run_hooks(*sim, m.serial, trace));
+    gradient::Evaluation& ev = run.ev;
     take_evaluation(report, std::move(ev), problem.names());
+    if (run.searched) report.t_step_error = run.search_s;  // the whole search
   } else {
     SweepPoint point = point_of(std::move(config), std::move(resolved), all);
     take_evaluation(report, m.cache.evaluate(point, m.stats, m.threads, trace), {});

@@ -19,6 +19,7 @@
 #include "qevolve/resolve.hpp"
 #include "qevolve/simulator.hpp"
 #include "auto_steps.hpp"
+#include "run_evaluation.hpp"
 #include "qevolve/step_error.hpp"
 #include "run_output.hpp"
 #include "summary_notes.hpp"
@@ -270,27 +271,15 @@ const solver::Simulator& CachedSimulator::prepare(const SweepPoint& p, SweepStat
 gradient::Evaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& stats, int threads, bool trace) {
   const solver::Simulator& sim = prepare(p, stats, threads);
   comm::SerialCommunicator serial;
-  gradient::PipelineHooks hooks;
-  hooks.check_columns = [&sim, &serial](const CMatrix& local) { check_norms(local, sim.options(), serial); };
-  hooks.trace = trace;
-  hooks.truncation = true;  // each point's check; the sweep warns at the worst (sweep_grid.cpp)
-  std::optional<fidelity::ObjectiveSpec> objective;
+  RunTarget target{sim_.get(), std::nullopt, nullptr};
   {
     // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
     const std::lock_guard<std::mutex> lock(hdf5_mutex());
-    objective = io::objective_spec(p.config, sim);
+    target.objective = io::objective_spec(p.config, sim);
   }
-  if (p.config.evolution.steps_auto) {  // the point's own steps (docs/accuracy.md "steps: auto")
-    const double tolerance = p.config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);
-    const AutoSteps chosen = search_steps(sim_.get(), nullptr, objective, tolerance, serial, serial);
-    gradient::Evaluation ev = gradient::evaluate(sim, objective, serial, serial, hooks);
-    ev.step_error = chosen.estimate;
-    return ev;
-  }
-  gradient::Evaluation ev = gradient::evaluate(sim, objective, serial, serial, hooks);
-  if (p.config.evolution.error_estimate && ev.fidelity)
-    ev.step_error = gradient::estimate_step_error(*sim_, *objective, ev, serial, serial);
-  return ev;
+  // each point's own steps (steps: auto) and truncation check; the sweep warns at the worst
+  // (sweep_grid.cpp)
+  return evaluate_run(target, p.config.evolution, serial, serial, run_hooks(sim, serial, trace)).ev;
 }
 
 std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, int threads, SweepStats& stats,
