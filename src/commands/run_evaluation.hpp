@@ -1,4 +1,4 @@
-// The evaluation of one run (docs/accuracy.md "Step error", "steps: auto"), made the same way
+// The evaluation of one run (docs/accuracy.md "The step-error estimate", "`steps: auto`"), made the same way
 // by `qevolve run`, the Python Session's run and every sweep point: with `steps: auto` the step
 // search first (its estimate at the chosen steps is the run's), then the pipeline (forward,
 // objective, the gradient pass when a GradientProblem evaluates), then -- without a search,
