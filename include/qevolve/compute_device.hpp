@@ -20,7 +20,8 @@ struct ComputeDeviceChoice {
 inline constexpr const char* kOtherComputeDevices = "device: cpu | auto";
 
 /// cpu: the CPU, no note. cuda: the CUDA backend, or a refusal when qevolve was built without
-/// it, the run needs what only the CPU has (backend::cpu_only_part) or no CUDA device is found.
+/// it, the run needs what only the CPU has (cpu_only_part, qevolve/scheme_traits.hpp) or no
+/// CUDA device is found.
 /// auto: CUDA when built, supported and a device is found, otherwise the CPU with a note that
 /// says why (without an NVIDIA driver the CUDA plugin is not even loaded).
 /// `trainable`: what makes the run compute gradients (Config::first_trainable), empty: none.

@@ -29,6 +29,7 @@
 #include "progress.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/names.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "qevolve/simulator.hpp"
 #include "python_script.hpp"
 
@@ -211,7 +212,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
     throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
   const Config config = io::load_config(options.config_path);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
-  if (config.evolution.solver == Solver::adaptive || config.evolution.is_open())
+  if (!solver::scheme_traits(config.evolution).steps || config.evolution.is_open())
     throw InputError({}, "bench accuracy", "the ladder compares the step-based closed-system solvers",
                      "a closed-system config (no `noise`)");
   // The resolution stage (the computational columns the ladder evolves), then the memory of

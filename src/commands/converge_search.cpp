@@ -15,7 +15,9 @@
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/memory_estimate.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/resolve.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/step_error.hpp"
 #include "stopwatch.hpp"
@@ -258,9 +260,11 @@ void check_converge_input(const Config& config, double tolerance, const std::str
     throw InputError({}, tolerance_key, text, "an absolute error of F, e.g. 1e-6");
   }
   const EvolutionSpec& ev = config.evolution;
-  if (ev.solver == Solver::adaptive)
-    config.fail("evolution.solver", "converge refines evolution.steps, which solver adaptive chooses itself",
-                "expm, trotter or magnus4");
+  if (!solver::scheme_traits(ev).steps)
+    config.fail("evolution.solver",
+                std::string("converge refines evolution.steps, which solver ") + enum_name(ev.solver) +
+                    " chooses itself",
+                solver::solvers_with(&solver::SchemeTraits::steps));
   if (!config.target || ev.initial_states.kind != InitialStates::Kind::computational)
     config.fail(config.target ? "evolution.initial_states" : "target",
                 std::string("converge needs F, and ") +

@@ -10,6 +10,7 @@
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/plausibility.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "qevolve/text.hpp"
 #include "qevolve/version.hpp"
 #include "summary_notes.hpp"
@@ -208,14 +209,9 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
       << "), D = " << device.dim() << ", d = " << (Index{1} << device.qubit_modes().size()) << ", levels";
   for (int d : device.dims()) out << ' ' << d;
   out << "\n";
-  // How the steps are taken: trotter's order and gates, or the split solvers' exact exponentials.
-  const bool split = o.solver == Solver::trotter || o.solver == Solver::magnus4;
-  std::string how;
-  if (split && (o.splitting == Splitting::dense || o.splitting == Splitting::chebyshev))
-    how = std::string(", splitting ") + enum_name(o.splitting) + " (exact exponentials" +
-          (o.solver == Solver::trotter ? ", midpoint rule)" : ")");
-  else if (o.solver == Solver::trotter)
-    how = " order " + std::to_string(o.order) + " (" + counted(sim.gates_per_step(), "local gate") + " per step)";
+  // How the steps are taken, in the scheme's words (trotter's order and gates, the split
+  // solvers' exact exponentials; qevolve/scheme_traits.hpp).
+  const std::string how = solver::scheme_traits(o.solver, o.splitting).summary(sim);
   std::snprintf(line, sizeof line,
                 "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d thread%s%s\n",
                 enum_name(o.solver), how.c_str(), o.steps, sim.dt(), o.duration, sim.initial_indices().size(),

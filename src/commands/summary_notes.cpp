@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "qevolve/pulse.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "qevolve/text.hpp"
 
 namespace qevolve::commands {
@@ -90,15 +91,15 @@ std::vector<std::string> line_notes(const solver::Simulator& sim) {
 
 std::optional<StepPhase> fastest_step_phase(const solver::Simulator& sim) {
   const auto& o = sim.options();
-  if (o.solver == Solver::adaptive) return std::nullopt;
+  const solver::SchemeTraits& scheme = solver::scheme_traits(o.solver, o.splitting);
+  if (!scheme.steps) return std::nullopt;
   const device::Device& dev = sim.device();
   StepPhase best;
   for (int m = 0; m < dev.num_modes(); ++m) {
     const auto& mode = dev.modes()[static_cast<std::size_t>(m)];
     // A dense generator (expm, splitting dense or chebyshev) exponentiates the static part
     // exactly in every step: only the drives' carriers must be resolved.
-    const bool exact_static = sim.options().solver == Solver::expm || sim.options().splitting == Splitting::dense ||
-                              sim.options().splitting == Splitting::chebyshev;
+    const bool exact_static = scheme.exact_static;
     double rate = mode.energies.size() > 1 && !exact_static ? mode.energies(1) - mode.energies(0) : 0.0;
     for (const auto& ch : sim.channels())
       if (ch.mode == m) rate = std::max(rate, std::abs(sim.pulses()[static_cast<std::size_t>(ch.pulse)].frequency()));

@@ -26,6 +26,7 @@
 #include "qevolve/linalg.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/resolve.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/version.hpp"
 
@@ -197,7 +198,7 @@ ProbeRun probe(const Config& config, int steps, int threads, bool twice) {
 /// simulator stopped after `k` steps by a trace observer (called between segments, outside
 /// the threads). Returns {build s, seconds per step}.
 bool dt_dependent(const Config& config) {
-  return config.evolution.split_solver() && config.evolution.splitting == Splitting::chebyshev;
+  return solver::scheme_traits(config.evolution).dt_dependent_cost;
 }
 
 std::pair<double, double> real_steps(const Config& config, int threads, int k) {
@@ -317,7 +318,7 @@ std::string duration_text(double s) {
 
 std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads, const io::MemoryEstimate& memory,
                                               bool writes_output, double refine_above) {
-  if (config.evolution.solver == Solver::adaptive) return std::nullopt;
+  if (!solver::scheme_traits(config.evolution).steps) return std::nullopt;
   const std::string key = work_key(config, threads);
   TimeEstimate e;
   e.steps = config.evolution.steps;
@@ -385,7 +386,7 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
 
 void remember_run_time(const Config& config, int threads, double build, double evolve, double once,
                        double gradient) {
-  if (config.evolution.solver == Solver::adaptive || config.evolution.steps <= 0) return;
+  if (!solver::scheme_traits(config.evolution).steps || config.evolution.steps <= 0) return;
   const std::string key = work_key(config, threads);
   const auto cached = cache_find(key);
   if (!cached) return;  // only kinds a probe measured

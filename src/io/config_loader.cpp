@@ -3,6 +3,8 @@
 #include "qevolve/config_loader.hpp"
 
 #include "config_sections.hpp"
+#include "qevolve/names.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "yaml_source.hpp"
 
 namespace qevolve::io {
@@ -14,21 +16,28 @@ constexpr std::string_view kTopKeys[] = {"device", "pulses", "lines", "evolution
 /// Problems that only show when two sections are read together.
 void check_across(const Config& cfg) {
   const EvolutionSpec& ev = cfg.evolution;
-  if (ev.solver == Solver::adaptive) {
+  // What the scheme can do (its row of the schemes' table, qevolve/scheme_traits.hpp).
+  const solver::SchemeTraits& scheme = solver::scheme_traits(ev);
+  const std::string solver_name = enum_name(ev.solver);
+  if (!scheme.adjoint) {
     if (const std::string list = cfg.first_trainable_list(); !list.empty())
-      throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::AdaptiveTrainable,
-                        {{"PATH", list}});
+      throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::SolverWithoutGradient,
+                        {{"PATH", list},
+                         {"SOLVER", solver_name},
+                         {"SOLVERS", solver::solvers_with(&solver::SchemeTraits::adjoint)}});
   }
-  if (ev.steps_auto && ev.solver == Solver::adaptive)
-    throw input_error(cfg.locate("evolution.steps"), "evolution.steps", Msg::StepsAutoAdaptive);
+  if (ev.steps_auto && !scheme.steps)
+    throw input_error(cfg.locate("evolution.steps"), "evolution.steps", Msg::StepsAutoWithoutSteps,
+                      {{"SOLVER", solver_name}, {"SOLVERS", solver::solvers_with(&solver::SchemeTraits::steps)}});
   if (ev.steps_auto && !ev.error_estimate)
     throw input_error(cfg.locate("evolution.error_estimate"), "evolution.error_estimate",
                       Msg::StepsAutoWithoutEstimate);
   if (ev.steps_auto && (!cfg.target || ev.initial_states.kind != InitialStates::Kind::computational))
     throw input_error(cfg.locate("evolution.steps"), "evolution.steps", Msg::StepsAutoWithoutFidelity,
                       {{"WHY", !cfg.target ? "no target" : "initial_states is not computational"}});
-  if (ev.solver == Solver::magnus4 && ev.is_open())
-    throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::MagnusOpenSystem);
+  if (ev.is_open() && !solver::solver_has(ev.solver, &solver::SchemeTraits::open_systems))
+    throw input_error(cfg.locate("evolution.solver"), "evolution.solver", Msg::SolverClosedOnly,
+                      {{"SOLVER", solver_name}});
   if (ev.splitting == Splitting::chebyshev && ev.order_given) {
     const int natural = ev.solver == Solver::magnus4 ? 4 : 2;
     if (ev.order != natural)
@@ -43,8 +52,9 @@ void check_across(const Config& cfg) {
   if (ev.splitting == Splitting::chebyshev && ev.solver != Solver::trotter && ev.solver != Solver::magnus4)
     throw input_error(cfg.locate("evolution.splitting"), "evolution.splitting", Msg::ChebyshevSolver,
                       {{"SOLVER", std::string(enum_name(ev.solver))}});
-  if (ev.splitting == Splitting::chebyshev && ev.is_open())  // (magnus4 with noise is refused above)
-    throw input_error(cfg.locate("evolution.splitting"), "evolution.splitting", Msg::ChebyshevOpenSystem);
+  if (ev.is_open() && !scheme.open_systems)  // the solver runs open systems (above), not with this splitting
+    throw input_error(cfg.locate("evolution.splitting"), "evolution.splitting", Msg::SplittingClosedOnly,
+                      {{"SPLITTING", std::string(enum_name(ev.splitting))}});
   if (cfg.target && cfg.target->compensation_trainable &&
       cfg.target->compensation == Compensation::none)
     throw input_error(cfg.locate("target.compensation_trainable"), "target.compensation_trainable",

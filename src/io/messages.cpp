@@ -159,11 +159,11 @@ constexpr std::array kTable{
           "a list of two mode names"},
     Entry{Msg::DuplicateGateQubit, "mode `${NAME}` is listed twice", "distinct modes"},
     // --- across sections -------------------------------------------------------------------
-    Entry{Msg::AdaptiveTrainable,
-          "solver `adaptive` gives no gradient, but `${PATH}` lists trainable parameters",
-          "solver expm, trotter or magnus4 when parameters are trainable"},
-    Entry{Msg::MagnusOpenSystem,
-          "solver `magnus4` is for closed systems only, but `evolution.noise` or `collapse` is given",
+    Entry{Msg::SolverWithoutGradient,
+          "solver `${SOLVER}` gives no gradient, but `${PATH}` lists trainable parameters",
+          "solver ${SOLVERS} when parameters are trainable"},
+    Entry{Msg::SolverClosedOnly,
+          "solver `${SOLVER}` is for closed systems only, but `evolution.noise` or `collapse` is given",
           "solver trotter, adaptive (or expm for D <= 32) for an open system"},
     Entry{Msg::MagnusOrder,
           "solver `magnus4` splits each of its exponentials at order 4; order ${ORDER} would "
@@ -173,14 +173,14 @@ constexpr std::array kTable{
           "`splitting: chebyshev` applies the exponentials of solver trotter or magnus4, but the "
           "solver is `${SOLVER}`",
           "solver: magnus4 (or trotter) with splitting: chebyshev"},
-    Entry{Msg::ChebyshevOpenSystem,
-          "`splitting: chebyshev` is for closed systems only, but `evolution.noise` or `collapse` "
+    Entry{Msg::SplittingClosedOnly,
+          "`splitting: ${SPLITTING}` is for closed systems only, but `evolution.noise` or `collapse` "
           "is given",
           "splitting: terms or bonds for an open system"},
-    Entry{Msg::StepsAutoAdaptive,
-          "`steps: auto` chooses a step count, but solver `adaptive` has none: its rtol and atol "
+    Entry{Msg::StepsAutoWithoutSteps,
+          "`steps: auto` chooses a step count, but solver `${SOLVER}` has none: its rtol and atol "
           "set its accuracy",
-          "solver expm, trotter or magnus4 with steps: auto, or a number of steps"},
+          "solver ${SOLVERS} with steps: auto, or a number of steps"},
     Entry{Msg::StepsAutoWithoutEstimate,
           "`steps: auto` chooses the steps by the step-error estimate, which `error_estimate: "
           "false` turns off",

@@ -16,6 +16,7 @@
 #include "qevolve/line.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/pulse.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "unknown_mode.hpp"
 
 namespace qevolve::io {
@@ -330,8 +331,11 @@ void check_gradient(const Config& config) {
                 "initial_states: computational");
   if (!e.is_open()) return;
   // Open systems: the checkpointed adjoint of the split Lindblad step (docs/gradients.md).
-  if (e.solver != Solver::trotter)
-    config.fail("evolution.solver", "open-system gradients are computed for solver trotter only", "solver: trotter");
+  if (!solver::solver_has(e.solver, &solver::SchemeTraits::open_adjoint)) {
+    const std::string solvers = solver::solvers_with(&solver::SchemeTraits::open_adjoint);
+    config.fail("evolution.solver", "open-system gradients are computed for solver " + solvers + " only",
+                "solver: " + solvers);
+  }
   if (config.target->compensation_trainable)
     config.fail("target.compensation_trainable",
                 "trainable compensation angles are not available for open systems (they are re-optimised)",

@@ -19,6 +19,7 @@
 #include "qevolve/pulse.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
+#include "qevolve/scheme_traits.hpp"
 
 namespace qevolve::io {
 namespace {
@@ -41,9 +42,6 @@ constexpr double kSweepPointBytes = 4096.0;
 /// fluxonia with an X target (D = d = 4096, every state evolved) peak at 1.52 GiB, the states
 /// and these five (docs/performance.md "Memory estimate").
 constexpr double kFidelityMatrices = 5.0;
-// splitting: chebyshev with a gradient keeps every term of one step's series, about
-// R + 15 of them (R = pi dt times the spectral width, docs/solvers.md); counted as 64.
-constexpr double kChebyshevKeptTerms = 64.0;
 
 /// 6561, 3.6e19 (two digits, no '+' in the exponent) from 1e9 on.
 std::string short_number(double x) {
@@ -168,11 +166,8 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
   const double length = open ? D * D : D;   // one column
   e.columns = open ? n * n : n;
   const bool gradient = purpose == Purpose::optimize || has_trainable(config);
-  const bool chebyshev = ev.split_solver() && ev.splitting == Splitting::chebyshev;
-  const bool dense = ev.dense_generator() && !chebyshev;
-  e.scheme = enum_name(ev.solver);
-  if (dense) e.scheme += ev.solver == Solver::expm ? "" : " (dense)";
-  if (chebyshev) e.scheme += " (chebyshev)";
+  const solver::SchemeTraits& scheme = solver::scheme_traits(ev);  // its label and working memory
+  e.scheme = std::string(enum_name(ev.solver)) + scheme.label;
   const std::string state_key = ev.initial_states.kind == InitialStates::Kind::computational
                                     ? std::string("device")
                                     : std::string("evolution.initial_states");
@@ -191,21 +186,11 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
                   open ? "evolution.steps" : state_key);
   }
   const double side = open ? D * D : D;
-  if (dense)  // H, the exponential, the Pade workspace
-    evolution.add(7.0 * side * side * kComplex, "the dense propagator needs", "evolution.solver");
-  if (chebyshev) {
-    // H0, the step's H and one D x D operator per drive channel; the series' recurrence (three
-    // blocks of the columns; the gradient keeps every term of one step and its D x D M).
-    const double channels = static_cast<double>(config.pulses.size());
-    evolution.add((2.0 + channels + (gradient ? 1.0 : 0.0)) * side * side * kComplex,
-                  "the dense generator needs", "evolution.splitting");
-    evolution.add((gradient ? kChebyshevKeptTerms : 4.0) * state, "the series needs", "evolution.splitting");
-  }
+  for (const solver::SchemeMemoryTerm& term :
+       scheme.memory({side, state, static_cast<double>(config.pulses.size()), gradient}))
+    evolution.add(term.bytes, term.part, term.key);
   if (const double lines = line_bytes(config, gradient); lines > 0.0)
     evolution.add(lines, "the control lines' outputs need", "lines");
-  if (ev.solver == Solver::adaptive)  // dense H0, one dense operator per pulse
-    evolution.add((1.0 + static_cast<double>(config.pulses.size())) * side * side * kComplex,
-                  "the dense propagator needs", "evolution.solver");
   // The dressed basis the simulator builds first (basis: dressed, auto_dressed frequencies)
   // and keeps (its transform) through the evolution.
   const double dressing = kDressedMatrices * D * D * kComplex;

@@ -18,7 +18,6 @@ class AdaptiveScheme final : public Scheme {
   }
 
   void set_steps(const Simulator& /*sim*/, const SharedCache& /*shared*/) override {}
-  [[nodiscard]] int time_order(const Simulator& /*sim*/) const override { return 0; }
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state,
               const Progress& progress, const StepObserver& observe) const override {
@@ -86,6 +85,8 @@ class AdaptiveScheme final : public Scheme {
 
 }  // namespace
 
-std::unique_ptr<Scheme> make_adaptive_scheme(const Simulator& sim) { return std::make_unique<AdaptiveScheme>(sim); }
+std::unique_ptr<Scheme> make_adaptive_scheme(const Simulator& sim, SharedCache& /*shared*/) {
+  return std::make_unique<AdaptiveScheme>(sim);
+}
 
 }  // namespace qevolve::solver

@@ -9,6 +9,7 @@
 #include "qevolve/backend/cuda_plugin.hpp"
 #include "qevolve/compute_device.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/scheme_traits.hpp"
 
 namespace qevolve::solver {
 
@@ -24,7 +25,7 @@ ComputeDeviceChoice choose_compute_device(const EvolutionSpec& evolution, const 
   if constexpr (!backend::kCudaBuilt) {
     return cpu_because("this qevolve was built without a CUDA backend", "auto: built without CUDA");
   } else {
-    if (const std::string part = backend::cpu_only_part(evolution, trainable); !part.empty())
+    if (const std::string part = cpu_only_part(evolution, trainable); !part.empty())
       return cpu_because("the CUDA backend does not support " + part + backend::kCudaRuns,
                          "auto: the CUDA backend does not support " + part);
     // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU

@@ -137,6 +137,8 @@ class LocalGateScheme final : public Scheme {
 
 }  // namespace
 
-std::unique_ptr<Scheme> make_local_gate_scheme() { return std::make_unique<LocalGateScheme>(); }
+std::unique_ptr<Scheme> make_local_gate_scheme(const Simulator& /*sim*/, SharedCache& /*shared*/) {
+  return std::make_unique<LocalGateScheme>();
+}
 
 }  // namespace qevolve::solver

@@ -1,21 +1,17 @@
-// The scheme factory (the one switch on the solver kind) and the defaults of Scheme.
+// The scheme factory (the row of the schemes' table) and the defaults of Scheme.
 #include "scheme.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
+#include "qevolve/scheme_traits.hpp"
 #include "time_grid.hpp"
 
 namespace qevolve::solver {
 
 std::unique_ptr<Scheme> make_scheme(const Simulator& sim, SharedCache& shared) {
   const Options& o = sim.options();
-  const bool split = o.solver == Solver::trotter || o.solver == Solver::magnus4;
-  if (split && o.splitting == Splitting::chebyshev) return make_chebyshev_scheme(sim, shared);
-  if (split && o.splitting != Splitting::dense) return make_local_gate_scheme();
-  if (o.solver == Solver::adaptive) return make_adaptive_scheme(sim);
-  return make_dense_scheme(sim, shared);  // expm, or a split solver with splitting: dense
+  return scheme_traits(o.solver, o.splitting).make(sim, shared);
 }
 
 double Scheme::single_precision_deviation(const Simulator& /*sim*/, const SharedCache& /*shared*/,
@@ -35,13 +31,6 @@ void Scheme::adjoint_density(const Simulator& /*sim*/, const SharedCache& /*shar
                              std::vector<double>& /*tangent_sums*/, std::vector<double>& /*noise_sums*/,
                              int /*K*/) const {
   throw std::logic_error("Simulator::adjoint_density: open systems with solver trotter only");
-}
-
-int Scheme::time_order(const Simulator& sim) const {
-  const Options& o = sim.options();
-  if (o.solver == Solver::magnus4) return 4;  // Gauss points and an order-4 splitting (or exact exponentials)
-  if (o.solver == Solver::expm) return 2;     // midpoint rule
-  return std::min(o.order, 2);                // midpoint rule; Lie splitting (order 1) is first order
 }
 
 CMatrix Scheme::dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const {

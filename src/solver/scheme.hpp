@@ -1,7 +1,9 @@
 // A time-stepping scheme (docs/solvers.md "Schemes"): one class per solver, owning its
 // step-dependent factors, its forward pass and its adjoint, for closed systems (columns) and
 // open systems (vectorised density matrices). The simulator holds one and never branches on the
-// solver kind; make_scheme() is the one switch.
+// solver kind; make_scheme() builds the one that the schemes' table (qevolve/scheme_traits.hpp,
+// src/solver/scheme_traits.cpp: what each scheme can do, its time order, memory and summary)
+// names for the solver and splitting.
 //   LocalGateScheme  trotter / magnus4 with splitting terms | bonds (local gates, backend executors)
 //   DenseScheme      expm, and trotter / magnus4 with splitting dense (D x D exponentials)
 //   ChebyshevScheme  trotter / magnus4 with splitting chebyshev (the dense generator's
@@ -67,23 +69,15 @@ class Scheme {
 
   /// H0 + sum_j c_j O_j, dense (from the device unless the scheme keeps the dense parts).
   [[nodiscard]] virtual CMatrix dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const;
-  /// The global order of the scheme's error in dt (the step-error estimate's Richardson order,
-  /// docs/accuracy.md): the midpoint rule of expm and every trotter order is 2 (order 1: 1),
-  /// magnus4 is 4. 0: no fixed step (adaptive; its error follows its tolerances).
-  [[nodiscard]] virtual int time_order(const Simulator& sim) const;
   /// Local-gate schemes: fused gates per step and flops per column and step (0 otherwise).
   [[nodiscard]] virtual int gates_per_step(const Simulator& /*sim*/) const { return 0; }
   [[nodiscard]] virtual double flops_per_column_step(const Simulator& /*sim*/) const { return 0.0; }
 };
 
-/// The scheme of the simulator's options (the one switch on the solver kind); builds its
-/// construction-time factors (dense H0, local terms) but not the step-dependent ones.
+/// The scheme of the simulator's options: its row's factory (scheme_traits(), src/solver/
+/// scheme_traits.cpp); builds its construction-time factors (dense H0, local terms) but not the
+/// step-dependent ones.
 [[nodiscard]] std::unique_ptr<Scheme> make_scheme(const Simulator& sim, SharedCache& shared);
-
-std::unique_ptr<Scheme> make_local_gate_scheme();
-std::unique_ptr<Scheme> make_dense_scheme(const Simulator& sim, SharedCache& shared);
-std::unique_ptr<Scheme> make_chebyshev_scheme(const Simulator& sim, SharedCache& shared);
-std::unique_ptr<Scheme> make_adaptive_scheme(const Simulator& sim);
 
 /// The settings of an adaptive job from the simulator (drive coefficients, time, tolerances).
 void set_adaptive_run(AdaptiveJob& job, const Simulator& sim);

@@ -1,5 +1,6 @@
 #include "qevolve/simulator.hpp"
 #include "qevolve/checkpoints.hpp"
+#include "qevolve/scheme_traits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -101,7 +102,9 @@ void Simulator::set_tolerances(double rtol, double atol) {
   options_.atol = atol;
 }
 
-int Simulator::time_order() const { return cache_->scheme->time_order(*this); }
+int Simulator::time_order() const {
+  return scheme_traits(options_.solver, options_.splitting).time_order(options_.order);
+}
 
 void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
   if (!options_.open) throw std::invalid_argument("Simulator::set_noise: a closed system");

@@ -61,6 +61,7 @@ PUBLIC_HEADERS = {
     "qevolve/checkpoints.hpp": "solver",        # the open-system adjoint's checkpointing
     "qevolve/compute_device.hpp": "solver",     # evolution.device's rule (src/solver/device_select.cpp)
     "qevolve/evolution_plan.hpp": "solver",     # what a Simulator is built from
+    "qevolve/scheme_traits.hpp": "solver",      # the schemes' table (src/solver/scheme_traits.cpp)
     "qevolve/simulator.hpp": "solver",
     "qevolve/trace.hpp": "solver",
     "qevolve/truncation.hpp": "solver",

@@ -11,6 +11,7 @@
 #include "qevolve/resolve.hpp"
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/capabilities.hpp"
+#include "qevolve/scheme_traits.hpp"
 #include "qevolve/backend/cuda.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
@@ -122,7 +123,7 @@ TEST(DeviceSelect, WhatOnlyTheCpuHas) {
       {&open_gradient, "gradients of open systems (trainable parameters in `pulses[0].optimize`)"}};
   Config closed_gradient = fluxonium(Solver::trotter, ComputeDevice::cuda);
   closed_gradient.pulses[0].optimize = {"amplitude"};
-  EXPECT_EQ(backend::cpu_only_part(closed_gradient.evolution, closed_gradient.first_trainable()), "") << "closed gradients on local gates run on CUDA";
+  EXPECT_EQ(solver::cpu_only_part(closed_gradient.evolution, closed_gradient.first_trainable()), "") << "closed gradients on local gates run on CUDA";
   for (const auto& [config, part] : cases) {
     if (machine() == Machine::no_cuda_build)
       EXPECT_EQ(input_error(*config), "this qevolve was built without a CUDA backend");
