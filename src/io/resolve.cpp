@@ -323,7 +323,8 @@ void check_target(const Config& config, const Modes& modes) {
 void check_gradient(const Config& config) {
   const EvolutionSpec& e = config.evolution;
   if (!config.target) config.fail("target", "gradients need a `target`", "a target section");
-  // solver: adaptive with trainable parameters: the loader's rule (AdaptiveTrainable, which names them).
+  // A scheme without an adjoint (adaptive) with trainable parameters: the loader's rule
+  // (SolverWithoutGradient, which names them).
   if (e.precision == Precision::single)
     config.fail("evolution.precision", "gradients are computed in double precision only", "precision: double");
   if (e.initial_states.kind != InitialStates::Kind::computational)
