@@ -74,10 +74,7 @@ class KeyReader {
     const auto& modes = resolved_.modes;
     const auto it =
         std::find_if(modes.begin(), modes.end(), [&](const device::ModeParams& m) { return m.name == name; });
-    if (it == modes.end()) {
-      const auto [problem, expected] = unknown_mode_message(name, modes);
-      throw InputError({label_, 0, 0}, key_, problem, expected);
-    }
+    if (it == modes.end()) throw input_error({label_, 0, 0}, key_, unknown_mode_message(name, modes));
     const std::vector<std::string>& keys = model_keys(it->type);
     if (std::find(keys.begin(), keys.end(), k.parameter) == keys.end()) {
       const std::vector<std::string_view> allowed(keys.begin(), keys.end());

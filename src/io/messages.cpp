@@ -1,9 +1,13 @@
-// The one table of user-facing config-loader texts (see messages.hpp).
+// The one table of user-facing texts of the config loader and the resolution stage (see
+// messages.hpp).
 #include "messages.hpp"
 
 #include <array>
+#include <span>
 #include <stdexcept>
 #include <utility>
+
+#include "qevolve/config.hpp"
 
 namespace qevolve::io {
 namespace {
@@ -13,6 +17,18 @@ struct Entry {
   const char* problem;
   const char* expected;  // nullptr: none
 };
+
+// Texts shared by entries that differ in one part only.
+constexpr const char* kNewFile = "a new or writable file such as out.h5 in an existing, writable folder";
+constexpr const char* kReplaceInstead = "${INSTEAD}, or --force to replace it";
+constexpr const char* kSingleNotSplit =
+    "precision: single is supported by the split solvers (trotter, magnus4 with splitting terms or bonds) only";
+constexpr const char* kAutoAmplitude = "`amplitude: auto` is for drives of a rotation angle, not `operator: ${OP}`";
+constexpr const char* kNotAQubit = "`${NAME}` is not a qubit of the device${WHY}";
+constexpr const char* kOverLimit =
+    "${DIM} states${COLUMNS}${CONTEXT}: ${PART} ${PART_BYTES}${TOTAL}; ${LIMIT} available (${SOURCE})";
+constexpr const char* kModeNames = "a mode name of the device: ${NAMES}";
+constexpr const char* kDriveOperators = "${OPERATORS}";
 
 constexpr std::array kTable{
     // --- reading the file ------------------------------------------------------------------
@@ -227,6 +243,153 @@ constexpr std::array kTable{
     Entry{Msg::NotModeParameter, "`${KEY}` is not a parameter of ${TYPE} mode `${NAME}`",
           "one of: ${ALLOWED}"},
     Entry{Msg::GradientTwice, "`${KEY}` is asked for twice", "each parameter once"},
+    // --- resolution stage: device ----------------------------------------------------------
+    Entry{Msg::PresetUnknown, "unknown preset `${NAME}`", "${ALLOWED}"},
+    Entry{Msg::PresetTooFewQubits, "${PRESET} needs at least ${QUBITS}", "an integer >= ${MIN}"},
+    Entry{Msg::PresetRingTooSmall, "a ring needs at least 3 qubits", "qubits >= 3 or periodic: false"},
+    Entry{Msg::PresetVariance, "${REASON}", "a smaller variance"},
+    Entry{Msg::PresetTypeFixed, "preset mode `${NAME}` is a ${TYPE}; its type cannot be changed",
+          "type: ${TYPE} or no type"},
+    Entry{Msg::ResonatorQubitRole,
+          "resonator `${NAME}` cannot be a qubit: a resonator is held in its ground state",
+          "role: coupler or no role"},
+    Entry{Msg::BasisSizeExact,
+          "`basis_size` does not apply to ${TYPE} mode `${NAME}` (its Fock basis is exact)", nullptr},
+    Entry{Msg::NewModeNoType, "mode `${NAME}` is not a preset mode and has no `type`",
+          "type: fluxonium | transmon | resonator | duffing"},
+    Entry{Msg::NewModeNoLevels, "mode `${NAME}` has no `levels`", "an integer >= 2"},
+    Entry{Msg::NewModeNeedsKey, "${TYPE} mode `${NAME}` needs `${KEY}`", nullptr},
+    Entry{Msg::NoQubit, "the device has no qubit: every mode is a coupler or a resonator",
+          "at least one fluxonium, transmon or duffing mode whose role is qubit, the default"},
+    Entry{Msg::CouplingPairTwice, "modes `${A}` and `${B}` are already coupled by ${BY}",
+          "one entry per pair of modes"},
+    Entry{Msg::InductiveTransmon,
+          "transmon `${NAME}` has no flux-like operator for an inductive coupling",
+          "capacitive for transmons"},
+    Entry{Msg::DipoleOscillators, "a dipole coupling needs oscillators, but `${NAME}` is a ${TYPE}",
+          "resonator or duffing modes"},
+    Entry{Msg::UnknownMode, "unknown mode `${NAME}`", kModeNames},
+    Entry{Msg::UnknownModeSuggest, "unknown mode `${NAME}`, did you mean `${SUGGESTION}`?", kModeNames},
+    // --- resolution stage: pulses, duration, trace, lines ------------------------------------
+    Entry{Msg::PulseFluxFixedTransmon,
+          "mode `${NAME}` is a fixed-frequency transmon (no `asymmetry`): it takes no flux pulse",
+          kDriveOperators},
+    Entry{Msg::PulseNoFlux, "mode `${NAME}` is a ${TYPE}: it has no flux to pulse", kDriveOperators},
+    Entry{Msg::PulseNumberOperator,
+          "mode `${NAME}` is a ${TYPE}: `operator: number` drives a resonator or duffing mode",
+          kDriveOperators},
+    Entry{Msg::PulseNoOperator, "mode `${NAME}` has no drive operator `${OP}`", kDriveOperators},
+    Entry{Msg::AutoAmplitudeFlux, kAutoAmplitude, "a number (flux quanta)"},
+    Entry{Msg::AutoAmplitudeNumber, kAutoAmplitude, "a number (GHz)"},
+    Entry{Msg::AutoFrequencyParametric, "`frequency: ${MODE}` is for qubit drives, not `operator: ${OP}`",
+          "a number (GHz; 0 for a baseband pulse, the default)"},
+    Entry{Msg::CrosstalkNoFlux, "mode `${NAME}` has no operator `flux` for crosstalk",
+          "a fluxonium or a transmon with `asymmetry`"},
+    Entry{Msg::CrosstalkNoNumber, "mode `${NAME}` has no operator `number` for crosstalk",
+          "a resonator or duffing mode"},
+    Entry{Msg::CrosstalkNoOperator, "mode `${NAME}` has no operator `${OP}` for crosstalk", nullptr},
+    Entry{Msg::DurationShort, "duration ${DURATION} ns is shorter than the latest pulse end ${LATEST} ns",
+          "duration >= ${LATEST}"},
+    Entry{Msg::ZeroLength, "the evolution has zero length (no pulses and no duration)",
+          "evolution.duration > 0 or at least one pulse"},
+    Entry{Msg::TraceTimesEmpty, "the list is empty", "at least one time (ns)"},
+    Entry{Msg::TraceEveryOrTimes, "give exactly one of `every` and `times`",
+          "{every: K} or {times: [t1, t2, ...]} (ns)"},
+    Entry{Msg::TraceTimeAfterEnd, "time ${TIME} ns is after the end of the evolution T = ${T} ns",
+          "0 <= t <= T"},
+    Entry{Msg::TraceTimesOneStep,
+          "maps to step boundary ${STEP} (t = ${TIME} ns), as does output.trace.times[${OTHER}]",
+          "times at least one step (dt = ${DT} ns) apart"},
+    Entry{Msg::LinePanels,
+          "the line's output over the ${T} ns evolution needs about ${PANELS} panels, more than ${LIMIT} (a "
+          "panel is at most half a filter's sigma or tau, half of (1 + amplitude) tau for a pre-distorted "
+          "exponential, an eighth of the carrier's period, and one sample long)",
+          "larger sigma or tau, an exponential's amplitude further from -1 with predistort, fewer samples "
+          "over the evolution, or a shorter evolution"},
+    // --- resolution stage: evolution -------------------------------------------------------
+    Entry{Msg::SingleOpen, "precision: single is for closed systems, but `evolution.noise` is given",
+          "precision: double for an open system"},
+    Entry{Msg::SingleNotSplitSplitting, kSingleNotSplit, "precision: double, or splitting: terms | bonds"},
+    Entry{Msg::SingleNotSplitSolver, kSingleNotSplit, "precision: double, or solver: trotter"},
+    Entry{Msg::LabelModeCount, "label `${LABEL}` has ${DIGITS} digits but the device has ${MODES} modes",
+          "one digit per mode"},
+    Entry{Msg::LabelLevelNotKept, "level ${LEVEL} of mode `${NAME}` is not kept (levels ${LEVELS})",
+          "a digit below the mode's levels"},
+    Entry{Msg::DissipatorTooLarge,
+          "mode `${NAME}` keeps ${LEVELS} levels; its dissipator would act on ${PAIRS} (column, row) "
+          "levels, more than the local kernels take (${LIMIT})",
+          "at most 8 levels on a mode with noise"},
+    Entry{Msg::CollapseMatrixSize, "mode `${NAME}` keeps ${LEVELS} levels but the matrix is ${SIZE} x ${SIZE}",
+          "a ${LEVELS} x ${LEVELS} matrix"},
+    Entry{Msg::CollapseNoOperator, "mode `${NAME}` has no operator `${OP}`",
+          "lowering | number | matrix, or an operator of the mode's model"},
+    Entry{Msg::DenseLiouvillian,
+          "the dense Liouvillian of an open system with D = ${D} would be ${D2} x ${D2} (limit ${LIMIT})",
+          "solver: trotter for D > 32"},
+    Entry{Msg::SweepNotComputational,
+          "a sweep stores the computational block, so it starts from the computational states",
+          "initial_states: computational"},
+    // --- resolution stage: target and gradients --------------------------------------------
+    Entry{Msg::UnknownGate, "unknown gate `${GATE}`", "one of ${GATES}"},
+    Entry{Msg::GateNeedsAngle, "gate `${GATE}` needs an `angle`", "angle: <radians>"},
+    Entry{Msg::AngleUnused, "`angle` is only used by ${GATES}", "no angle for this gate"},
+    Entry{Msg::GateQubitCount, "gate acts on ${ARITY} qubit(s), but ${COUNT} given",
+          "a list of ${MIN} qubit name(s)"},
+    Entry{Msg::NotAQubit, kNotAQubit, "one of ${QUBITS}"},
+    Entry{Msg::NotAQubitNone, kNotAQubit, "a qubit mode (the device has none)"},
+    Entry{Msg::GateMatrixTooLarge,
+          "a gate on ${COUNT} qubits is a 2^${COUNT} x 2^${COUNT} matrix: it needs ${BYTES}; ${LIMIT} "
+          "available (${SOURCE})",
+          "a gate on fewer qubits"},
+    Entry{Msg::GateMatrixUnreadable, "cannot read the gate matrix: ${REASON}",
+          "an HDF5 file with a complex dataset /unitary"},
+    Entry{Msg::GateMatrixShape, "${FILE}: /unitary is ${ROWS} x ${COLS} but the gate acts on ${COUNT} qubit(s)",
+          "${WANT} x ${WANT}"},
+    Entry{Msg::GateMatrixNotFinite, "${FILE}: /unitary contains NaN or inf", "a unitary matrix"},
+    Entry{Msg::GateMatrixNotUnitary, "${FILE}: /unitary is not unitary (max |G^dag G - I| = ${ERROR})",
+          "a unitary matrix, to 1e-10"},
+    Entry{Msg::GradientNeedsTarget, "gradients need a `target`", "a target section"},
+    Entry{Msg::GradientSinglePrecision, "gradients are computed in double precision only", "precision: double"},
+    Entry{Msg::GradientInitialStates, "gradients need the computational initial states",
+          "initial_states: computational"},
+    Entry{Msg::OpenGradientSolver, "open-system gradients are computed for solver ${SOLVERS} only",
+          "solver: ${SOLVERS}"},
+    Entry{Msg::OpenCompensationTrainable,
+          "trainable compensation angles are not available for open systems (they are re-optimised)",
+          "compensation_trainable: false"},
+    Entry{Msg::OpenGradientBasis,
+          "open-system gradients for device parameters are computed in the product basis and the lab "
+          "frame only",
+          "basis: product, frame: lab"},
+    Entry{Msg::NothingTrainable, "nothing is trainable: no `optimize:` list names a parameter",
+          "an `optimize: [...]` list on a pulse, qubit or coupling"},
+    // --- resolution stage: memory ----------------------------------------------------------
+    Entry{Msg::MemoryOverLimit, kOverLimit, "fewer modes, levels or columns, or a machine with more memory"},
+    Entry{Msg::MemoryOverLimitPoints, kOverLimit, "fewer points, or a machine with more memory"},
+    Entry{Msg::NotAMemorySize, "`${TEXT}` is not a memory size", "a positive size such as 8G, 500M or 2GiB"},
+    // --- resolution stage: output files ----------------------------------------------------
+    Entry{Msg::OutputNameEmpty, "the file name is empty", kNewFile},
+    Entry{Msg::OutputNamesFolder, "`${PATH}` names a folder, not a file", kNewFile},
+    Entry{Msg::OutputSpecialFloat, "`${NAME}` is a YAML special float, not a file name", kNewFile},
+    Entry{Msg::OutputIsFolder, "`${PATH}` is a folder", kNewFile},
+    Entry{Msg::OutputFolderMissing, "the folder `${DIR}` does not exist", kNewFile},
+    Entry{Msg::OutputNotAFolder, "`${DIR}` is not a folder", kNewFile},
+    Entry{Msg::OutputFolderNotWritable, "the folder `${DIR}` is not writable", kNewFile},
+    Entry{Msg::OutputCreateFails, "the folder `${DIR}` is not writable (creating a file there fails: ${REASON})",
+          kNewFile},
+    Entry{Msg::OutputIsConfig, "`${PATH}` is the config file itself", kNewFile},
+    Entry{Msg::ReplaceForeign, "`${PATH}` exists and was not written by qevolve; this command would replace it",
+          kReplaceInstead},
+    Entry{Msg::ReplaceCheckpoint, "`${PATH}` is an `optimize` checkpoint; this command would replace it",
+          kReplaceInstead},
+    Entry{Msg::ReplaceResult, "`${PATH}` holds the result of `qevolve ${OWNER}`; this command would replace it",
+          kReplaceInstead},
+    Entry{Msg::WriteBackOverConfig,
+          "the optimised config `${PATH}` would replace the config being optimised",
+          "another output name (the optimised config is named after it: OUT.h5 -> OUT.optimized.yaml)"},
+    Entry{Msg::WriteBackOverForeign,
+          "the optimised config would replace `${PATH}`, which qevolve optimize did not write",
+          "another output name, or --force to replace it"},
     // --- fragments -------------------------------------------------------------------------
     Entry{Msg::NounList, "a list", nullptr},
     Entry{Msg::NounMap, "a mapping", nullptr},
@@ -286,6 +449,16 @@ constexpr std::array kTable{
     Entry{Msg::ContextCoupling, "a coupling", nullptr},
     Entry{Msg::ContextNoise, "a noise entry", nullptr},
     Entry{Msg::ContextFilter, "a filter of type `${TYPE}`", nullptr},
+    Entry{Msg::ContextResonatorHeld, " (a resonator, held in its ground state)", nullptr},
+    Entry{Msg::ContextCouplerHeld, " (role: coupler, held in its ground state)", nullptr},
+    Entry{Msg::ContextColumn, ", ${COUNT} column", nullptr},
+    Entry{Msg::ContextColumns, ", ${COUNT} columns", nullptr},
+    Entry{Msg::ContextMemoryTotal, " (${BYTES} in all)", nullptr},
+    Entry{Msg::ContextPerPoint, " per point${LARGEST}, ${POINTS} points, ${AT_ONCE} at once", nullptr},
+    Entry{Msg::ContextLargestPoint, " (the largest: ${POINT})", nullptr},
+    Entry{Msg::NounOtherName, "another file name", nullptr},
+    Entry{Msg::NounOtherNameSuch, "another file name such as ${NAME}", nullptr},
+    Entry{Msg::NounOutputFlag, "-o ${NAME}", nullptr},
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(Msg::kCount),
@@ -299,7 +472,7 @@ const Entry& entry(Msg id) {
   return kTable[k];
 }
 
-std::string render(const char* tmpl, MsgArgs args, Msg id) {
+std::string render(const char* tmpl, std::span<const MsgArg> args, Msg id) {
   std::string out;
   const std::string_view t(tmpl);
   std::size_t pos = 0;
@@ -327,17 +500,35 @@ std::string render(const char* tmpl, MsgArgs args, Msg id) {
   return out;
 }
 
-}  // namespace
+std::string problem_text(Msg id, std::span<const MsgArg> args) { return render(entry(id).problem, args, id); }
 
-std::string message(Msg id, MsgArgs args) { return render(entry(id).problem, args, id); }
-
-std::string expected(Msg id, MsgArgs args) {
+std::string expected_text(Msg id, std::span<const MsgArg> args) {
   const Entry& e = entry(id);
   return e.expected == nullptr ? std::string{} : render(e.expected, args, id);
 }
 
+std::span<const MsgArg> span(MsgArgs args) { return {args.begin(), args.size()}; }
+
+}  // namespace
+
+std::string message(Msg id, MsgArgs args) { return problem_text(id, span(args)); }
+
+std::string expected(Msg id, MsgArgs args) { return expected_text(id, span(args)); }
+
 InputError input_error(SourceLocation where, std::string key_path, Msg id, MsgArgs args) {
   return InputError(std::move(where), std::move(key_path), message(id, args), expected(id, args));
+}
+
+InputError input_error(SourceLocation where, std::string key_path, const MsgProblem& p) {
+  return InputError(std::move(where), std::move(key_path), problem_text(p.id, p.args), expected_text(p.id, p.args));
+}
+
+void fail(const Config& config, const std::string& key_path, Msg id, MsgArgs args) {
+  config.fail(key_path, message(id, args), expected(id, args));
+}
+
+void fail(const Config& config, const std::string& key_path, const MsgProblem& p) {
+  config.fail(key_path, problem_text(p.id, p.args), expected_text(p.id, p.args));
 }
 
 bool message_table_complete() {

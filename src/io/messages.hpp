@@ -1,10 +1,16 @@
-// Every user-facing text of the config loader, in one table (messages.cpp) keyed by Msg.
+// Every user-facing error text of the config loader and of the resolution stage
+// (include/qevolve/resolve.hpp and the src/io/resolve*.cpp checks), in one table (messages.cpp)
+// keyed by Msg: no input error is written inline (docs/architecture.md "Errors").
 //
 // A message has a `problem` template and, for errors, an `expected` template; both may use
 // named placeholders `${NAME}` that are filled from the arguments given at the call site.
+// Lists, counts and formatted numbers are computed at the call site and passed as values.
 // Entries whose names start with `Noun`, `Relation`, `Formula`, `Condition`, `Expect` or
 // `Context` are fragments used to build other messages (the "expected ..." part of a range,
-// "a list", "a `cos` pulse", ...); they have no expected part. Tests assert the rendered texts.
+// "a list", "a `cos` pulse", ...); they have no expected part. A rule checked both by the
+// loader and, for configs built without it, by the stage raises the same entry in both.
+// The loader raises with Doc::fail, the stage with fail(config, key, Msg, args) below (located
+// by Config::fail), a flag's check with input_error. Tests assert the rendered texts.
 #pragma once
 
 #include <initializer_list>
@@ -13,6 +19,10 @@
 #include <vector>
 
 #include "qevolve/error.hpp"
+
+namespace qevolve {
+struct Config;
+}
 
 namespace qevolve::io {
 
@@ -133,6 +143,90 @@ enum class Msg {
   GradientIndexRange,
   NotModeParameter,
   GradientTwice,
+  // --- resolution stage: device (resolve_device.cpp, unknown_mode.cpp) --------------------
+  PresetUnknown,
+  PresetTooFewQubits,
+  PresetRingTooSmall,
+  PresetVariance,
+  PresetTypeFixed,
+  ResonatorQubitRole,
+  BasisSizeExact,
+  NewModeNoType,
+  NewModeNoLevels,
+  NewModeNeedsKey,
+  NoQubit,
+  CouplingPairTwice,
+  InductiveTransmon,
+  DipoleOscillators,
+  UnknownMode,
+  UnknownModeSuggest,
+  // --- resolution stage: pulses, duration, trace, lines (resolve.cpp) --------------------
+  PulseFluxFixedTransmon,
+  PulseNoFlux,
+  PulseNumberOperator,
+  PulseNoOperator,
+  AutoAmplitudeFlux,
+  AutoAmplitudeNumber,
+  AutoFrequencyParametric,
+  CrosstalkNoFlux,
+  CrosstalkNoNumber,
+  CrosstalkNoOperator,
+  DurationShort,
+  ZeroLength,
+  TraceTimesEmpty,
+  TraceEveryOrTimes,
+  TraceTimeAfterEnd,
+  TraceTimesOneStep,
+  LinePanels,
+  // --- resolution stage: evolution (resolve.cpp, sweep_axis.cpp) -------------------------
+  SingleOpen,
+  SingleNotSplitSplitting,
+  SingleNotSplitSolver,
+  LabelModeCount,
+  LabelLevelNotKept,
+  DissipatorTooLarge,
+  CollapseMatrixSize,
+  CollapseNoOperator,
+  DenseLiouvillian,
+  SweepNotComputational,
+  // --- resolution stage: target and gradients (resolve.cpp) ------------------------------
+  UnknownGate,
+  GateNeedsAngle,
+  AngleUnused,
+  GateQubitCount,
+  NotAQubit,
+  NotAQubitNone,
+  GateMatrixTooLarge,
+  GateMatrixUnreadable,
+  GateMatrixShape,
+  GateMatrixNotFinite,
+  GateMatrixNotUnitary,
+  GradientNeedsTarget,
+  GradientSinglePrecision,
+  GradientInitialStates,
+  OpenGradientSolver,
+  OpenCompensationTrainable,
+  OpenGradientBasis,
+  NothingTrainable,
+  // --- resolution stage: memory (resolve_memory.cpp) -------------------------------------
+  MemoryOverLimit,
+  MemoryOverLimitPoints,
+  NotAMemorySize,
+  // --- resolution stage: output files (resolve_output.cpp) -------------------------------
+  OutputNameEmpty,
+  OutputNamesFolder,
+  OutputSpecialFloat,
+  OutputIsFolder,
+  OutputFolderMissing,
+  OutputNotAFolder,
+  OutputFolderNotWritable,
+  OutputCreateFails,
+  OutputIsConfig,
+  ReplaceForeign,
+  ReplaceCheckpoint,
+  ReplaceResult,
+  WriteBackOverConfig,
+  WriteBackOverForeign,
   // --- fragments ---------------------------------------------------------------------------
   NounList,
   NounMap,
@@ -188,6 +282,16 @@ enum class Msg {
   ContextCoupling,
   ContextNoise,
   ContextFilter,
+  ContextResonatorHeld,
+  ContextCouplerHeld,
+  ContextColumn,
+  ContextColumns,
+  ContextMemoryTotal,
+  ContextPerPoint,
+  ContextLargestPoint,
+  NounOtherName,
+  NounOtherNameSuch,
+  NounOutputFlag,
   kCount  // number of messages; keep last
 };
 
@@ -208,6 +312,23 @@ using MsgArgs = std::initializer_list<MsgArg>;
 /// The located InputError of `id`: problem and expected rendered with `args`.
 [[nodiscard]] InputError input_error(SourceLocation where, std::string key_path, Msg id,
                                      MsgArgs args = {});
+
+/// A message kept with its values: what a check returns when it finds a problem, leaving the
+/// raising (at a config key, or at a command-line flag) to its caller. Empty: no problem.
+struct MsgProblem {
+  Msg id = Msg::kCount;
+  std::vector<MsgArg> args;
+  [[nodiscard]] explicit operator bool() const { return id != Msg::kCount; }
+};
+
+/// The located InputError of a kept message.
+[[nodiscard]] InputError input_error(SourceLocation where, std::string key_path, const MsgProblem& p);
+
+/// The resolution stage's error: `id` rendered with `args`, raised by Config::fail at
+/// `key_path` (located at the key or its closest present parent, with the overrides that
+/// wrote its entry).
+[[noreturn]] void fail(const Config& config, const std::string& key_path, Msg id, MsgArgs args = {});
+[[noreturn]] void fail(const Config& config, const std::string& key_path, const MsgProblem& p);
 
 /// True when every Msg has exactly one table entry, in enum order (checked by the tests).
 [[nodiscard]] bool message_table_complete();

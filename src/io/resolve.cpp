@@ -17,6 +17,7 @@
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/pulse.hpp"
 #include "qevolve/scheme_traits.hpp"
+#include "messages.hpp"
 #include "unknown_mode.hpp"
 
 namespace qevolve::io {
@@ -57,14 +58,11 @@ void located(const Config& config, F&& f) {
 }
 
 /// Why `op` cannot drive `mode` (docs/device.md "Drive operators").
-std::string operator_problem(const device::ModeParams& mode, const std::string& op) {
-  const std::string head = "mode `" + mode.name + "`";
-  if (op == "flux" && mode.type == ModeType::transmon)
-    return head + " is a fixed-frequency transmon (no `asymmetry`): it takes no flux pulse";
-  if (op == "flux") return head + " is a " + enum_name(mode.type) + ": it has no flux to pulse";
-  if (op == "number")
-    return head + " is a " + enum_name(mode.type) + ": `operator: number` drives a resonator or duffing mode";
-  return head + " has no drive operator `" + op + "`";
+Msg operator_problem(const device::ModeParams& mode, const std::string& op) {
+  if (op == "flux" && mode.type == ModeType::transmon) return Msg::PulseFluxFixedTransmon;
+  if (op == "flux") return Msg::PulseNoFlux;
+  if (op == "number") return Msg::PulseNumberOperator;
+  return Msg::PulseNoOperator;
 }
 
 /// Flux and number pulses set the value itself: no `amplitude: auto` (a rotation angle) and no
@@ -72,11 +70,11 @@ std::string operator_problem(const device::ModeParams& mode, const std::string& 
 void check_parametric_pulse(const Config& config, const PulseSpec& spec, const std::string& op) {
   if (op != "flux" && op != "number") return;
   if (spec.amplitude_auto)
-    config.fail(spec.path + ".amplitude", "`amplitude: auto` is for drives of a rotation angle, not `operator: " + op + "`",
-                op == "flux" ? "a number (flux quanta)" : "a number (GHz)");
+    fail(config, spec.path + ".amplitude", op == "flux" ? Msg::AutoAmplitudeFlux : Msg::AutoAmplitudeNumber,
+         {{"OP", op}});
   if (spec.frequency_mode != FrequencyMode::value)
-    config.fail(spec.path + ".frequency", std::string("`frequency: ") + enum_name(spec.frequency_mode) + "` is for qubit drives, not `operator: " + op + "`",
-                "a number (GHz; 0 for a baseband pulse, the default)");
+    fail(config, spec.path + ".frequency", Msg::AutoFrequencyParametric,
+         {{"MODE", enum_name(spec.frequency_mode)}, {"OP", op}});
 }
 
 /// Pulses against their modes and operators; returns the latest pulse end (ns).
@@ -88,7 +86,8 @@ double check_pulses(const Config& config, const Modes& modes) {
     const device::ModeParams& mode = modes.at(q);
     const std::string op = spec.op.empty() ? std::string(device::default_operator(mode.type)) : spec.op;
     if (!device::accepts_pulse_operator(mode, op))
-      config.fail(spec.path + ".operator", operator_problem(mode, op), device::pulse_operators(mode));
+      fail(config, spec.path + ".operator", operator_problem(mode, op),
+           {{"NAME", mode.name}, {"TYPE", enum_name(mode.type)}, {"OP", op}, {"OPERATORS", device::pulse_operators(mode)}});
     check_parametric_pulse(config, spec, op);
     for (const auto& [other, factor] : spec.crosstalk) {
       const std::string key = spec.path + ".crosstalk." + other;
@@ -96,10 +95,11 @@ double check_pulses(const Config& config, const Modes& modes) {
       if (q2 < 0) fail_unknown_mode(config, key, other, modes.dev.modes);
       const device::ModeParams& target = modes.at(q2);
       if (!device::accepts_pulse_operator(target, op))
-        config.fail(key, "mode `" + other + "` has no operator `" + op + "` for crosstalk",
-                    op == "flux"     ? "a fluxonium or a transmon with `asymmetry`"
-                    : op == "number" ? "a resonator or duffing mode"
-                                     : "");
+        fail(config, key,
+             op == "flux"     ? Msg::CrosstalkNoFlux
+             : op == "number" ? Msg::CrosstalkNoNumber
+                              : Msg::CrosstalkNoOperator,
+             {{"NAME", other}, {"OP", op}});
     }
     located(config, [&] {
       const pulse::Pulse p(spec, 0.0, 1.0);  // shape keys, ranges; auto values come later
@@ -115,14 +115,10 @@ double check_duration(const Config& config, double latest) {
   if (config.evolution.duration) {
     duration = *config.evolution.duration;
     if (duration < latest - 1e-12 * latest)
-      config.fail("evolution.duration",
-                  "duration " + std::to_string(duration) + " ns is shorter than the latest pulse end " +
-                      std::to_string(latest) + " ns",
-                  "duration >= " + std::to_string(latest));
+      fail(config, "evolution.duration", Msg::DurationShort,
+           {{"DURATION", std::to_string(duration)}, {"LATEST", std::to_string(latest)}});
   }
-  if (!(duration > 0.0))
-    config.fail("evolution.duration", "the evolution has zero length (no pulses and no duration)",
-                "evolution.duration > 0 or at least one pulse");
+  if (!(duration > 0.0)) fail(config, "evolution.duration", Msg::ZeroLength);
   return duration;
 }
 
@@ -139,10 +135,8 @@ void check_trace(const Config& config, double duration) {
   const TraceSpec& t = config.output.trace;
   if (config.where.count("output.trace") == 0) return;
   if (t.every <= 0 && t.times.empty() && config.where.count("output.trace.times") != 0)
-    config.fail("output.trace.times", "the list is empty", "at least one time (ns)");
-  if ((t.every > 0) == !t.times.empty())
-    config.fail("output.trace", "give exactly one of `every` and `times`",
-                "{every: K} or {times: [t1, t2, ...]} (ns)");
+    fail(config, "output.trace.times", Msg::TraceTimesEmpty);
+  if ((t.every > 0) == !t.times.empty()) fail(config, "output.trace", Msg::TraceEveryOrTimes);
   const int steps = config.evolution.steps;
   const double dt = duration / steps;
   std::vector<long long> seen;
@@ -150,15 +144,15 @@ void check_trace(const Config& config, double duration) {
     const std::string key = "output.trace.times[" + std::to_string(k) + "]";
     const double x = t.times[k];
     if (x > duration * (1.0 + 1e-12))
-      config.fail(key, "time " + shortest(x) + " ns is after the end of the evolution T = " + shortest(duration) + " ns",
-                  "0 <= t <= T");
+      fail(config, key, Msg::TraceTimeAfterEnd, {{"TIME", shortest(x)}, {"T", shortest(duration)}});
     const long long s = std::llround(x / dt);
     for (std::size_t j = 0; j < seen.size(); ++j)
       if (seen[j] == s)
-        config.fail(key,
-                    "maps to step boundary " + std::to_string(s) + " (t = " + shortest(static_cast<double>(s) * dt) +
-                        " ns), as does output.trace.times[" + std::to_string(j) + "]",
-                    "times at least one step (dt = " + shortest(dt) + " ns) apart");
+        fail(config, key, Msg::TraceTimesOneStep,
+             {{"STEP", std::to_string(s)},
+              {"TIME", shortest(static_cast<double>(s) * dt)},
+              {"OTHER", std::to_string(j)},
+              {"DT", shortest(dt)}});
     seen.push_back(s);
   }
 }
@@ -174,27 +168,17 @@ void check_lines(const Config& config, double T) {
     if (frequency < 0.0) continue;  // no pulse uses it (a plausibility warning)
     const double panels = pulse::Line(spec).panel_estimate(T, frequency);
     if (panels > pulse::kMaxLinePanels)
-      config.fail(spec.path,
-                  "the line's output over the " + shortest(T) + " ns evolution needs about " + shortest(panels) +
-                      " panels, more than " + shortest(pulse::kMaxLinePanels) +
-                      " (a panel is at most half a filter's sigma or tau, half of (1 + amplitude) tau for a "
-                      "pre-distorted exponential, an eighth of the carrier's period, and one sample long)",
-                  "larger sigma or tau, an exponential's amplitude further from -1 with predistort, fewer samples "
-                  "over the evolution, or a shorter evolution");
+      fail(config, spec.path, Msg::LinePanels,
+           {{"T", shortest(T)}, {"PANELS", shortest(panels)}, {"LIMIT", shortest(pulse::kMaxLinePanels)}});
   }
 }
 
 void check_precision(const Config& config) {
   const EvolutionSpec& e = config.evolution;
   if (e.precision != Precision::single) return;
-  if (e.is_open())
-    config.fail("evolution.precision", "precision: single is for closed systems, but `evolution.noise` is given",
-                "precision: double for an open system");
+  if (e.is_open()) fail(config, "evolution.precision", Msg::SingleOpen);
   if (!e.local_gates())
-    config.fail("evolution.precision",
-                "precision: single is supported by the split solvers (trotter, magnus4 with "
-                "splitting terms or bonds) only",
-                e.split_solver() ? "precision: double, or splitting: terms | bonds" : "precision: double, or solver: trotter");
+    fail(config, "evolution.precision", e.split_solver() ? Msg::SingleNotSplitSplitting : Msg::SingleNotSplitSolver);
 }
 
 void check_initial_states(const Config& config, const Modes& modes) {
@@ -205,18 +189,14 @@ void check_initial_states(const Config& config, const Modes& modes) {
     const std::string& label = is.labels[k];
     const std::string path = "evolution.initial_states[" + std::to_string(k) + "]";
     if (label.size() != n)
-      config.fail(path,
-                  "label `" + label + "` has " + std::to_string(label.size()) + " digits but the device has " +
-                      std::to_string(n) + " modes",
-                  "one digit per mode");
+      fail(config, path, Msg::LabelModeCount,
+           {{"LABEL", label}, {"DIGITS", std::to_string(label.size())}, {"MODES", std::to_string(n)}});
     for (std::size_t q = 0; q < n; ++q) {
       const int level = label[q] - '0';
       const int levels = modes.dev.modes[q].levels;
       if (level < 0 || level >= levels)
-        config.fail(path,
-                    "level " + std::string(1, label[q]) + " of mode `" + modes.dev.modes[q].name +
-                        "` is not kept (levels " + std::to_string(levels) + ")",
-                    "a digit below the mode's levels");
+        fail(config, path, Msg::LabelLevelNotKept,
+             {{"LEVEL", std::string(1, label[q])}, {"NAME", modes.dev.modes[q].name}, {"LEVELS", std::to_string(levels)}});
     }
   }
 }
@@ -226,12 +206,11 @@ void check_open_system(const Config& config, const Modes& modes) {
   const auto kernel_size = [&](int m, const std::string& path) {
     const int d = modes.at(m).levels;
     if (d * d > backend::kMaxGateSize)
-      config.fail(path,
-                  "mode `" + modes.at(m).name + "` keeps " + std::to_string(d) +
-                      " levels; its dissipator would act on " + std::to_string(d * d) +
-                      " (column, row) levels, more than the local kernels take (" +
-                      std::to_string(backend::kMaxGateSize) + ")",
-                  "at most 8 levels on a mode with noise");
+      fail(config, path, Msg::DissipatorTooLarge,
+           {{"NAME", modes.at(m).name},
+            {"LEVELS", std::to_string(d)},
+            {"PAIRS", std::to_string(d * d)},
+            {"LIMIT", std::to_string(backend::kMaxGateSize)}});
   };
   for (const NoiseSpec& n : config.evolution.noise) {
     const std::string path = "evolution.noise." + n.qubit;
@@ -246,24 +225,19 @@ void check_open_system(const Config& config, const Modes& modes) {
     const int d = modes.at(m).levels;
     if (cs.op == "matrix") {
       if (static_cast<int>(cs.matrix.size()) != d)
-        config.fail(cs.path + ".matrix",
-                    "mode `" + cs.qubit + "` keeps " + std::to_string(d) + " levels but the matrix is " +
-                        std::to_string(cs.matrix.size()) + " x " + std::to_string(cs.matrix.size()),
-                    "a " + std::to_string(d) + " x " + std::to_string(d) + " matrix");
+        fail(config, cs.path + ".matrix", Msg::CollapseMatrixSize,
+             {{"NAME", cs.qubit}, {"LEVELS", std::to_string(d)}, {"SIZE", std::to_string(cs.matrix.size())}});
     } else if (!device::has_operator(modes.at(m).type, cs.op)) {
-      config.fail(cs.path + ".operator", "mode `" + cs.qubit + "` has no operator `" + cs.op + "`",
-                  "lowering | number | matrix, or an operator of the mode's model");
+      fail(config, cs.path + ".operator", Msg::CollapseNoOperator, {{"NAME", cs.qubit}, {"OP", cs.op}});
     }
   }
   const EvolutionSpec& e = config.evolution;
   const double D = modes.dim();
   if (e.is_open() && e.dense_generator() && D * D > kMaxDenseLiouvillian)
-    config.fail("evolution.solver",
-                "the dense Liouvillian of an open system with D = " + std::to_string(static_cast<long long>(D)) +
-                    " would be " + std::to_string(static_cast<long long>(D * D)) + " x " +
-                    std::to_string(static_cast<long long>(D * D)) + " (limit " +
-                    std::to_string(static_cast<long long>(kMaxDenseLiouvillian)) + ")",
-                "solver: trotter for D > 32");
+    fail(config, "evolution.solver", Msg::DenseLiouvillian,
+         {{"D", std::to_string(static_cast<long long>(D))},
+          {"D2", std::to_string(static_cast<long long>(D * D))},
+          {"LIMIT", std::to_string(static_cast<long long>(kMaxDenseLiouvillian))}});
 }
 
 /// `evolution.device: cuda` must be runnable as asked (`auto` falls back to the CPU): the
@@ -281,38 +255,36 @@ void check_target(const Config& config, const Modes& modes) {
     if (device::is_qubit(m)) qubit_names.push_back(m.name);
   for (const GateSpec& g : config.target->gates) {
     const bool from_file = g.gate.empty();
-    if (from_file && g.matrix_file.empty())
-      config.fail(g.path, "missing required key `gate` or `matrix_file`",
-                  "a gate name or an HDF5 file holding the gate");
-    if (!from_file && !g.matrix_file.empty())
-      config.fail(g.path, "both `gate` and `matrix_file` given", "exactly one of them");
+    // The loader's rules (config_target.cpp), for configs built without it.
+    if (from_file && g.matrix_file.empty()) fail(config, g.path, Msg::GateMissing);
+    if (!from_file && !g.matrix_file.empty()) fail(config, g.path, Msg::GateBoth);
     if (!from_file && gate_arity(g.gate) == 0)
-      config.fail(g.path + ".gate", "unknown gate `" + g.gate + "`", "one of " + known_gates());
-    if (!from_file && gate_takes_angle(g.gate) && !g.angle)
-      config.fail(g.path, "gate `" + g.gate + "` needs an `angle`", "angle: <radians>");
+      fail(config, g.path + ".gate", Msg::UnknownGate, {{"GATE", g.gate}, {"GATES", known_gates()}});
+    if (!from_file && gate_takes_angle(g.gate) && !g.angle) fail(config, g.path, Msg::GateNeedsAngle, {{"GATE", g.gate}});
     if ((from_file || !gate_takes_angle(g.gate)) && g.angle)
-      config.fail(g.path + ".angle", "`angle` is only used by " + gates_with_angle(), "no angle for this gate");
+      fail(config, g.path + ".angle", Msg::AngleUnused, {{"GATES", gates_with_angle()}});
     const std::string qkey = g.path + ".qubits";
     const std::size_t arity = from_file ? g.qubits.size() : static_cast<std::size_t>(gate_arity(g.gate));
     if (g.qubits.empty() || g.qubits.size() != arity)
-      config.fail(qkey,
-                  "gate acts on " + std::to_string(arity) + " qubit(s), but " + std::to_string(g.qubits.size()) +
-                      " given",
-                  "a list of " + std::to_string(std::max<std::size_t>(arity, 1)) + " qubit name(s)");
+      fail(config, qkey, Msg::GateQubitCount,
+           {{"ARITY", std::to_string(arity)},
+            {"COUNT", std::to_string(g.qubits.size())},
+            {"MIN", std::to_string(std::max<std::size_t>(arity, 1))}});
     std::vector<std::string> seen;
     for (const std::string& name : g.qubits) {
       if (std::find(qubit_names.begin(), qubit_names.end(), name) == qubit_names.end()) {
         std::string list;
         for (const auto& q : qubit_names) list += (list.empty() ? "" : ", ") + q;
         const int m = modes.find(name);
-        const std::string why = m < 0 ? "" : modes.at(m).type == ModeType::resonator
-                                                 ? " (a resonator, held in its ground state)"
-                                                 : " (role: coupler, held in its ground state)";
-        config.fail(qkey, "`" + name + "` is not a qubit of the device" + why,
-                    list.empty() ? std::string("a qubit mode (the device has none)") : "one of " + list);
+        const std::string why = m < 0                                       ? ""
+                                : modes.at(m).type == ModeType::resonator ? message(Msg::ContextResonatorHeld)
+                                                                          : message(Msg::ContextCouplerHeld);
+        fail(config, qkey, list.empty() ? Msg::NotAQubitNone : Msg::NotAQubit,
+             {{"NAME", name}, {"WHY", why}, {"QUBITS", list}});
       }
+      // The loader's rule (config_target.cpp), for configs built without it.
       if (std::find(seen.begin(), seen.end(), name) != seen.end())
-        config.fail(qkey, "qubit `" + name + "` listed twice", "distinct qubits");
+        fail(config, qkey, Msg::DuplicateGateQubit, {{"NAME", name}});
       seen.push_back(name);
     }
     if (from_file) (void)load_gate_matrix(g, config);
@@ -322,33 +294,23 @@ void check_target(const Config& config, const Modes& modes) {
 /// What gradients (run with `optimize:` lists, and optimize) need.
 void check_gradient(const Config& config) {
   const EvolutionSpec& e = config.evolution;
-  if (!config.target) config.fail("target", "gradients need a `target`", "a target section");
+  if (!config.target) fail(config, "target", Msg::GradientNeedsTarget);
   // A scheme without an adjoint (adaptive) with trainable parameters: the loader's rule
   // (SolverWithoutGradient, which names them).
-  if (e.precision == Precision::single)
-    config.fail("evolution.precision", "gradients are computed in double precision only", "precision: double");
+  if (e.precision == Precision::single) fail(config, "evolution.precision", Msg::GradientSinglePrecision);
   if (e.initial_states.kind != InitialStates::Kind::computational)
-    config.fail("evolution.initial_states", "gradients need the computational initial states",
-                "initial_states: computational");
+    fail(config, "evolution.initial_states", Msg::GradientInitialStates);
   if (!e.is_open()) return;
   // Open systems: the checkpointed adjoint of the split Lindblad step (docs/gradients.md).
-  if (!solver::solver_has(e.solver, &solver::SchemeTraits::open_adjoint)) {
-    const std::string solvers = solver::solvers_with(&solver::SchemeTraits::open_adjoint);
-    config.fail("evolution.solver", "open-system gradients are computed for solver " + solvers + " only",
-                "solver: " + solvers);
-  }
-  if (config.target->compensation_trainable)
-    config.fail("target.compensation_trainable",
-                "trainable compensation angles are not available for open systems (they are re-optimised)",
-                "compensation_trainable: false");
+  if (!solver::solver_has(e.solver, &solver::SchemeTraits::open_adjoint))
+    fail(config, "evolution.solver", Msg::OpenGradientSolver,
+         {{"SOLVERS", solver::solvers_with(&solver::SchemeTraits::open_adjoint)}});
+  if (config.target->compensation_trainable) fail(config, "target.compensation_trainable", Msg::OpenCompensationTrainable);
   bool device_trainable = false;
   for (const auto& q : config.device.qubits) device_trainable = device_trainable || !q.optimize.empty();
   for (const auto& c : config.device.couplings) device_trainable = device_trainable || !c.optimize.empty();
   if (device_trainable && (e.basis != Basis::product || e.frame != Frame::lab))
-    config.fail(e.basis != Basis::product ? "evolution.basis" : "evolution.frame",
-                "open-system gradients for device parameters are computed in the product basis and the "
-                "lab frame only",
-                "basis: product, frame: lab");
+    fail(config, e.basis != Basis::product ? "evolution.basis" : "evolution.frame", Msg::OpenGradientBasis);
 }
 
 }  // namespace
@@ -361,32 +323,31 @@ CMatrix load_gate_matrix(const GateSpec& g, const Config& config) {
   const double bytes = std::ldexp(16.0, 2 * static_cast<int>(g.qubits.size()));
   const MemoryLimit limit = available_memory(std::nullopt);
   if (g.qubits.size() > 30 || bytes > limit.bytes)
-    config.fail(key,
-                "a gate on " + std::to_string(g.qubits.size()) + " qubits is a 2^" +
-                    std::to_string(g.qubits.size()) + " x 2^" + std::to_string(g.qubits.size()) +
-                    " matrix: it needs " + format_bytes(bytes) + "; " + format_bytes(limit.bytes) +
-                    " available (" + limit.source + ")",
-                "a gate on fewer qubits");
+    fail(config, key, Msg::GateMatrixTooLarge,
+         {{"COUNT", std::to_string(g.qubits.size())},
+          {"BYTES", format_bytes(bytes)},
+          {"LIMIT", format_bytes(limit.bytes)},
+          {"SOURCE", limit.source}});
   CMatrix m;
   const Index want = Index{1} << g.qubits.size();
   try {
     m = read_complex_matrix(file, "/unitary", want);  // a larger declared shape is refused unread
   } catch (const InputError& e) {
-    config.fail(key, std::string("cannot read the gate matrix: ") + e.what(),
-                "an HDF5 file with a complex dataset /unitary");
+    fail(config, key, Msg::GateMatrixUnreadable, {{"REASON", e.what()}});
   }
   if (m.rows() != want || m.cols() != want)
-    config.fail(key,
-                file + ": /unitary is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
-                    " but the gate acts on " + std::to_string(g.qubits.size()) + " qubit(s)",
-                std::to_string(want) + " x " + std::to_string(want));
-  if (!m.allFinite()) config.fail(key, file + ": /unitary contains NaN or inf", "a unitary matrix");
+    fail(config, key, Msg::GateMatrixShape,
+         {{"FILE", file},
+          {"ROWS", std::to_string(m.rows())},
+          {"COLS", std::to_string(m.cols())},
+          {"COUNT", std::to_string(g.qubits.size())},
+          {"WANT", std::to_string(want)}});
+  if (!m.allFinite()) fail(config, key, Msg::GateMatrixNotFinite, {{"FILE", file}});
   const double err = (m.adjoint() * m - CMatrix::Identity(want, want)).cwiseAbs().maxCoeff();
   if (!(err <= kUnitarityTolerance)) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", err);
-    config.fail(key, file + ": /unitary is not unitary (max |G^dag G - I| = " + buf + ")",
-                "a unitary matrix, to 1e-10");
+    fail(config, key, Msg::GateMatrixNotUnitary, {{"FILE", file}, {"ERROR", buf}});
   }
   return m;
 }
@@ -416,8 +377,7 @@ device::ResolvedDevice resolve(const Config& config, Purpose purpose) {
 
 void check_trainable(const Config& config) {
   if (!has_trainable(config))
-    config.fail("pulses", "nothing is trainable: no `optimize:` list names a parameter",
-                "an `optimize: [...]` list on a pulse, qubit or coupling");
+    fail(config, "pulses", Msg::NothingTrainable);
 }
 
 }  // namespace qevolve::io

@@ -14,6 +14,7 @@
 #include "unknown_mode.hpp"
 #include "qevolve/presets.hpp"
 #include "qevolve/resolve.hpp"
+#include "qevolve/text.hpp"
 
 namespace qevolve::io {
 
@@ -37,14 +38,9 @@ void check_coupling_operators(const device::Coupling& c, const std::vector<devic
     const device::ModeParams& m = modes[static_cast<std::size_t>(idx)];
     const bool oscillator = m.type == ModeType::resonator || m.type == ModeType::duffing;
     if (c.inductive != 0.0 && m.type == ModeType::transmon)
-      config.fail(c.path + ".inductive",
-                  "transmon `" + m.name + "` has no flux-like operator for an inductive coupling",
-                  "capacitive for transmons");
+      fail(config, c.path + ".inductive", Msg::InductiveTransmon, {{"NAME", m.name}});
     if (c.dipole != 0.0 && !oscillator)
-      config.fail(c.path + ".dipole",
-                  "a dipole coupling needs oscillators, but `" + m.name + "` is a " +
-                      enum_name(m.type),
-                  "resonator or duffing modes");
+      fail(config, c.path + ".dipole", Msg::DipoleOscillators, {{"NAME", m.name}, {"TYPE", enum_name(m.type)}});
   }
 }
 
@@ -62,9 +58,8 @@ std::string join(const std::vector<std::string>& v) {
 
 [[noreturn]] void fail_not_parameter(const Config& config, const std::string& key_path, const std::string& key,
                                      const ModeParams& p) {
-  const MsgArgs args{
-      {"KEY", key}, {"TYPE", enum_name(p.type)}, {"NAME", p.name}, {"ALLOWED", join(model_keys(p.type))}};
-  config.fail(key_path, message(Msg::NotModeParameter, args), expected(Msg::NotModeParameter, args));
+  fail(config, key_path, Msg::NotModeParameter,
+       {{"KEY", key}, {"TYPE", enum_name(p.type)}, {"NAME", p.name}, {"ALLOWED", join(model_keys(p.type))}});
 }
 
 /// Applies the keys present in `e` onto `p` and checks that each applies to p.type.
@@ -91,24 +86,20 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
   }
   if (e.role) {
     if (*e.role == ModeRole::qubit && p.type == ModeType::resonator)
-      config.fail(e.path + ".role",
-                  "resonator `" + p.name + "` cannot be a qubit: a resonator is held in its ground state",
-                  "role: coupler or no role");
+      fail(config, e.path + ".role", Msg::ResonatorQubitRole, {{"NAME", p.name}});
     p.role = *e.role;
   }
   if (e.levels) p.levels = *e.levels;
   if (e.basis_size) {
     if (p.type == ModeType::resonator || p.type == ModeType::duffing)
-      config.fail(e.path + ".basis_size",
-                  "`basis_size` does not apply to " + std::string(enum_name(p.type)) +
-                      " mode `" + p.name + "` (its Fock basis is exact)");
+      fail(config, e.path + ".basis_size", Msg::BasisSizeExact, {{"TYPE", enum_name(p.type)}, {"NAME", p.name}});
     p.basis_size = *e.basis_size;
   }
+  // The loader's rule (config_device.cpp), again on the merged values: a preset's basis_size
+  // with an entry's levels.
   if (p.basis_size > 0 && p.basis_size < p.levels)
-    config.fail(e.path + ".basis_size",
-                "basis_size " + std::to_string(p.basis_size) + " is smaller than levels " +
-                    std::to_string(p.levels),
-                "basis_size >= levels");
+    fail(config, e.path + ".basis_size", Msg::BasisSmallerThanLevels,
+         {{"BASIS", std::to_string(p.basis_size)}, {"LEVELS", std::to_string(p.levels)}});
   for (std::size_t k = 0; k < e.optimize.size(); ++k)
     if (!allowed(e.optimize[k].c_str()))
       fail_not_parameter(config, e.path + ".optimize[" + std::to_string(k) + "]", e.optimize[k], p);
@@ -116,18 +107,14 @@ void apply_entry(const ModeEntry& e, ModeParams& p, const Config& config) {
 
 /// A new (non-preset) mode must give its type, levels and the model's required keys.
 ModeParams new_mode(const ModeEntry& e, const Config& config) {
-  if (!e.type)
-    config.fail(e.path, "mode `" + e.name + "` is not a preset mode and has no `type`",
-                "type: fluxonium | transmon | resonator | duffing");
-  if (!e.levels) config.fail(e.path, "mode `" + e.name + "` has no `levels`", "an integer >= 2");
+  if (!e.type) fail(config, e.path, Msg::NewModeNoType, {{"NAME", e.name}});
+  if (!e.levels) fail(config, e.path, Msg::NewModeNoLevels, {{"NAME", e.name}});
   ModeParams p;
   p.name = e.name;
   p.type = *e.type;
   if (p.type == ModeType::resonator) p.role = ModeRole::coupler;  // never a qubit (is_qubit)
   auto need = [&](const std::optional<double>& v, const char* key) {
-    if (!v)
-      config.fail(e.path, std::string(enum_name(p.type)) + " mode `" + e.name + "` needs `" +
-                              key + "`");
+    if (!v) fail(config, e.path, Msg::NewModeNeedsKey, {{"TYPE", enum_name(p.type)}, {"NAME", e.name}, {"KEY", key}});
   };
   switch (p.type) {
     case ModeType::fluxonium: need(e.ec, "ec"); need(e.ej, "ej"); need(e.el, "el"); break;
@@ -152,8 +139,16 @@ void check_has_qubit(const Config& config, const std::vector<ModeParams>& modes)
       break;
     }
   }
-  config.fail(key, "the device has no qubit: every mode is a coupler or a resonator",
-              "at least one fluxonium, transmon or duffing mode whose role is qubit, the default");
+  fail(config, key, Msg::NoQubit);
+}
+
+/// An entry named like an earlier one: the loader's rule (config_device.cpp), for configs built
+/// without it.
+[[noreturn]] void fail_duplicate_name(const Config& config, const ModeEntry& e) {
+  const auto first = std::find_if(config.device.qubits.begin(), config.device.qubits.end(),
+                                  [&](const ModeEntry& f) { return f.name == e.name; });
+  fail(config, e.path + ".name", Msg::DuplicateModeName,
+       {{"NAME", e.name}, {"LINE", std::to_string(config.locate(first->path).line)}});
 }
 
 /// The preset's modes and couplings, its arguments checked first.
@@ -162,21 +157,17 @@ device::PresetDevice preset_device(const PresetSpec& spec, const Config& config)
   if (std::find(names.begin(), names.end(), spec.name) == names.end()) {
     std::string allowed;
     for (const auto& n : names) allowed += (allowed.empty() ? "" : " | ") + n;
-    config.fail("device.preset", "unknown preset `" + spec.name + "`", allowed);
+    fail(config, "device.preset", Msg::PresetUnknown, {{"NAME", spec.name}, {"ALLOWED", allowed}});
   }
   const int min_qubits = device::min_preset_qubits(spec.name);
   if (spec.qubits < min_qubits)
-    config.fail("device.preset_args.qubits",
-                spec.name + " needs at least " + std::to_string(min_qubits) +
-                    (min_qubits == 1 ? " qubit" : " qubits"),
-                "an integer >= " + std::to_string(min_qubits));
-  if (spec.periodic && spec.qubits < 3)
-    config.fail("device.preset_args.periodic", "a ring needs at least 3 qubits",
-                "qubits >= 3 or periodic: false");
+    fail(config, "device.preset_args.qubits", Msg::PresetTooFewQubits,
+         {{"PRESET", spec.name}, {"QUBITS", counted(min_qubits, "qubit")}, {"MIN", std::to_string(min_qubits)}});
+  if (spec.periodic && spec.qubits < 3) fail(config, "device.preset_args.periodic", Msg::PresetRingTooSmall);
   try {
     return device::make_preset(spec);
   } catch (const std::domain_error& e) {
-    config.fail("device.preset_args.variance", e.what(), "a smaller variance");
+    fail(config, "device.preset_args.variance", Msg::PresetVariance, {{"REASON", e.what()}});
   }
 }
 
@@ -198,15 +189,11 @@ ResolvedDevice resolve_device(const Config& config) {
 
   for (const ModeEntry& e : config.device.qubits) {
     const int existing = index_of(e.name);
-    if (existing >= 0 && static_cast<std::size_t>(existing) >= n_preset)
-      config.fail(e.path + ".name", "duplicate mode name `" + e.name + "`", "unique names");
+    if (existing >= 0 && static_cast<std::size_t>(existing) >= n_preset) fail_duplicate_name(config, e);
     if (existing >= 0) {
       ModeParams& p = out.modes[static_cast<std::size_t>(existing)];
       if (e.type && *e.type != p.type)
-        config.fail(e.path + ".type",
-                    "preset mode `" + e.name + "` is a " + enum_name(p.type) +
-                        "; its type cannot be changed",
-                    std::string("type: ") + enum_name(p.type) + " or no type");
+        fail(config, e.path + ".type", Msg::PresetTypeFixed, {{"NAME", e.name}, {"TYPE", enum_name(p.type)}});
       apply_entry(e, p, config);
     } else {
       ModeParams p = new_mode(e, config);
@@ -214,15 +201,14 @@ ResolvedDevice resolve_device(const Config& config) {
       out.modes.push_back(std::move(p));
     }
   }
-  if (out.modes.empty())
-    config.fail("device", "the device has no modes", "a preset or a non-empty `qubits` list");
+  if (out.modes.empty()) fail(config, "device", Msg::NoModes);  // the loader's rule, for configs built without it
   check_has_qubit(config, out.modes);
 
   for (const CouplingEntry& e : config.device.couplings) {
     const int a = index_of(e.a), b = index_of(e.b);
     if (a < 0) fail_unknown_mode(config, e.path + ".qubits", e.a, out.modes);
     if (b < 0) fail_unknown_mode(config, e.path + ".qubits", e.b, out.modes);
-    if (a == b) config.fail(e.path + ".qubits", "a mode cannot be coupled to itself");
+    if (a == b) fail(config, e.path + ".qubits", Msg::SelfCoupling, {{"NAME", e.a}});  // the loader's rule, again
     // An explicit coupling on a pair the preset already couples overrides the given strengths.
     auto same_pair = [&](const Coupling& c) {
       return (c.a == a && c.b == b) || (c.a == b && c.b == a);
@@ -232,9 +218,7 @@ ResolvedDevice resolve_device(const Config& config) {
     if (it != out.couplings.end() && it->path == "device.preset") {
       c = *it;
     } else if (it != out.couplings.end()) {
-      config.fail(e.path + ".qubits",
-                  "modes `" + e.a + "` and `" + e.b + "` are already coupled by " + it->path,
-                  "one entry per pair of modes");
+      fail(config, e.path + ".qubits", Msg::CouplingPairTwice, {{"A", e.a}, {"B", e.b}, {"BY", it->path}});
     }
     c.a = a;
     c.b = b;

@@ -20,6 +20,7 @@
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/scheme_traits.hpp"
+#include "messages.hpp"
 
 namespace qevolve::io {
 namespace {
@@ -275,14 +276,18 @@ namespace {
 /// key: located; a flag such as --vary: named).
 void refuse_over_limit(const Config& config, const MemoryEstimate& e, const MemoryLimit& limit, bool columns,
                        const std::string& context) {
-  std::string problem = e.dim_text + " states";
-  if (columns) problem += ", " + short_number(e.columns) + (e.columns == 1 ? " column" : " columns");
-  problem += context + ": " + e.part + " " + format_bytes(e.part_bytes);
-  if (e.bytes > 1.01 * e.part_bytes) problem += " (" + format_bytes(e.bytes) + " in all)";
-  problem += "; " + format_bytes(limit.bytes) + " available (" + limit.source + ")";
-  constexpr const char* kExpected = "fewer modes, levels or columns, or a machine with more memory";
-  if (!e.key.empty() && e.key[0] == '-') throw InputError({}, e.key, problem, "fewer points, or a machine with more memory");
-  config.fail(e.key, problem, kExpected);
+  const std::string count = short_number(e.columns);
+  const MsgArgs args{
+      {"DIM", e.dim_text},
+      {"COLUMNS", !columns ? "" : message(e.columns == 1 ? Msg::ContextColumn : Msg::ContextColumns, {{"COUNT", count}})},
+      {"CONTEXT", context},
+      {"PART", e.part},
+      {"PART_BYTES", format_bytes(e.part_bytes)},
+      {"TOTAL", e.bytes > 1.01 * e.part_bytes ? message(Msg::ContextMemoryTotal, {{"BYTES", format_bytes(e.bytes)}}) : ""},
+      {"LIMIT", format_bytes(limit.bytes)},
+      {"SOURCE", limit.source}};
+  if (!e.key.empty() && e.key[0] == '-') throw input_error({}, e.key, Msg::MemoryOverLimitPoints, args);
+  fail(config, e.key, Msg::MemoryOverLimit, args);
 }
 
 }  // namespace
@@ -323,9 +328,11 @@ MemoryEstimate check_sweep_memory(const Config& point, const device::ResolvedDev
   const MemoryLimit limit = available_memory(max_memory);
   if (e.bytes > limit.bytes) {
     const double at_once = std::max(1.0, std::min(size.threads, size.local_points));
+    const std::string largest = size.point.empty() ? std::string() : message(Msg::ContextLargestPoint, {{"POINT", size.point}});
     refuse_over_limit(point, e, limit, true,
-                      " per point" + (size.point.empty() ? std::string() : " (the largest: " + size.point + ")") +
-                          ", " + short_number(size.points) + " points, " + short_number(at_once) + " at once");
+                      message(Msg::ContextPerPoint, {{"LARGEST", largest},
+                                                     {"POINTS", short_number(size.points)},
+                                                     {"AT_ONCE", short_number(at_once)}}));
   }
   return e;
 }
@@ -345,7 +352,7 @@ double parse_memory_size(const std::string& text, const std::string& flag) {
       {"k", 0x1p10},      {"m", 0x1p20},    {"g", 0x1p30},  {"t", 0x1p40}};
   const auto it = kUnits.find(unit);
   if (end == text.c_str() || errno != 0 || it == kUnits.end() || !(v > 0.0) || !std::isfinite(v))
-    throw InputError({}, flag, "`" + text + "` is not a memory size", "a positive size such as 8G, 500M or 2GiB");
+    throw input_error({}, flag, Msg::NotAMemorySize, {{"TEXT", text}});
   return v * it->second;
 }
 

@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "hdf5_handle.hpp"
+#include "messages.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/output_path.hpp"
 
@@ -42,32 +43,28 @@ std::string create_fails(const std::filesystem::path& folder) {
   return {};
 }
 
-/// The problem with `path` as an output file, or "" when there is none.
-std::string output_problem(const std::string& path, const std::string& config_file) {
+/// The problem with `path` as an output file (Output* messages), or none.
+MsgProblem output_problem(const std::string& path, const std::string& config_file) {
   namespace fs = std::filesystem;
-  if (path.empty()) return "the file name is empty";
+  if (path.empty()) return {Msg::OutputNameEmpty, {}};
   const fs::path p(path);
   const std::string name = p.filename().string();
-  if (name.empty() || name == "." || name == "..") return "`" + path + "` names a folder, not a file";
-  if (yaml_special_float(name)) return "`" + name + "` is a YAML special float, not a file name";
+  if (name.empty() || name == "." || name == "..") return {Msg::OutputNamesFolder, {{"PATH", path}}};
+  if (yaml_special_float(name)) return {Msg::OutputSpecialFloat, {{"NAME", name}}};
   std::error_code ec;
-  if (fs::is_directory(p, ec)) return "`" + path + "` is a folder";
+  if (fs::is_directory(p, ec)) return {Msg::OutputIsFolder, {{"PATH", path}}};
   const fs::path folder = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  // A named string, not folder.string() (an rvalue): GCC 12 warns (-Wstringop-overflow) on
-  // "literal" + string&&.
   const std::string dir = folder.string();
   struct stat info {};
-  if (::stat(folder.c_str(), &info) != 0) return "the folder `" + dir + "` does not exist";
-  if (!S_ISDIR(info.st_mode)) return "`" + dir + "` is not a folder";
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) return "the folder `" + dir + "` is not writable";
+  if (::stat(folder.c_str(), &info) != 0) return {Msg::OutputFolderMissing, {{"DIR", dir}}};
+  if (!S_ISDIR(info.st_mode)) return {Msg::OutputNotAFolder, {{"DIR", dir}}};
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) return {Msg::OutputFolderNotWritable, {{"DIR", dir}}};
   if (const std::string failed = create_fails(folder); !failed.empty())
-    return "the folder `" + dir + "` is not writable (creating a file there fails: " + failed + ")";
+    return {Msg::OutputCreateFails, {{"DIR", dir}, {"REASON", failed}}};
   if (fs::exists(p, ec) && !config_file.empty() && fs::equivalent(p, fs::path(config_file), ec))
-    return "`" + path + "` is the config file itself";
+    return {Msg::OutputIsConfig, {{"PATH", path}}};
   return {};
 }
-
-constexpr const char* kExpected = "a new or writable file such as out.h5 in an existing, writable folder";
 
 /// A name beside `path` for `command`'s result: x.h5 -> x.spectrum.h5.
 std::string suggested_name(const std::string& path, std::string_view command) {
@@ -86,12 +83,9 @@ bool picture_or_table(const std::string& path) {
   return std::find(kKinds.begin(), kKinds.end(), ext) != kKinds.end();
 }
 
-/// Why `path` must not be replaced (docs/output.md "Replacing a file"), and what to give
-/// instead; an empty problem when nothing is there or the file may be replaced.
-struct ReplaceProblem {
-  std::string problem, instead;
-};
-ReplaceProblem replace_problem(const std::string& path, const std::optional<Replacing>& r, bool flag) {
+/// Why `path` must not be replaced (docs/output.md "Replacing a file"), with what to give
+/// instead (Replace* messages); none when nothing is there or the file may be replaced.
+MsgProblem replace_problem(const std::string& path, const std::optional<Replacing>& r, bool flag) {
   if (!r || r->force) return {};
   const std::optional<std::string> owner = result_owner(path);
   if (!owner || *owner == r->command) return {};
@@ -100,22 +94,22 @@ ReplaceProblem replace_problem(const std::string& path, const std::optional<Repl
     const detail::Hdf5ErrorSilencer quiet;
     if (H5Fis_hdf5(path.c_str()) <= 0) return {};  // an earlier picture or table
   }
-  const std::string what = *owner == kForeignFile ? "`" + path + "` exists and was not written by qevolve"
-                           : *owner == kCheckpoint ? "`" + path + "` is an `optimize` checkpoint"
-                                                   : "`" + path + "` holds the result of `qevolve " + *owner + "`";
-  std::string instead = picture ? "another file name" : suggested_name(path, r->command);
-  instead = flag ? (picture ? instead : "another file name such as " + instead) : "-o " + instead;
-  return {what + "; this command would replace it", instead + ", or --force to replace it"};
+  const Msg what = *owner == kForeignFile ? Msg::ReplaceForeign
+                   : *owner == kCheckpoint ? Msg::ReplaceCheckpoint
+                                           : Msg::ReplaceResult;
+  const std::string other = picture ? message(Msg::NounOtherName) : suggested_name(path, r->command);
+  const std::string instead = !flag      ? message(Msg::NounOutputFlag, {{"NAME", other}})
+                              : picture ? other
+                                        : message(Msg::NounOtherNameSuch, {{"NAME", other}});
+  return {what, {{"PATH", path}, {"OWNER", *owner}, {"INSTEAD", instead}}};
 }
 
 }  // namespace
 
 void check_flag_output(const std::string& flag, const std::string& path, const std::string& config_file,
                        std::optional<Replacing> replacing) {
-  const std::string problem = output_problem(path, config_file);
-  if (!problem.empty()) throw InputError({}, flag, problem, kExpected);
-  if (const ReplaceProblem r = replace_problem(path, replacing, true); !r.problem.empty())
-    throw InputError({}, flag, r.problem, r.instead);
+  if (const MsgProblem p = output_problem(path, config_file)) throw input_error({}, flag, p);
+  if (const MsgProblem r = replace_problem(path, replacing, true)) throw input_error({}, flag, r);
 }
 
 void check_output_path(const Config& config, const std::string& cli_output, std::optional<Replacing> replacing) {
@@ -124,39 +118,34 @@ void check_output_path(const Config& config, const std::string& cli_output, std:
     return;
   }
   if (config.output.file.empty()) return;
-  const std::string problem = output_problem(config.output.file, config.source_file);
-  if (!problem.empty()) config.fail("output.file", problem, kExpected);
-  if (const ReplaceProblem r = replace_problem(config.output.file, replacing, false); !r.problem.empty())
-    config.fail("output.file", r.problem, r.instead);
+  if (const MsgProblem p = output_problem(config.output.file, config.source_file)) fail(config, "output.file", p);
+  if (const MsgProblem r = replace_problem(config.output.file, replacing, false)) fail(config, "output.file", r);
 }
 
 void check_written_back_yaml(const std::string& path, const Config& config, const std::string& named_by,
                              bool force) {
   std::error_code ec;
   const bool is_config = !config.source_file.empty() && std::filesystem::equivalent(path, config.source_file, ec);
-  auto fail = [&](const std::string& problem, const std::string& expected) {
-    if (named_by.empty()) config.fail("output.file", problem, expected);
-    throw InputError({}, named_by, problem, expected);
+  auto refuse = [&](Msg id) {
+    const MsgProblem p{id, {{"PATH", path}}};
+    if (named_by.empty()) fail(config, "output.file", p);
+    throw input_error({}, named_by, p);
   };
-  if (is_config)
-    fail("the optimised config `" + path + "` would replace the config being optimised",
-         "another output name (the optimised config is named after it: OUT.h5 -> OUT.optimized.yaml)");
+  if (is_config) refuse(Msg::WriteBackOverConfig);
   if (force || !std::filesystem::exists(path, ec)) return;
   std::ifstream f(path);
   std::string first;
   std::getline(f, first);
-  if (first.rfind(kWrittenBackHeader, 0) != 0)
-    fail("the optimised config would replace `" + path + "`, which qevolve optimize did not write",
-         "another output name, or --force to replace it");
+  if (first.rfind(kWrittenBackHeader, 0) != 0) refuse(Msg::WriteBackOverForeign);
 }
 
 void check_checkpoint_path(const Config& config, std::optional<Replacing> replacing) {
   if (!config.optimize || config.optimize->checkpoint.empty()) return;
-  const std::string problem = output_problem(config.optimize->checkpoint, config.source_file);
-  if (!problem.empty()) config.fail("optimize.checkpoint", problem, kExpected);
+  if (const MsgProblem p = output_problem(config.optimize->checkpoint, config.source_file))
+    fail(config, "optimize.checkpoint", p);
   if (replacing) replacing->command = kCheckpoint;
-  if (const ReplaceProblem r = replace_problem(config.optimize->checkpoint, replacing, true); !r.problem.empty())
-    config.fail("optimize.checkpoint", r.problem, r.instead);
+  if (const MsgProblem r = replace_problem(config.optimize->checkpoint, replacing, true))
+    fail(config, "optimize.checkpoint", r);
 }
 
 }  // namespace qevolve::io

@@ -127,9 +127,7 @@ Override axis_override(const SweepAxis& axis, std::size_t i) {
 
 void check_sweepable(const Config& config) {
   if (config.evolution.initial_states.kind != InitialStates::Kind::computational)
-    config.fail("evolution.initial_states",
-                "a sweep stores the computational block, so it starts from the computational states",
-                "initial_states: computational");
+    fail(config, "evolution.initial_states", Msg::SweepNotComputational);
 }
 
 }  // namespace qevolve::io

@@ -6,15 +6,15 @@
 #include <utility>
 #include <vector>
 
+#include "messages.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
 
 namespace qevolve::io {
 
-/// The problem and the expected text for `name`: "unknown mode `Q0`, did you mean `q0`?", "a
-/// mode name of the device: q0, q1".
-[[nodiscard]] std::pair<std::string, std::string> unknown_mode_message(const std::string& name,
-                                                                      const std::vector<device::ModeParams>& modes);
+/// The message for `name` (UnknownMode, UnknownModeSuggest): "unknown mode `Q0`, did you mean
+/// `q0`?", "a mode name of the device: q0, q1".
+[[nodiscard]] MsgProblem unknown_mode_message(const std::string& name, const std::vector<device::ModeParams>& modes);
 
 /// Fails at `key` (Config::fail): "unknown mode `Q0`, did you mean `q0`? (expected a mode name
 /// of the device: q0, q1)".
