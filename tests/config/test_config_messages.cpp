@@ -8,6 +8,7 @@
 
 #include "qevolve/text.hpp"
 #include "messages.hpp"
+#include "qevolve/config.hpp"
 #include "qevolve/config_loader.hpp"
 #include "qevolve/error.hpp"
 #include "yaml_values.hpp"
@@ -34,6 +35,35 @@ TEST(Messages, PlaceholdersAreFilled) {
   EXPECT_EQ(std::string(e.what()),
             "f.yaml:3:7: device.qubits[0].ec: `-1` is out of range (expected a number > 0 (GHz))");
   EXPECT_EQ(e.problem(), "`-1` is out of range");
+}
+
+/// The resolution stage raises table entries through Config::fail: located at the key, with
+/// the overrides that wrote its entry; a kept message (MsgProblem) renders the same.
+TEST(Messages, StageFailIsLocatedAndRendered) {
+  Config config;
+  config.source_file = "f.yaml";
+  config.where["evolution.duration"] = {"f.yaml", 4, 3};
+  try {
+    io::fail(config, "evolution.duration", Msg::DurationShort, {{"DURATION", "1.5"}, {"LATEST", "2"}});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "f.yaml:4:3: evolution.duration: duration 1.5 ns is shorter than the latest pulse end 2 ns "
+              "(expected duration >= 2)");
+  }
+  const io::MsgProblem none;
+  EXPECT_FALSE(none);
+  const io::MsgProblem p{Msg::OutputIsFolder, {{"PATH", "out"}}};
+  EXPECT_TRUE(p);
+  EXPECT_EQ(std::string(io::input_error({}, "-o", p).what()),
+            "-o: `out` is a folder (expected a new or writable file such as out.h5 in an existing, writable "
+            "folder)");
+  try {
+    io::fail(config, "output.file", p);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "`out` is a folder");
+  }
 }
 
 TEST(Messages, MissingPlaceholderIsAProgrammingError) {
