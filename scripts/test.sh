@@ -4,11 +4,18 @@
 #      `python`, pytest on the module of this build tree (python/tests);
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests labelled `sanitize`.
 # Installs missing Debian packages first (scripts/install-deps.sh).
+# The sanitizer build (preset `sanitize`: the library and the executable as a unity build, the
+# tests labelled `sanitize` only) runs at the lowest priority while the Release tests run: it
+# takes only the CPU time they leave idle (process starts, I/O, waits, the last long test), so
+# the tests run as they would alone. Each phase prints its wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 jobs=$(nproc)
+start=$SECONDS
+phase() { echo "== $1: $((SECONDS - t0)) s"; t0=$SECONDS; }
+t0=$SECONDS
 
 # The same configuration as scripts/install.sh (scripts/configure-release.sh: MPI and the Python
 # module required, CUDA compiled whenever nvcc is on PATH), so that a tree the install built is
@@ -16,10 +23,25 @@ jobs=$(nproc)
 echo "== Release build and tests"
 scripts/configure-release.sh
 cmake --build --preset release -j "$jobs"
+phase "Release configure and build"
+
+cmake --preset sanitize
+san_log=build/sanitize/sanitize-build.log
+# Its own process group (setsid), so that a failing Release test stops the whole build.
+setsid nice -n 19 cmake --build --preset sanitize -j "$jobs" > "$san_log" 2>&1 &
+san_pid=$!
+trap 'kill -- "-$san_pid" 2> /dev/null || true' EXIT
 ctest --preset release -j "$jobs"
+phase "Release tests"
 
 echo "== ASan + UBSan build and tests (label: sanitize)"
-cmake --preset sanitize
-cmake --build --preset sanitize -j "$jobs"
+san_status=0
+wait "$san_pid" || san_status=$?
+trap - EXIT
+cat "$san_log"
+if [ "$san_status" -ne 0 ]; then echo "== the sanitizer build failed"; exit "$san_status"; fi
+phase "ASan + UBSan build (beyond the Release tests)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset sanitize -j "$jobs"
+phase "ASan + UBSan tests"
+echo "== total: $((SECONDS - start)) s"

@@ -251,12 +251,18 @@ inline std::vector<CorpusCase> yaml_cases() {
        "bad.yaml",
        "bad.yaml:65:65" + too_deep,
        true},
+      // The 17 MiB file is written when the case runs (prepare), not held in the row: every
+      // process of test_cli builds every row, one per test.
       {"yaml",
        "OversizedFile",
-       {{"bad.yaml", "device: {preset: mpc_fluxonium_1d}\n" + std::string(17u << 20, '#') + "\n"}},
+       {},
        "bad.yaml",
        "bad.yaml: the config file is larger than the limit of 16777216 bytes",
-       true},
+       true,
+       [](const fs::path& d) {
+         std::ofstream(d / "bad.yaml", std::ios::binary)
+             << "device: {preset: mpc_fluxonium_1d}\n" << std::string(17u << 20, '#') << "\n";
+       }},
       {"yaml",
        "LongValue",
        {{"bad.yaml", "device: {preset: " + std::string(100000, 'x') + "}\n"}},
