@@ -5,9 +5,10 @@
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests labelled `sanitize`.
 # Installs missing Debian packages first (scripts/install-deps.sh).
 # The sanitizer build (preset `sanitize`: the library and the executable as a unity build, the
-# tests labelled `sanitize` only) runs at the lowest priority while the Release tests run: it
-# takes only the CPU time they leave idle (process starts, I/O, waits, the last long test), so
-# the tests run as they would alone. Each phase prints its wall time.
+# tests labelled `sanitize` only) runs at the lowest priority (nice 19) beside the Release build
+# and tests: it takes only the CPU time they leave idle (the build's serial steps, the tests'
+# process starts, I/O and waits, the last long test), so they run as they would alone; its log
+# is printed once the Release tests are done. Each phase prints its wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,15 +23,15 @@ t0=$SECONDS
 # only completed here, not rebuilt.
 echo "== Release build and tests"
 scripts/configure-release.sh
-cmake --build --preset release -j "$jobs"
-phase "Release configure and build"
-
-cmake --preset sanitize
+mkdir -p build/sanitize
 san_log=build/sanitize/sanitize-build.log
-# Its own process group (setsid), so that a failing Release test stops the whole build.
-setsid nice -n 19 cmake --build --preset sanitize -j "$jobs" > "$san_log" 2>&1 &
+# Its own process group (setsid), so that a failing Release step stops the whole build.
+setsid nice -n 19 bash -c 'cmake --preset sanitize && cmake --build --preset sanitize -j "$1"' \
+  _ "$jobs" > "$san_log" 2>&1 &
 san_pid=$!
 trap 'kill -- "-$san_pid" 2> /dev/null || true' EXIT
+cmake --build --preset release -j "$jobs"
+phase "Release configure and build"
 ctest --preset release -j "$jobs"
 phase "Release tests"
 
