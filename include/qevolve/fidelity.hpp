@@ -212,6 +212,10 @@ class CompensationShard {
   /// Computes `col` for column k and adds its share of tau and of every site environment to
   /// `out` (the Hessian reuses col for the pair environments).
   void add_column_sums(Index k, PartialSums& out, ColumnSums& col) const;
+  /// hessian_sums' pair environments (out.env2, allocated): vz / none from the diagonal
+  /// layers; single_qubit column by column, with the first-order sums (out.tau, out.env).
+  void diagonal_hessian(PartialHessianSums& out) const;
+  void single_qubit_hessian(PartialHessianSums& out) const;
 };
 
 /// F and its exact gradient dF/d(angles), from the global sums.

@@ -178,6 +178,45 @@ ScalingRow run_distributed(const BenchScalingOptions& options, int n, int ranks,
 
 }  // namespace
 
+namespace {
+
+/// One row on one process: the standard workload of n qubits evolved once.
+ScalingRow run_serial(const BenchScalingOptions& options, int n, int threads) {
+  ScalingRow r;
+  const Config config = standard_workload(n, options.steps, options.splitting);
+  solver::Simulator sim(io::evolution_plan(config), threads);
+  const auto t0 = Clock::now();
+  const auto result = sim.evolve();
+  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  r.qubits = n;
+  r.dim = sim.device().dim();
+  r.columns = result.columns.cols();
+  r.steps = options.steps;
+  r.threads = threads;
+  r.gates = sim.gates_per_step();
+  r.rate = static_cast<double>(r.columns) * r.steps / r.seconds;
+  r.gflops = sim.flops_per_column_step() * r.rate / 1e9;
+  return r;
+}
+
+/// The table's line of a row.
+void print_row(std::ostream& out, int n, const ScalingRow& r) {
+  char line[256];
+  // Without a 1-rank, 1-thread row of this N there is no speedup to show: "-".
+  char speedup[32] = "-", efficiency[32] = "-";
+  if (!std::isnan(r.speedup)) {
+    std::snprintf(speedup, sizeof speedup, "%.3f", r.speedup);
+    std::snprintf(efficiency, sizeof efficiency, "%.3f", r.efficiency);
+  }
+  std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %5d %4d %5d %10.4g %14.4g %9.2f %6.1f%% %8s %6s\n", n,
+                static_cast<long long>(r.dim), static_cast<long long>(r.columns), r.steps, r.ranks, r.threads,
+                r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / (r.peak * r.ranks), speedup,
+                efficiency);
+  out << line << std::flush;
+}
+
+}  // namespace
+
 int bench_scaling(const BenchScalingOptions& options, Streams io) {
   if (!options.plot.empty() && options.csv.empty())  // before the runs, not after them
     throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
@@ -223,40 +262,13 @@ int bench_scaling(const BenchScalingOptions& options, Streams io) {
     for (int ranks : options.ranks)
       for (std::size_t k = 0; k < thread_counts.size(); ++k) {
         const int threads = thread_counts[k];
-        ScalingRow r;
-        if (ranks == 1) {
-          const Config config = standard_workload(n, options.steps, options.splitting);
-          solver::Simulator sim(io::evolution_plan(config), threads);
-          const auto t0 = Clock::now();
-          const auto result = sim.evolve();
-          r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-          r.qubits = n;
-          r.dim = sim.device().dim();
-          r.columns = result.columns.cols();
-          r.steps = options.steps;
-          r.threads = threads;
-          r.gates = sim.gates_per_step();
-          r.rate = static_cast<double>(r.columns) * r.steps / r.seconds;
-          r.gflops = sim.flops_per_column_step() * r.rate / 1e9;
-        } else {
-          r = run_distributed(options, n, ranks, threads);
-        }
+        ScalingRow r = ranks == 1 ? run_serial(options, n, threads) : run_distributed(options, n, ranks, threads);
         r.peak = peaks[k];
         if (ranks == 1 && threads == 1) base = r.seconds;
         r.speedup = base > 0.0 ? base / r.seconds : std::numeric_limits<double>::quiet_NaN();
         r.efficiency = r.speedup / (ranks * threads);
         rows.push_back(r);
-        // Without a 1-rank, 1-thread row of this N there is no speedup to show: "-".
-        char speedup[32] = "-", efficiency[32] = "-";
-        if (!std::isnan(r.speedup)) {
-          std::snprintf(speedup, sizeof speedup, "%.3f", r.speedup);
-          std::snprintf(efficiency, sizeof efficiency, "%.3f", r.efficiency);
-        }
-        std::snprintf(line, sizeof line, "%3d %7lld %7lld %6d %5d %4d %5d %10.4g %14.4g %9.2f %6.1f%% %8s %6s\n", n,
-                      static_cast<long long>(r.dim), static_cast<long long>(r.columns), r.steps, r.ranks, r.threads,
-                      r.gates, r.seconds, r.rate, r.gflops, 100.0 * r.gflops / (r.peak * r.ranks), speedup,
-                      efficiency);
-        io.out << line << std::flush;
+        print_row(io.out, n, r);
         // The next row: another rank or thread count of this N (about this row's time), or
         // N + 1, which doubles the columns and D (about 4.4x the first row of this N).
         const bool last_of_n = rows.size() % static_cast<std::size_t>(per_n) == 0;

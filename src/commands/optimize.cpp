@@ -163,16 +163,13 @@ OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const Optim
   return out;
 }
 
-int optimize(const OptimizeOptions& options, Streams io) {
-  const auto t_start = Clock::now();
-  Config config = load_command_config(options.config_path, options.sets, comm::world(), options.steps);
-  linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
-  // Every input error, and a run that cannot fit in memory, before any work.
-  (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
-                         options.max_memory, !options.output.empty() || !config.output.file.empty());
-  io::check_output_path(config, options.output, io::Replacing{"optimize", options.force});  // before the work
-  // The checkpoint: written after the first evaluation; it may replace only an earlier
-  // checkpoint, unless --resume reads this very file (which then says what is wrong with it).
+namespace {
+
+/// The output, the checkpoint and the optimised YAML may be written (or replaced: --force),
+/// checked before any work. The checkpoint may replace only an earlier checkpoint, unless
+/// --resume reads this very file (which then says what is wrong with it).
+void check_optimize_paths(const Config& config, const OptimizeOptions& options) {
+  io::check_output_path(config, options.output, io::Replacing{"optimize", options.force});
   std::error_code same_ec;
   const bool resuming_it = !options.resume.empty() && config.optimize && !config.optimize->checkpoint.empty() &&
                            std::filesystem::equivalent(options.resume, config.optimize->checkpoint, same_ec);
@@ -185,6 +182,64 @@ int optimize(const OptimizeOptions& options, Streams io) {
     const std::string named_by = !options.output.empty() ? "-o" : !out.empty() ? "" : options.config_path;
     io::check_written_back_yaml(yaml_path(out, options.config_path), config, named_by, options.force);
   }
+}
+
+/// The optimised config (OUT.optimized.yaml): the trained values at `x`, what the simulator
+/// resolved (auto values, duration, the certified steps), written atomically.
+void write_optimized_yaml(const std::string& yaml, const Config& config, const gradient::GradientProblem& problem,
+                          const RVector& x) {
+  const Config frozen = io::frozen_config(config, problem.simulator());  // steps: certified or chosen by steps: auto
+  const std::string text = write_back_yaml(config, frozen, problem.names(), x);
+  const std::string tmp = yaml + ".tmp";
+  const io::TempFileGuard guard(tmp);  // removed if interrupted (docs/cli.md "Signals")
+  std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+  if (!f) throw InputError(yaml + ": cannot write the optimised config");
+  f << text;
+  f.close();
+  if (!f) throw InputError(yaml + ": cannot write the optimised config");
+  std::filesystem::rename(tmp, yaml);
+}
+
+/// The optimisation's lines after the summary: method, iterations, stop reason, the
+/// certification, and every parameter from its start to its optimum.
+void print_optimize_result(std::ostream& out, const OptimizeSpec& spec, const OptimizeOutcome& result,
+                           const std::optional<Certification>& certified, const std::vector<std::string>& names) {
+  char line[300];
+  // history[0] is the start point, so the number of iterations is one less.
+  const std::size_t iterations = result.history.empty() ? 0 : result.history.size() - 1;
+  std::snprintf(line, sizeof line, "optimize: %s, %zu iterations, %d evaluations, stop: %s\n",
+                enum_name(spec.method), iterations,
+                result.evaluations, result.stop_reason.c_str());
+  out << line;
+  if (certified) {
+    const Certification& c = *certified;
+    std::snprintf(line, sizeof line, "optimize: %s at %d steps: 1 - F = %.4e \u00b1 %.1e (steps)", 
+                  c.certified ? "certified" : "NOT certified", c.steps, 1.0 - c.fidelity, c.estimate.error);
+    out << line;
+    if (c.rounds > 0) {
+      std::snprintf(line, sizeof line, ", optimised further after %d step refinement%s from %d steps", c.rounds,
+                    c.rounds == 1 ? "" : "s", c.steps_before);
+      out << line;
+    }
+    out << (c.certified ? "\n" : " (the refinement cap was reached; docs/optimize.md \"Certification\")\n");
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::snprintf(line, sizeof line, "  %-40s %.12g -> %.12g\n", names[i].c_str(),
+                  result.x0(static_cast<Index>(i)), result.x(static_cast<Index>(i)));
+    out << line;
+  }
+}
+
+}  // namespace
+
+int optimize(const OptimizeOptions& options, Streams io) {
+  const auto t_start = Clock::now();
+  Config config = load_command_config(options.config_path, options.sets, comm::world(), options.steps);
+  linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
+  // Every input error, and a run that cannot fit in memory, before any work.
+  (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
+                         options.max_memory, !options.output.empty() || !config.output.file.empty());
+  check_optimize_paths(config, options);  // before the work
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});
   // Under mpirun every rank runs the same optimisation on its shard of the initial states: the
@@ -210,7 +265,6 @@ int optimize(const OptimizeOptions& options, Streams io) {
   report.history = result.history;
   report.leakage_weight = result.leakage_weight;
   report.stop_reason = result.stop_reason;
-  const RVector& x0 = result.x0;
 
   // Final evaluation at the best point, for the outputs.
   problem.set_values(result.x);
@@ -239,46 +293,12 @@ int optimize(const OptimizeOptions& options, Streams io) {
   const std::string output = options.output.empty() ? config.output.file : options.output;
   if (!output.empty()) (void)write_run_output(output, report, since(t_start));
   const std::string yaml = yaml_path(output, options.config_path);
-  {
-    const Config frozen = io::frozen_config(config, problem.simulator());  // steps: certified or chosen by steps: auto
-    const std::string text = write_back_yaml(config, frozen, problem.names(), result.x);
-    const std::string tmp = yaml + ".tmp";
-    const io::TempFileGuard guard(tmp);  // removed if interrupted (docs/cli.md "Signals")
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw InputError(yaml + ": cannot write the optimised config");
-    f << text;
-    f.close();
-    if (!f) throw InputError(yaml + ": cannot write the optimised config");
-    std::filesystem::rename(tmp, yaml);
-  }
+  write_optimized_yaml(yaml, config, problem, result.x);
   const double t_out = since(t3);
 
   if (io.quiet) return 0;  // errors and warnings only
   print_summary(io.out, report, "qevolve optimize: " + options.config_path, t_out, since(t_start));
-  char line[300];
-  // history[0] is the start point, so the number of iterations is one less.
-  const std::size_t iterations = result.history.empty() ? 0 : result.history.size() - 1;
-  std::snprintf(line, sizeof line, "optimize: %s, %zu iterations, %d evaluations, stop: %s\n",
-                enum_name(spec.method), iterations,
-                result.evaluations, result.stop_reason.c_str());
-  io.out << line;
-  if (certified) {
-    const Certification& c = *certified;
-    std::snprintf(line, sizeof line, "optimize: %s at %d steps: 1 - F = %.4e \u00b1 %.1e (steps)", 
-                  c.certified ? "certified" : "NOT certified", c.steps, 1.0 - c.fidelity, c.estimate.error);
-    io.out << line;
-    if (c.rounds > 0) {
-      std::snprintf(line, sizeof line, ", optimised further after %d step refinement%s from %d steps", c.rounds,
-                    c.rounds == 1 ? "" : "s", c.steps_before);
-      io.out << line;
-    }
-    io.out << (c.certified ? "\n" : " (the refinement cap was reached; docs/optimize.md \"Certification\")\n");
-  }
-  for (std::size_t i = 0; i < report.gradient_names.size(); ++i) {
-    std::snprintf(line, sizeof line, "  %-40s %.12g -> %.12g\n", report.gradient_names[i].c_str(),
-                  x0(static_cast<Index>(i)), result.x(static_cast<Index>(i)));
-    io.out << line;
-  }
+  print_optimize_result(io.out, spec, result, certified, report.gradient_names);
   print_destination(io.out, output);
   io.out << "wrote " << yaml << " (the optimised config)\n";
   return 0;

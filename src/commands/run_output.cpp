@@ -198,6 +198,89 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   return !dressed;
 }
 
+namespace {
+
+/// The summary's fidelity, leakage and conditional-phase lines (or why there is no fidelity).
+void print_fidelity(std::ostream& out, const RunReport& r) {
+  const auto& sim = *r.sim;
+  char line[400];
+  if (r.fidelity) {
+    const auto& f = *r.fidelity;
+    char error[64] = "";
+    if (r.step_error) std::snprintf(error, sizeof error, " \u00b1 %.1e (steps)", r.step_error->error);
+    std::snprintf(line, sizeof line, "fidelity: F = %.12f%s (1 - F = %.4e), uncompensated F = %.12f "
+                  "(1 - F = %.4e), compensation %s\n",
+                  f.fidelity, error, 1.0 - f.fidelity, f.fidelity_uncompensated,
+                  1.0 - f.fidelity_uncompensated, enum_name(f.compensation));
+    out << line;
+    std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
+    out << line;
+    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open()) {
+      // The distance to the target on the circle: -0.9975 pi is 0.0025 pi from a CZ's pi.
+      const double off = std::remainder(cp->phase - cp->target, 2.0 * kPi);
+      std::snprintf(line, sizeof line, "conditional phase: %.6f rad = %.4f pi (target %.4f pi, %+.4f pi from it)\n",
+                    cp->phase, cp->phase / kPi, cp->target / kPi, off / kPi);
+      out << line;
+    }
+    if (lab_frame_hint_applies(sim, *r.config))
+      out << "note: frame: lab without compensation: the qubits' single-qubit Z phases count as errors; "
+             "`target.compensation: vz` leaves them out (`evolution.frame: rotating` removes the free "
+             "precession instead, but a pulse tuned in one frame needs its phase re-tuned in the other)\n";
+  } else if (!r.config->target) {
+    out << "fidelity: not computed (no target)\n";
+  } else {
+    out << "fidelity: not computed (initial_states is not the computational subspace)\n";
+  }
+}
+
+/// The summary's gradient lines (the first 12 parameters).
+void print_gradient(std::ostream& out, const RunReport& r) {
+  char line[400];
+  if (!r.gradient_names.empty()) {
+    // optimize with a leakage weight reports the gradient of its objective, (1 - F) + w leakage.
+    char of[64] = "1-F";
+    if (r.leakage_weight > 0.0) std::snprintf(of, sizeof of, "(1-F) + %g leakage", r.leakage_weight);
+    std::snprintf(line, sizeof line, "gradient: %zu parameter%s, |d(%s)/dtheta| = %.4e\n", r.gradient_names.size(),
+                  r.gradient_names.size() == 1 ? "" : "s", of, r.gradient.norm());
+    out << line;
+    for (std::size_t i = 0; i < r.gradient_names.size() && i < 12; ++i) {
+      std::snprintf(line, sizeof line, "  %-40s % .6e\n", r.gradient_names[i].c_str(),
+                    r.gradient(static_cast<Index>(i)));
+      out << line;
+    }
+    if (r.gradient_names.size() > 12) out << "  ... (all in /gradient)\n";
+  }
+}
+
+/// The summary's wall-time line, by phase.
+void print_wall_times(std::ostream& out, const RunReport& r, double t_output, double t_total) {
+  char line[400];
+  std::snprintf(line, sizeof line, "wall time: build %.3f s | evolve %.3f s | fidelity %.3f s",
+                r.t_build, r.t_evolve, r.t_fidelity);
+  out << line;
+  if (!r.gradient_names.empty()) {
+    std::snprintf(line, sizeof line, " | gradient %.3f s", r.t_gradient);
+    out << line;
+  }
+  if (r.step_error) {
+    std::snprintf(line, sizeof line, " | step error %.3f s", r.t_step_error);
+    out << line;
+  }
+  if (r.t_optimize > 0.0) {
+    std::snprintf(line, sizeof line, " | optimize %.3f s", r.t_optimize);
+    out << line;
+  }
+  std::snprintf(line, sizeof line, " | output %.3f s | total %.3f s", t_output, t_total);
+  out << line;
+  if (r.estimated_s > 0.0) {  // docs/cli.md "Time estimate"
+    std::snprintf(line, sizeof line, " (estimated %.3g s)", r.estimated_s);
+    out << line;
+  }
+  out << "\n";
+}
+
+}  // namespace
+
 void print_summary(std::ostream& out, const RunReport& r, const std::string& title,
                    double t_output, double t_total) {
   const auto& sim = *r.sim;
@@ -252,69 +335,9 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << line;
   }
   if (!r.top_level_population.empty()) out << truncation_note(device, r.top_level_population) << "\n";
-  if (r.fidelity) {
-    const auto& f = *r.fidelity;
-    char error[64] = "";
-    if (r.step_error) std::snprintf(error, sizeof error, " \u00b1 %.1e (steps)", r.step_error->error);
-    std::snprintf(line, sizeof line, "fidelity: F = %.12f%s (1 - F = %.4e), uncompensated F = %.12f "
-                  "(1 - F = %.4e), compensation %s\n",
-                  f.fidelity, error, 1.0 - f.fidelity, f.fidelity_uncompensated,
-                  1.0 - f.fidelity_uncompensated, enum_name(f.compensation));
-    out << line;
-    std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
-    out << line;
-    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open()) {
-      // The distance to the target on the circle: -0.9975 pi is 0.0025 pi from a CZ's pi.
-      const double off = std::remainder(cp->phase - cp->target, 2.0 * kPi);
-      std::snprintf(line, sizeof line, "conditional phase: %.6f rad = %.4f pi (target %.4f pi, %+.4f pi from it)\n",
-                    cp->phase, cp->phase / kPi, cp->target / kPi, off / kPi);
-      out << line;
-    }
-    if (lab_frame_hint_applies(sim, *r.config))
-      out << "note: frame: lab without compensation: the qubits' single-qubit Z phases count as errors; "
-             "`target.compensation: vz` leaves them out (`evolution.frame: rotating` removes the free "
-             "precession instead, but a pulse tuned in one frame needs its phase re-tuned in the other)\n";
-  } else if (!r.config->target) {
-    out << "fidelity: not computed (no target)\n";
-  } else {
-    out << "fidelity: not computed (initial_states is not the computational subspace)\n";
-  }
-  if (!r.gradient_names.empty()) {
-    // optimize with a leakage weight reports the gradient of its objective, (1 - F) + w leakage.
-    char of[64] = "1-F";
-    if (r.leakage_weight > 0.0) std::snprintf(of, sizeof of, "(1-F) + %g leakage", r.leakage_weight);
-    std::snprintf(line, sizeof line, "gradient: %zu parameter%s, |d(%s)/dtheta| = %.4e\n", r.gradient_names.size(),
-                  r.gradient_names.size() == 1 ? "" : "s", of, r.gradient.norm());
-    out << line;
-    for (std::size_t i = 0; i < r.gradient_names.size() && i < 12; ++i) {
-      std::snprintf(line, sizeof line, "  %-40s % .6e\n", r.gradient_names[i].c_str(),
-                    r.gradient(static_cast<Index>(i)));
-      out << line;
-    }
-    if (r.gradient_names.size() > 12) out << "  ... (all in /gradient)\n";
-  }
-  std::snprintf(line, sizeof line, "wall time: build %.3f s | evolve %.3f s | fidelity %.3f s",
-                r.t_build, r.t_evolve, r.t_fidelity);
-  out << line;
-  if (!r.gradient_names.empty()) {
-    std::snprintf(line, sizeof line, " | gradient %.3f s", r.t_gradient);
-    out << line;
-  }
-  if (r.step_error) {
-    std::snprintf(line, sizeof line, " | step error %.3f s", r.t_step_error);
-    out << line;
-  }
-  if (r.t_optimize > 0.0) {
-    std::snprintf(line, sizeof line, " | optimize %.3f s", r.t_optimize);
-    out << line;
-  }
-  std::snprintf(line, sizeof line, " | output %.3f s | total %.3f s", t_output, t_total);
-  out << line;
-  if (r.estimated_s > 0.0) {  // docs/cli.md "Time estimate"
-    std::snprintf(line, sizeof line, " (estimated %.3g s)", r.estimated_s);
-    out << line;
-  }
-  out << "\n";
+  print_fidelity(out, r);
+  print_gradient(out, r);
+  print_wall_times(out, r, t_output, t_total);
 }
 
 std::string step_error_warning(const RunReport& r) {

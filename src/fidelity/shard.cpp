@@ -347,40 +347,50 @@ PartialHessianSums CompensationShard::hessian_sums() const {
   const int n = num_qubits_, sites = kind_ == Compensation::none ? 0 : 2 * n;
   if (sites < 2) return out;
   out.env2.assign(static_cast<std::size_t>(sites * (sites - 1) / 2), Mat4::Zero());
-  const Index d = dim(), b = columns_.cols();
 
-  if (!single) {
-    // Diagonal layers: only x = y entries. Rows: w; columns: v; mixed: w restricted to
-    // columns with k_q = 1 (and the rest).
-    CVector w, v;
-    diagonal_sums(w, &v);
-    std::vector<CVector> w1_of(static_cast<std::size_t>(n));  // per pre qubit, built on first use
-    for (int s = 0; s < sites; ++s) {
-      for (int t = s + 1; t < sites; ++t) {
-        Mat4& e = out.env2[PartialHessianSums::pair_index(s, t, sites)];
-        const auto [qs, post_s] = site_of(s, n);
-        const auto [qt, post_t] = site_of(t, n);
-        const Index bs = qubit_bit(qs, n), bt = qubit_bit(qt, n);
-        auto put = [&e](Index xs, Index xt, cplx val) { e(3 * xs, 3 * xt) += val; };
-        if (!post_s && !post_t) {
-          for (Index k = 0; k < b; ++k)
-            put(((first_ + k) & bs) ? 1 : 0, ((first_ + k) & bt) ? 1 : 0, v(k));
-        } else if (post_s && post_t) {
-          for (Index i = 0; i < d; ++i) put((i & bs) ? 1 : 0, (i & bt) ? 1 : 0, w(i));
-        } else {  // s pre (column bit bs), t post (row bit bt)
-          CVector& w1 = w1_of[static_cast<std::size_t>(qs)];
-          if (w1.size() == 0) diagonal_sums(w1, nullptr, bs);
-          for (Index i = 0; i < d; ++i) {
-            const Index xt = (i & bt) ? 1 : 0;
-            put(1, xt, w1(i));
-            put(0, xt, w(i) - w1(i));
-          }
+  if (single)
+    single_qubit_hessian(out);
+  else
+    diagonal_hessian(out);
+  return out;
+}
+
+void CompensationShard::diagonal_hessian(PartialHessianSums& out) const {
+  const int n = num_qubits_, sites = 2 * n;
+  const Index d = dim(), b = columns_.cols();
+  // Diagonal layers: only x = y entries. Rows: w; columns: v; mixed: w restricted to
+  // columns with k_q = 1 (and the rest).
+  CVector w, v;
+  diagonal_sums(w, &v);
+  std::vector<CVector> w1_of(static_cast<std::size_t>(n));  // per pre qubit, built on first use
+  for (int s = 0; s < sites; ++s) {
+    for (int t = s + 1; t < sites; ++t) {
+      Mat4& e = out.env2[PartialHessianSums::pair_index(s, t, sites)];
+      const auto [qs, post_s] = site_of(s, n);
+      const auto [qt, post_t] = site_of(t, n);
+      const Index bs = qubit_bit(qs, n), bt = qubit_bit(qt, n);
+      auto put = [&e](Index xs, Index xt, cplx val) { e(3 * xs, 3 * xt) += val; };
+      if (!post_s && !post_t) {
+        for (Index k = 0; k < b; ++k)
+          put(((first_ + k) & bs) ? 1 : 0, ((first_ + k) & bt) ? 1 : 0, v(k));
+      } else if (post_s && post_t) {
+        for (Index i = 0; i < d; ++i) put((i & bs) ? 1 : 0, (i & bt) ? 1 : 0, w(i));
+      } else {  // s pre (column bit bs), t post (row bit bt)
+        CVector& w1 = w1_of[static_cast<std::size_t>(qs)];
+        if (w1.size() == 0) diagonal_sums(w1, nullptr, bs);
+        for (Index i = 0; i < d; ++i) {
+          const Index xt = (i & bt) ? 1 : 0;
+          put(1, xt, w1(i));
+          put(0, xt, w(i) - w1(i));
         }
       }
     }
-    return out;
   }
+}
 
+void CompensationShard::single_qubit_hessian(PartialHessianSums& out) const {
+  const int n = num_qubits_, sites = 2 * n;
+  const Index d = dim(), b = columns_.cols();
   // single_qubit, column by column (A[:, k] and B[:, k] stay in cache for all pairs). Sites
   // s < t: pre sites (column bits) come before post sites (row bits), so a mixed pair has s pre
   // and t post. Per column: 4 d products per post pair, 2 d per mixed pair, d per pre pair.
@@ -447,7 +457,6 @@ PartialHessianSums CompensationShard::hessian_sums() const {
   }
   out.tau = first.tau;
   out.env = first.env;
-  return out;
 }
 
 SerialObjective::SerialObjective(Compensation kind, const CMatrix& u, const CMatrix& target)

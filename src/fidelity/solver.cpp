@@ -182,6 +182,39 @@ RVector bfgs_maximize(CompensationObjective& obj, RVector x, int max_iterations)
   return x;
 }
 
+/// The starts of the local optimisations: given, zero, two analytic ones (diagonal phases of
+/// U_t^dag U for the pre layer, of U U_t^dag for the post layer), for single_qubit the
+/// Pauli-frame fits, then seeded random ones.
+std::vector<RVector> compensation_starts(const CompensationOptions& options, Compensation kind, int n, Index count,
+                                         const StartSums& ss) {
+  std::vector<RVector> starts;
+  if (options.initial_angles) {
+    if (options.initial_angles->size() != count)
+      throw Error("compensation: initial_angles has " +
+                  std::to_string(options.initial_angles->size()) + " entries, expected " +
+                  std::to_string(count));
+    starts.push_back(*options.initial_angles);
+  }
+  starts.push_back(RVector::Zero(count));
+  for (const bool post : {false, true}) {
+    RVector x = RVector::Zero(count);
+    put_layer(kind, x, diagonal_phases(post ? ss.row_sums : ss.col_sums, n), post);
+    starts.push_back(x);
+  }
+  if (kind == Compensation::single_qubit)
+    for (RVector& x : pauli_frame_starts(ss, n, options.seed, 2)) starts.push_back(std::move(x));
+  const double period = angle_period(kind);
+  for (int r = 0; r < options.restarts; ++r) {
+    std::uint64_t state =
+        options.seed ^ (0xD1B54A32D192ED03ULL * static_cast<std::uint64_t>(r + 1));
+    RVector x(count);
+    for (Index i = 0; i < count; ++i) x(i) = period * (uniform(state) - 0.5);
+    starts.push_back(x);
+  }
+
+  return starts;
+}
+
 }  // namespace detail
 
 CompensationSolution solve_compensation(CompensationObjective& obj,
@@ -198,37 +231,11 @@ CompensationSolution solve_compensation(CompensationObjective& obj,
     return out;
   }
 
-  // Starts: given, zero, two analytic ones (diagonal phases of U_t^dag U for the pre layer,
-  // of U U_t^dag for the post layer), for single_qubit the Pauli-frame fits, then seeded
-  // random ones.
-  std::vector<RVector> starts;
-  if (options.initial_angles) {
-    if (options.initial_angles->size() != count)
-      throw Error("compensation: initial_angles has " +
-                  std::to_string(options.initial_angles->size()) + " entries, expected " +
-                  std::to_string(count));
-    starts.push_back(*options.initial_angles);
-  }
-  starts.push_back(RVector::Zero(count));
   const StartSums ss = obj.start_sums();
-  for (const bool post : {false, true}) {
-    RVector x = RVector::Zero(count);
-    put_layer(kind, x, diagonal_phases(post ? ss.row_sums : ss.col_sums, n), post);
-    starts.push_back(x);
-  }
-  if (kind == Compensation::single_qubit)
-    for (RVector& x : pauli_frame_starts(ss, n, options.seed, 2)) starts.push_back(std::move(x));
+  const std::vector<RVector> starts = compensation_starts(options, kind, n, count, ss);
   // single_qubit: the target's exact gauge orbit, for the canonical angles.
   const GaugeOrbit orbit =
       kind == Compensation::single_qubit ? GaugeOrbit(ss.pauli_t, n) : GaugeOrbit();
-  const double period = angle_period(kind);
-  for (int r = 0; r < options.restarts; ++r) {
-    std::uint64_t state =
-        options.seed ^ (0xD1B54A32D192ED03ULL * static_cast<std::uint64_t>(r + 1));
-    RVector x(count);
-    for (Index i = 0; i < count; ++i) x(i) = period * (uniform(state) - 0.5);
-    starts.push_back(x);
-  }
 
   // Local optimisation of every start.
   const int max_sweeps = 30, max_bfgs = 500;

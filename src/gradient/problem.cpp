@@ -57,7 +57,7 @@ struct GradientProblem::Impl {
   std::vector<Param> params;
   std::vector<ParameterInfo> info;
   RVector values;
-  std::vector<NoiseSpec> noise;        // the current rates (open systems)
+  std::vector<NoiseSpec> rates;        // evolution.noise with the current rates (open systems)
   std::vector<CollapseSpec> collapse;  // evolution.collapse (for rebuilds)
   Compensation compensation = Compensation::none;
   bool angles_trainable = false;
@@ -88,7 +88,7 @@ struct GradientProblem::Impl {
     plan.drive.lines = sim->lines();
     for (std::size_t p = 0; p < sim->pulses().size(); ++p) plan.drive.pulse_line.push_back(sim->pulse_line(p));
     plan.initial = sim->initial_indices();
-    plan.noise = noise;
+    plan.noise = rates;
     plan.collapse = collapse;
     sim = std::make_unique<solver::Simulator>(std::move(plan), threads);
     sim->track_derivatives(pulse_refs);
@@ -184,7 +184,7 @@ struct GradientProblem::Impl {
       if (q.kind == Kind::line) v = sim->lines()[static_cast<std::size_t>(q.line)].get(q.lref);
       if (q.kind == Kind::device) v = device::get_param(sim->device(), device_params[static_cast<std::size_t>(q.device)]);
       if (q.kind == Kind::noise) {
-        const NoiseSpec& n = noise[static_cast<std::size_t>(q.noise)];
+        const NoiseSpec& n = rates[static_cast<std::size_t>(q.noise)];
         v = q.t1 ? *n.t1 : *n.tphi;
       }
       values(static_cast<Index>(i)) = v;
@@ -209,7 +209,7 @@ GradientProblem::GradientProblem(GradientPlan plan, int threads, comm::Communica
   m.objective = std::move(plan.objective);
   m.compensation = m.objective.compensation;
   m.angles_trainable = plan.angles_trainable;
-  m.noise = plan.evolution.noise;
+  m.rates = plan.evolution.noise;
   m.collapse = plan.evolution.collapse;
   precondition(!m.params.empty() && m.params.size() == m.info.size(), "GradientProblem", "pulses", "nothing trainable");
   m.sim = std::make_unique<solver::Simulator>(std::move(plan.evolution), threads);
@@ -297,10 +297,10 @@ void GradientProblem::set_values(const RVector& values) {
                            " ns, after the evolution's fixed duration " + std::to_string(T) + " ns");
   if (noise_changed)
     m.for_each(Kind::noise, [&m, &values](Index i, const Param& q) {
-      NoiseSpec& n = m.noise[static_cast<std::size_t>(q.noise)];
+      NoiseSpec& n = m.rates[static_cast<std::size_t>(q.noise)];
       (q.t1 ? n.t1 : n.tphi) = values(i);
     });
-  if (noise_changed && !device_changed) m.sim->set_noise(m.noise);
+  if (noise_changed && !device_changed) m.sim->set_noise(m.rates);
   if (device_changed) {
     std::swap(m.resolved, resolved);
     try {

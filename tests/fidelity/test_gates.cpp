@@ -282,9 +282,9 @@ TEST_F(MatrixFile, PlacedLikeANamedGate) {
   write("g.h5", g);
   TargetSpec t;
   t.gates = {file_gate("g.h5", {"q2", "q0"})};  // relative to the config's folder
-  Config c = config();
-  c.target = t;
-  const CMatrix u = io::target_unitary(c, {"q0", "q1", "q2"});  // the file read by the stage
+  Config with_target = config();
+  with_target.target = t;
+  const CMatrix u = io::target_unitary(with_target, {"q0", "q1", "q2"});  // the file read by the stage
   const CMatrix I2 = pauli('I');
   CMatrix ref = CMatrix::Zero(8, 8);  // first listed (q2) is the gate's most significant bit
   for (int r = 0; r < 4; ++r)
