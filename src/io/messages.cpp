@@ -354,6 +354,10 @@ constexpr std::array kTable{
           "initial_states: computational"},
     Entry{Msg::OpenGradientSolver, "open-system gradients are computed for solver ${SOLVERS} only",
           "solver: ${SOLVERS}"},
+    Entry{Msg::OpenGradientSplitting,
+          "open-system gradients with solver ${SOLVER} are computed on local gates only (the checkpointed "
+          "adjoint of the split Lindblad step)",
+          "splitting: ${SPLITTINGS}"},
     Entry{Msg::OpenCompensationTrainable,
           "trainable compensation angles are not available for open systems (they are re-optimised)",
           "compensation_trainable: false"},

@@ -205,6 +205,7 @@ enum class Msg {
   GradientSinglePrecision,
   GradientInitialStates,
   OpenGradientSolver,
+  OpenGradientSplitting,
   OpenCompensationTrainable,
   OpenGradientBasis,
   NothingTrainable,

@@ -16,6 +16,7 @@
 #include "qevolve/line.hpp"
 #include "qevolve/memory_estimate.hpp"
 #include "qevolve/pulse.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/scheme_traits.hpp"
 #include "messages.hpp"
 #include "unknown_mode.hpp"
@@ -305,6 +306,14 @@ void check_gradient(const Config& config) {
   if (!solver::solver_has(e.solver, &solver::SchemeTraits::open_adjoint))
     fail(config, "evolution.solver", Msg::OpenGradientSolver,
          {{"SOLVERS", solver::solvers_with(&solver::SchemeTraits::open_adjoint)}});
+  if (!solver::scheme_traits(e).open_adjoint) {  // the solver has one, not with this splitting
+    std::string splittings;
+    for (const EnumRow<Splitting>& row : enum_table<Splitting>())
+      if (solver::scheme_traits(e.solver, row.value).open_adjoint)
+        splittings += (splittings.empty() ? "" : " | ") + std::string(row.name);
+    fail(config, "evolution.splitting", Msg::OpenGradientSplitting,
+         {{"SOLVER", enum_name(e.solver)}, {"SPLITTINGS", splittings}});
+  }
   if (config.target->compensation_trainable) fail(config, "target.compensation_trainable", Msg::OpenCompensationTrainable);
   bool device_trainable = false;
   for (const auto& q : config.device.qubits) device_trainable = device_trainable || !q.optimize.empty();

@@ -59,6 +59,14 @@ inline std::vector<CorpusCase> stage_cases() {
       row("GradientsWithoutATarget",
           "pulses:\n  - {qubit: t0, shape: cos, amplitude: 0.01, duration: 20, optimize: [amplitude]}\n",
           "bad.yaml:1:1: target: gradients need a `target` (expected a target section)"),
+      // Trotter has an open-system adjoint on local gates only; the dense splitting evolves an
+      // open system but has none (it used to pass the stage and fail inside the simulator).
+      row("OpenGradientWithTheDenseSplitting",
+          "pulses:\n  - {qubit: t0, shape: cos, amplitude: 0.01, duration: 20, optimize: [amplitude]}\n"
+          "evolution: {solver: trotter, splitting: dense, noise: {t0: {t1: 1000}}}\n"
+          "target: {gates: [{gate: X, qubits: [t0]}]}\n",
+          "evolution.splitting: open-system gradients with solver trotter are computed on local gates only (the "
+          "checkpointed adjoint of the split Lindblad step) (expected splitting: terms | bonds)"),
       row("TargetOnAMissingQubit", pulse + "target: {gates: [{gate: X, qubits: [q3]}]}\n",
           "target.gates[0].qubits: `q3` is not a qubit of the device"),
       row("TwoQubitGateOnOneQubit", pulse + "target: {gates: [{gate: CZ, qubits: [t0]}]}\n",
