@@ -25,9 +25,10 @@ echo "== Release build and tests"
 scripts/configure-release.sh
 mkdir -p build/sanitize
 san_log=build/sanitize/sanitize-build.log
-# Its own process group (setsid), so that a failing Release step stops the whole build.
-setsid nice -n 19 bash -c 'cmake --preset sanitize && cmake --build --preset sanitize -j "$1"' \
-  _ "$jobs" > "$san_log" 2>&1 &
+# Its own session (setsid), so that a failing Release step stops the whole build; the session
+# is its own scheduler autogroup where the kernel has them, whose nice value is set too.
+setsid nice -n 19 bash -c 'echo 19 > /proc/self/autogroup 2> /dev/null || true
+  cmake --preset sanitize && cmake --build --preset sanitize -j "$1"' _ "$jobs" > "$san_log" 2>&1 &
 san_pid=$!
 trap 'kill -- "-$san_pid" 2> /dev/null || true' EXIT
 cmake --build --preset release -j "$jobs"
