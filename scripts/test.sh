@@ -25,11 +25,14 @@ echo "== Release build and tests"
 scripts/configure-release.sh
 mkdir -p build/sanitize
 san_log=build/sanitize/sanitize-build.log
-# Its own session (setsid), so that a failing Release step stops the whole build; the session
-# is its own scheduler autogroup where the kernel has them, whose nice value is set too.
-setsid nice -n 19 bash -c 'echo 19 > /proc/self/autogroup 2> /dev/null || true
-  cmake --preset sanitize && cmake --build --preset sanitize -j "$1"' _ "$jobs" > "$san_log" 2>&1 &
+# Its own process group (set -m), so that a failing Release step stops the whole build; the
+# same session, so the same scheduler autogroup: nice 19 ranks it below the Release build and
+# tests, not below the machine's other work.
+set -m
+nice -n 19 bash -c 'cmake --preset sanitize && cmake --build --preset sanitize -j "$1"' \
+  _ "$jobs" > "$san_log" 2>&1 &
 san_pid=$!
+set +m
 trap 'kill -- "-$san_pid" 2> /dev/null || true' EXIT
 cmake --build --preset release -j "$jobs"
 phase "Release configure and build"
