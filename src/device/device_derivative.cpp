@@ -24,7 +24,7 @@ double& mode_field(ModeParams& p, const std::string& key) {
   if (key == "asymmetry") return p.asymmetry;
   if (key == "frequency") return p.frequency;
   if (key == "anharmonicity") return p.anharmonicity;
-  throw InputError("`" + key + "` is not a mode parameter");
+  unvalidated(key, "`" + key + "` is not a mode parameter");  // the stage checks `optimize:` keys
 }
 
 double& coupling_field(Coupling& c, const std::string& key) {
@@ -32,7 +32,7 @@ double& coupling_field(Coupling& c, const std::string& key) {
   if (key == "inductive") return c.inductive;
   if (key == "dipole") return c.dipole;
   if (key == "cross_kerr") return c.cross_kerr;
-  throw InputError("`" + key + "` is not a coupling parameter");
+  unvalidated(key, "`" + key + "` is not a coupling parameter");
 }
 
 /// d(coupling matrix)/dtheta for modes ordered (lo, hi), as Device::static_terms orders them.

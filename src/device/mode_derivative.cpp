@@ -30,7 +30,8 @@ struct Internal {
 };
 
 [[noreturn]] void bad_key(const Mode& m, std::string_view key) {
-  throw InputError("mode `" + m.name() + "` has no trainable parameter `" + std::string(key) + "`");
+  // The stage refuses a key the mode's type does not train (`optimize:` lists).
+  unvalidated(std::string(key), "mode `" + m.name() + "` has no trainable parameter `" + std::string(key) + "`");
 }
 
 Internal fluxonium_internal(const Mode& m, std::string_view key) {
