@@ -239,25 +239,11 @@ inline std::vector<CorpusCase> yaml_cases() {
        "bad.yaml",
        "bad.yaml:1:41" + too_deep,
        true},
-      {"yaml",
-       "DeepFlowMaps",
-       {{"bad.yaml", "device: " + std::string(100000, '{') + "\n"}},
-       "bad.yaml",
-       "bad.yaml:1:72" + too_deep,
-       true},
-      {"yaml",
-       "DeepBlockMaps",
-       {{"bad.yaml", block_nesting(200)}},
-       "bad.yaml",
-       "bad.yaml:65:65" + too_deep,
-       true},
-      // The 17 MiB file is written when the case runs (prepare), not held in the row: every
-      // process of test_cli builds every row, one per test.
-      {"yaml",
-       "OversizedFile",
-       {},
-       "bad.yaml",
-       "bad.yaml: the config file is larger than the limit of 16777216 bytes",
+      {"yaml", "DeepFlowMaps", {{"bad.yaml", "device: " + std::string(100000, '{') + "\n"}}, "bad.yaml",
+       "bad.yaml:1:72" + too_deep, true},
+      {"yaml", "DeepBlockMaps", {{"bad.yaml", block_nesting(200)}}, "bad.yaml", "bad.yaml:65:65" + too_deep, true},
+      // The 17 MiB file is written when the case runs (prepare): every test_cli process builds every row.
+      {"yaml", "OversizedFile", {}, "bad.yaml", "bad.yaml: the config file is larger than the limit of 16777216 bytes",
        true,
        [](const fs::path& d) {
          std::ofstream(d / "bad.yaml", std::ios::binary)
