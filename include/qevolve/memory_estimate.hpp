@@ -12,6 +12,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "qevolve/checkpoints.hpp"
 #include "qevolve/config.hpp"
@@ -21,10 +22,13 @@
 namespace qevolve::sizes {
 
 /// Whether the simulator builds the dense dressed basis (basis: dressed, frequency: auto_dressed).
-[[nodiscard]] inline bool needs_dressed_basis(const Config& config) {
-  if (config.evolution.basis == Basis::dressed) return true;
-  return std::any_of(config.pulses.begin(), config.pulses.end(),
+/// A pulse resolves its frequency on the dressed basis (frequency: auto_dressed).
+[[nodiscard]] inline bool pulses_need_dressed_basis(const std::vector<PulseSpec>& pulses) {
+  return std::any_of(pulses.begin(), pulses.end(),
                      [](const PulseSpec& p) { return p.frequency_mode == FrequencyMode::auto_dressed; });
+}
+[[nodiscard]] inline bool needs_dressed_basis(const Config& config) {
+  return config.evolution.basis == Basis::dressed || pulses_need_dressed_basis(config.pulses);
 }
 /// `run` writes /energies (a dense diagonalisation) up to this D (docs/output.md).
 inline constexpr double kMaxDenseEnergies = 4096;

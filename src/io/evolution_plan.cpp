@@ -1,7 +1,6 @@
 // The evolution plan of a validated config (include/qevolve/plan.hpp): the options resolved
 // from the evolution section, the compute device chosen, the pulses resolved on the device;
 // the objective with the target read once.
-#include <algorithm>
 #include <utility>
 
 #include "qevolve/compute_device.hpp"
@@ -60,10 +59,7 @@ solver::EvolutionPlan evolution_plan(const Config& config) { return evolution_pl
 
 std::optional<solver::Drive> drive_on(const Config& config, const device::Device& device,
                                       const std::optional<device::DressedBasis>& dressed) {
-  const bool need_dressed = std::any_of(config.pulses.begin(), config.pulses.end(), [](const PulseSpec& p) {
-    return p.frequency_mode == FrequencyMode::auto_dressed;
-  });
-  if (need_dressed && !dressed) return std::nullopt;
+  if (sizes::pulses_need_dressed_basis(config.pulses) && !dressed) return std::nullopt;
   return solver::make_drive(device, dressed, config.pulses, config.lines);
 }
 
