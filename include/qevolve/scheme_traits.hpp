@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/backend/capabilities.hpp"
 #include "qevolve/config.hpp"
 
 namespace qevolve::solver {
@@ -43,9 +44,17 @@ struct SchemeTraits {
   bool open_systems;  ///< the forward pass of open systems (Scheme::evolve_density)
   bool open_adjoint;  ///< open-system gradients (Scheme::adjoint_density)
   bool steps;         ///< fixed steps (evolution.steps; steps: auto, converge, the time estimate)
-  bool cuda_forward;  ///< the CUDA backend runs its closed forward pass
-  bool cuda_adjoint;  ///< ... its closed adjoint
-  bool cuda_open;     ///< ... its open forward pass
+  /// The executor kinds its paths use (backend/capabilities.hpp): the closed forward pass, the
+  /// closed adjoint pass, the open forward pass and the open adjoint pass (kNoExecutor where the
+  /// row has no such path). A path runs on a backend that implements all of its kinds
+  /// (backend::runs); nothing else says what runs on CUDA.
+  backend::ExecutorKinds forward_uses;
+  backend::ExecutorKinds adjoint_uses;
+  backend::ExecutorKinds open_uses;
+  backend::ExecutorKinds open_adjoint_uses;
+  /// The row's splittings in words, for what_runs_on ("on local gates", "with splitting: dense";
+  /// "": the solver's only row for these splittings).
+  const char* where;
   /// Exponentiates the static part exactly in every step (a dense generator): the step-phase
   /// note counts only the drives' carriers.
   bool exact_static;
@@ -78,11 +87,19 @@ inline constexpr unsigned kAnySplitting = ~0u;
 [[nodiscard]] std::string solvers_with(bool SchemeTraits::*trait);
 
 /// The part of this run that only the CPU backend has, in words ("solver: adaptive"), or empty
-/// when the CUDA backend can run all of it (the rows' cuda_* traits): the forward pass of the
-/// schemes with cuda_forward, their closed adjoint with cuda_adjoint, open systems with
-/// cuda_open; open-system gradients run on the CPU only. Read by choose_compute_device
+/// when the CUDA backend can run all of it: each path the run takes (the row's forward, adjoint,
+/// open and open adjoint executor kinds) against the kinds the CUDA backend implements
+/// (backend::kBackendExecutors). Read by choose_compute_device
 /// (include/qevolve/compute_device.hpp).
 /// `trainable`: what makes the run compute gradients (Config::first_trainable), empty: none.
 [[nodiscard]] std::string cpu_only_part(const EvolutionSpec& e, const std::string& trainable);
+
+/// What `device` runs, in words, after its refusal: " (it runs trotter, magnus4 and expm,
+/// gradients of closed systems with trotter or magnus4 on local gates, and the forward pass of
+/// open systems with trotter on local gates)" for CUDA. Made from the rows whose paths run on
+/// it: per part (forward; closed gradients; open forward; open gradients) the solvers in the
+/// table's row order, and the rows' `where` when they share one and another row of the same
+/// solvers with that path does not run there.
+[[nodiscard]] std::string what_runs_on(ComputeDevice device);
 
 }  // namespace qevolve::solver

@@ -4,7 +4,8 @@
 // from its checkpoint (its K step-start states kept), and every step is walked back from its
 // own end state — unitary factors by their adjoints, dissipators by exp(-L frac dt), which
 // over one step amplifies nothing noticeable — while the cotangent lambda goes back through
-// the adjoint of every factor. Memory: (steps / K + K + 2) states of D^2 x columns, i.e.
+// the adjoint of every factor (the recomputation on the gate executor, evolve_density_steps; the
+// backward sweep on the open adjoint executor, backend.hpp OpenAdjointExecutor). Memory: (steps / K + K + 2) states of D^2 x columns, i.e.
 // O(sqrt(steps)), against `steps` states for storing every one.
 //
 // Parameter side: a unitary gate G appears as G on the row digits and conj(G) on the column
@@ -19,6 +20,7 @@
 
 #include "adjoint.hpp"
 #include "density_plan.hpp"
+#include "device_select.hpp"
 #include "split_gate.hpp"
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/linalg.hpp"
@@ -66,6 +68,31 @@ struct AppLayout {
         env_per_step += gg2;
       }
     }
+  }
+
+  /// The step as the open adjoint executor takes it: every application of the plan's schedule,
+  /// a unitary one at its adjoint's (and environment's) offset in a step, a dissipator fixed,
+  /// its inverse and adjoint at its environment's offset.
+  [[nodiscard]] backend::OpenAdjointSchedule schedule(const DensityPlan& plan) const {
+    backend::OpenAdjointSchedule s;
+    s.gates = plan.schedule();
+    s.gates.step_size = adj_per_step;
+    s.fixed.assign(s.gates.gates.size(), false);
+    s.fixed_inverse.assign(diss_total, 0.0);
+    s.fixed_adjoint.assign(diss_total, 0.0);
+    const auto& apps = plan.apps();
+    for (std::size_t i = 0; i < apps.size(); ++i) {
+      if (apps[i].kind != DensityApp::Kind::dissipator) {
+        s.gates.gates[i].offset = adj_off[i];
+        continue;
+      }
+      s.fixed[i] = true;
+      s.gates.gates[i].offset = diss_off[i];
+      const auto gg2 = diss_adj[i].size();
+      std::copy(plan.dissipator_inverse(apps[i]), plan.dissipator_inverse(apps[i]) + gg2, s.fixed_inverse.begin() + static_cast<std::ptrdiff_t>(diss_off[i]));
+      std::copy(diss_adj[i].begin(), diss_adj[i].end(), s.fixed_adjoint.begin() + static_cast<std::ptrdiff_t>(diss_off[i]));
+    }
+    return s;
   }
 };
 
@@ -177,14 +204,17 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
   std::vector<double> env(env_per_step * static_cast<std::size_t>(K));
   std::vector<std::vector<double>> coeffs(static_cast<std::size_t>(K));
   std::vector<double> dc(num_channels), set_env;
-  const Index num_blocks = plan.num_blocks(), width = plan.width();
   // Work of one step's reverse sweep: the state undone and the cotangent carried (two gates).
   const double step_flops = 2.0 * plan.step_flops(D2 * lambda.cols());
-  if (backend::worth_threads(threads, step_flops * std::min(K, job.steps), num_blocks))
+  if (backend::worth_threads(threads, step_flops * std::min(K, job.steps), plan.num_blocks()))
     linalg::park_blas_workers();
-
+  // The backward sweep on the backend's open adjoint executor; lambda stays uploaded throughout.
+  const auto executor =
+      make_open_adjoint_executor(job.compute_device, layout.schedule(plan), lambda.cols(), plan.width(), threads);
+  executor->upload(lambda);
+  std::vector<const CMatrix*> after;
   for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0; --c) {
-    const int sa = c * K, sb = std::min(job.steps, sa + K), len = sb - sa;
+    const int sa = c * K, sb = std::min(job.steps, sa + K);
     CMatrix x = checkpoints[static_cast<std::size_t>(c)];
     std::vector<CMatrix> starts;
     evolve_density_steps(job, plan, x, sa, sb, &starts, {});  // x = x_sb
@@ -197,42 +227,13 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
         if (apps[i].kind != DensityApp::Kind::dissipator)
           split_adjoint(plan.matrix(apps[i], step), plan.size(apps[i]), adj_data.data() + adj_per_step * at + layout.adj_off[i]);
     }
+    after.clear();  // the state after step s: the next step's start, x after the last
+    for (int s = sa; s < sb; ++s) after.push_back(s == sb - 1 ? &x : &starts[static_cast<std::size_t>(s - sa) + 1]);
     std::fill(env.begin(), env.end(), 0.0);
-    const bool parallel = backend::worth_threads(threads, step_flops * len, num_blocks);
-    backend::run_team(threads, parallel, [&](backend::Team& team) {
-      std::vector<double> local_env(env_per_step * static_cast<std::size_t>(len), 0.0);
-      std::vector<double> local_diss(layout.diss_total, 0.0);
-      AdjointPlanes planes(static_cast<std::size_t>(D2 * width));
-      double* xr = planes.plane(0);
-      double* xi = planes.plane(1);
-      double* lr = planes.plane(2);
-      double* li = planes.plane(3);
-      team.for_dynamic(0, num_blocks, [&](Index b) {
-        const Index c0 = plan.first_column(b), w = plan.columns(b);
-        load_block(lambda, c0, w, lr, li);
-        for (int s = sb - 1; s >= sa; --s) {
-          const auto at = static_cast<std::size_t>(s - sa);
-          load_block(s == sb - 1 ? x : starts[at + 1], c0, w, xr, xi);  // x after step s
-          const double* adj = adj_data.data() + adj_per_step * at;
-          for (std::size_t i = num_apps; i-- > 0;) {
-            const DensityApp& a = apps[i];
-            const auto& geo = plan.geometry(b, i);
-            const bool diss = a.kind == DensityApp::Kind::dissipator;
-            const double* adjoint = diss ? layout.diss_adj[i].data() : adj + layout.adj_off[i];
-            double* e = diss ? local_diss.data() + layout.diss_off[i] : local_env.data() + env_per_step * at + layout.env_off[i];
-            backend::adjoint_gate(xr, xi, lr, li, geo,
-                                  diss ? plan.dissipator_inverse(a) : adjoint, adjoint, e);
-          }
-        }
-        store_block(lambda, c0, w, lr, li);
-      });
-      team.critical([&] {
-        for (std::size_t i = 0; i < local_env.size(); ++i) env[i] += local_env[i];
-        for (std::size_t i = 0; i < layout.diss_total; ++i) diss_env[i] += local_diss[i];
-      });
-    });
+    executor->apply(after, adj_data.data(), sa, sb, env.data(), diss_env.data());
     contract_segment(sa, sb, coeffs, env, on_step, dc, set_env);
   }
+  executor->download(lambda);
   for (std::size_t u = 0; u < contraction.size(); ++u) contraction[u].finish(totals[u], tangent_sums);
   add_noise_gradient(job, plan, layout, diss_env, noise_tangents, noise_sums);
 }

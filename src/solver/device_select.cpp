@@ -9,6 +9,7 @@
 #include "qevolve/backend/cuda_plugin.hpp"
 #include "qevolve/compute_device.hpp"
 #include "qevolve/error.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/scheme_traits.hpp"
 
 namespace qevolve::solver {
@@ -26,7 +27,7 @@ ComputeDeviceChoice choose_compute_device(const EvolutionSpec& evolution, const 
     return cpu_because("this qevolve was built without a CUDA backend", "auto: built without CUDA");
   } else {
     if (const std::string part = cpu_only_part(evolution, trainable); !part.empty())
-      return cpu_because("the CUDA backend does not support " + part + backend::kCudaRuns,
+      return cpu_because("the CUDA backend does not support " + part + what_runs_on(ComputeDevice::cuda),
                          "auto: the CUDA backend does not support " + part);
     // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU
     // run maps no CUDA library); `cuda` always asks the runtime, so its refusal says why.
@@ -40,11 +41,23 @@ ComputeDeviceChoice choose_compute_device(const EvolutionSpec& evolution, const 
   }
 }
 
+namespace {
+
+/// Throws unless `device` implements `kind` (backend/capabilities.hpp): the stage keeps a run
+/// that needs another kind on the CPU (cpu_only_part), so failing here is a programming error.
+void require(ComputeDevice device, backend::ExecutorKind kind, const char* where) {
+  if (!backend::runs(device, backend::kind_bit(kind)))
+    throw std::logic_error(std::string(where) + ": the " + enum_name(device) + " backend has no such executor");
+}
+
+}  // namespace
+
 template <typename Real>
 std::unique_ptr<backend::GateExecutor<Real>> make_gate_executor(ComputeDevice device,
                                                                 const backend::GateSchedule& schedule,
                                                                 Index columns, Index block_width,
                                                                 int threads, int chunk_steps) {
+  require(device, backend::ExecutorKind::gate, "make_gate_executor");
   if (device == ComputeDevice::cuda) {
     if constexpr (backend::kCudaBuilt) return backend::cuda::make_gate_executor<Real>(schedule, columns, chunk_steps);
     throw std::logic_error("make_gate_executor: this qevolve was built without a CUDA backend");
@@ -56,6 +69,7 @@ std::unique_ptr<backend::AdjointExecutor> make_adjoint_executor(ComputeDevice de
                                                                const backend::GateSchedule& schedule,
                                                                std::vector<bool> environment, Index columns,
                                                                Index block_width, int threads, int chunk_steps) {
+  require(device, backend::ExecutorKind::adjoint, "make_adjoint_executor");
   if (device == ComputeDevice::cuda) {
     if constexpr (backend::kCudaBuilt)
       return backend::cuda::make_adjoint_executor(schedule, std::move(environment), columns, chunk_steps);
@@ -64,7 +78,15 @@ std::unique_ptr<backend::AdjointExecutor> make_adjoint_executor(ComputeDevice de
   return backend::make_cpu_adjoint_executor(schedule, std::move(environment), columns, block_width, threads);
 }
 
+std::unique_ptr<backend::OpenAdjointExecutor> make_open_adjoint_executor(ComputeDevice device,
+                                                                       const backend::OpenAdjointSchedule& schedule,
+                                                                       Index columns, Index block_width, int threads) {
+  require(device, backend::ExecutorKind::open_adjoint, "make_open_adjoint_executor");
+  return backend::make_cpu_open_adjoint_executor(schedule, columns, block_width, threads);
+}
+
 std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim, Index columns) {
+  require(device, backend::ExecutorKind::dense, "make_dense_executor");
   if (device == ComputeDevice::cuda) {
     if constexpr (backend::kCudaBuilt) return backend::cuda::make_dense_executor(dim, columns);
     throw std::logic_error("make_dense_executor: this qevolve was built without a CUDA backend");

@@ -21,6 +21,12 @@ template <typename Real>
     ComputeDevice device, const backend::GateSchedule& schedule, std::vector<bool> environment, Index columns,
     Index block_width, int threads, int chunk_steps);
 
+/// The open-system adjoint executor for `device` (backend.hpp OpenAdjointExecutor; the CPU's
+/// only: backend/capabilities.hpp).
+[[nodiscard]] std::unique_ptr<backend::OpenAdjointExecutor> make_open_adjoint_executor(
+    ComputeDevice device, const backend::OpenAdjointSchedule& schedule, Index columns, Index block_width,
+    int threads);
+
 /// The dense (`expm`) executor for `device`.
 [[nodiscard]] std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim,
                                                                           Index columns);

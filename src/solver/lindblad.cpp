@@ -341,40 +341,46 @@ void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, 
   if (n == 0 || s_end <= s_begin) return;
   if (vecs.rows() != D2) throw std::logic_error("evolve_density: columns are not D^2 long");
   const int threads = std::max(1, job.threads);
-  const auto& apps = plan.apps();
-  if (store) store->assign(static_cast<std::size_t>(s_end - s_begin), CMatrix(D2, n));
-
-  const std::size_t per_step = plan.per_step();
-  const int chunk = step_chunk(per_step * sizeof(double), s_end - s_begin);
-  std::vector<double> buffer(per_step * static_cast<std::size_t>(chunk));
-  const Index num_blocks = plan.num_blocks(), width = plan.width();
-  const double step_flops = plan.step_flops(D2 * n);
-  if (backend::worth_threads(threads, step_flops * std::min(chunk, s_end - s_begin), num_blocks))
+  const int len = s_end - s_begin;
+  // The open step on the gate executor, as evolve_density; the states at the step starts are
+  // copied out of the blocks by a block observer (or, where the executor has none, downloaded
+  // after every step).
+  const backend::GateSchedule schedule = plan.schedule();
+  const std::size_t step_size = schedule.step_size;
+  const int chunk = step_chunk(step_size * sizeof(double), len);
+  std::vector<double> buffer(step_size * static_cast<std::size_t>(chunk));
+  plan.fill_static(buffer.data(), chunk);
+  if (backend::worth_threads(threads, plan.step_flops(D2 * n) * std::min(chunk, len), plan.num_blocks()))
     linalg::park_blas_workers();
-  for (int s0 = s_begin; s0 < s_end; s0 += chunk) {
-    const int s1 = std::min(s_end, s0 + chunk);
-    std::vector<double> coeff;
+  const auto executor = make_gate_executor<double>(job.compute_device, schedule, n, plan.width(), threads, chunk);
+  bool observed = store == nullptr;
+  if (store) {
+    store->assign(static_cast<std::size_t>(len), CMatrix(D2, n));
+    (*store)[0] = vecs;
+    backend::BlockObserver<double> o;
+    for (int s = s_begin + 1; s < s_end; ++s) o.at.push_back(s);
+    o.call = [store, s_begin](int b, Index c0, Index w, const double* re, const double* im) {
+      store_block((*store)[static_cast<std::size_t>(b - s_begin)], c0, w, re, im);
+    };
+    observed = executor->observe_blocks(std::move(o));
+  }
+  executor->upload(vecs);
+  std::vector<double> coeff;
+  for (int s0 = s_begin, s1 = s_begin; s0 < s_end; s0 = s1) {
+    s1 = observed ? std::min(s_end, s0 + chunk) : s0 + 1;
     for (int s = s0; s < s1; ++s) {
       job.coefficients(s, coeff);
-      plan.compute_step(coeff, buffer.data() + per_step * static_cast<std::size_t>(s - s0));
+      plan.compute_step(coeff, buffer.data() + step_size * static_cast<std::size_t>(s - s0));
     }
-    const bool parallel = backend::worth_threads(threads, step_flops * (s1 - s0), num_blocks);
-    backend::run_team(threads, parallel, [&](backend::Team& team) {
-      std::vector<double> re(static_cast<std::size_t>(D2 * width)), im(re.size());
-      team.for_dynamic(0, num_blocks, [&](Index b) {
-        const Index c0 = plan.first_column(b), w = plan.columns(b);
-        load_block(vecs, c0, w, re.data(), im.data());
-        for (int s = s0; s < s1; ++s) {
-          if (store) store_block((*store)[static_cast<std::size_t>(s - s_begin)], c0, w, re.data(), im.data());
-          const double* step = buffer.data() + per_step * static_cast<std::size_t>(s - s0);
-          for (std::size_t i = 0; i < apps.size(); ++i)
-            backend::apply_gate(re.data(), im.data(), plan.geometry(b, i), plan.matrix(apps[i], step));
-        }
-        store_block(vecs, c0, w, re.data(), im.data());
-      });
-    });
-    if (progress) progress(static_cast<double>(s1 - s_begin) / (s_end - s_begin));
+    executor->apply(buffer.data(), s0, s1);
+    if (!observed && s1 < s_end) {
+      executor->download(vecs);
+      (*store)[static_cast<std::size_t>(s1 - s_begin)] = vecs;
+      executor->upload(vecs);
+    }
+    if (progress) progress(static_cast<double>(s1 - s_begin) / len);
   }
+  executor->download(vecs);
 }
 
 }  // namespace qevolve::solver

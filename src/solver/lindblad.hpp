@@ -87,8 +87,9 @@ struct DensityEvolution {
   int steps = 0;
   double dt = 0.0;
   int threads = 1;
-  /// Where the forward pass runs (evolve_density: the backend's gate executor); the
-  /// checkpointed adjoint runs on the CPU.
+  /// Where the steps run: the backend's gate executor (evolve_density and the adjoint's
+  /// recomputation, evolve_density_steps) and its open adjoint executor (adjoint_density; the
+  /// CPU's only, so the stage keeps open-system gradients on the CPU).
   ComputeDevice compute_device = ComputeDevice::cpu;
   /// output.trace: the steps (ascending, in [0, steps]) at which `observer` sees the state.
   std::vector<int> observe_at{};
@@ -106,8 +107,9 @@ void evolve_density(const DensityEvolution& job, CMatrix& vecs,
 class DensityPlan;  // density_plan.hpp
 
 /// Steps [s_begin, s_end) only, with a plan built for vecs.cols() columns (the adjoint builds one
-/// and reuses it for every segment); with `store`, (*store)[s - s_begin] receives the state at
-/// the start of step s (the adjoint's recomputation between checkpoints).
+/// and reuses it for every segment), on the gate executor as evolve_density; with `store`,
+/// (*store)[s - s_begin] receives the state at the start of step s (the adjoint's recomputation
+/// between checkpoints: a block observer copies it out of the executor's blocks).
 void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, CMatrix& vecs, int s_begin,
                           int s_end, std::vector<CMatrix>* store, const std::function<void(double)>& progress);
 

@@ -64,35 +64,44 @@ std::string exact_summary(const Simulator& sim) {  // splitting dense | chebyshe
 }
 
 // The table. Columns: solver, splittings, named by splitting, memory label; adjoint, open
-// systems, open adjoint, steps; CUDA forward, adjoint, open; exact static part, dt-dependent
-// cost; time order, memory, summary, factory. (magnus4 runs no open system; its local gates
-// would run one on CUDA as trotter's do.)
+// systems, open adjoint, steps; the executor kinds of the forward, adjoint, open and open
+// adjoint paths, its splittings in words; exact static part, dt-dependent cost; time order,
+// memory, summary, factory.
+using backend::ExecutorKind;
+constexpr backend::ExecutorKinds kGate = backend::kind_bit(ExecutorKind::gate);
+constexpr backend::ExecutorKinds kDense = backend::kind_bit(ExecutorKind::dense);
+constexpr backend::ExecutorKinds kAdjoint = backend::kind_bit(ExecutorKind::adjoint);
+constexpr backend::ExecutorKinds kOpenAdjoint = ExecutorKind::gate | ExecutorKind::open_adjoint;  // recompute + sweep
+constexpr backend::ExecutorKinds kTerms = backend::kind_bit(ExecutorKind::terms);
+constexpr backend::ExecutorKinds kChebyshev = backend::kind_bit(ExecutorKind::chebyshev);
+constexpr backend::ExecutorKinds kHost = backend::kind_bit(ExecutorKind::host);
+constexpr backend::ExecutorKinds kNone = backend::kNoExecutor;
 // clang-format off
 const std::array kSchemes{
   SchemeTraits{Solver::trotter,  kLocal,                    false, "",
-               true,  true,  true,  true,  true,  true,  true,  false, false,
-               midpoint_order, no_memory,        trotter_summary, make_local_gate_scheme},
+               true,  true,  true,  true,  kGate,      kAdjoint, kGate,  kOpenAdjoint, "on local gates",
+               false, false, midpoint_order, no_memory,        trotter_summary, make_local_gate_scheme},
   SchemeTraits{Solver::magnus4,  kLocal,                    false, "",
-               true,  false, false, true,  true,  true,  true,  false, false,
-               fourth_order,   no_memory,        no_summary,      make_local_gate_scheme},
+               true,  false, false, true,  kGate,      kAdjoint, kNone,  kNone,        "on local gates",
+               false, false, fourth_order,   no_memory,        no_summary,      make_local_gate_scheme},
   SchemeTraits{Solver::expm,     kAnySplitting,             false, "",
-               true,  true,  false, true,  true,  false, false, true,  false,
-               second_order,   dense_memory,     no_summary,      make_dense_scheme},
+               true,  true,  false, true,  kDense,     kHost,    kHost,  kNone,        "",
+               true,  false, second_order,   dense_memory,     no_summary,      make_dense_scheme},
   SchemeTraits{Solver::trotter,  bit(Splitting::dense),     true,  " (dense)",
-               true,  true,  false, true,  true,  false, false, true,  false,
-               midpoint_order, dense_memory,     exact_summary,   make_dense_scheme},
+               true,  true,  false, true,  kDense,     kHost,    kHost,  kNone,        "with splitting: dense",
+               true,  false, midpoint_order, dense_memory,     exact_summary,   make_dense_scheme},
   SchemeTraits{Solver::magnus4,  bit(Splitting::dense),     true,  " (dense)",
-               true,  false, false, true,  true,  false, false, true,  false,
-               fourth_order,   dense_memory,     exact_summary,   make_dense_scheme},
+               true,  false, false, true,  kDense,     kHost,    kNone,  kNone,        "with splitting: dense",
+               true,  false, fourth_order,   dense_memory,     exact_summary,   make_dense_scheme},
   SchemeTraits{Solver::trotter,  bit(Splitting::chebyshev), true,  " (chebyshev)",
-               true,  false, false, true,  false, false, false, true,  true,
-               midpoint_order, chebyshev_memory, exact_summary,   make_chebyshev_scheme},
+               true,  false, false, true,  kChebyshev, kHost,    kNone,  kNone,        "with splitting: chebyshev",
+               true,  true,  midpoint_order, chebyshev_memory, exact_summary,   make_chebyshev_scheme},
   SchemeTraits{Solver::magnus4,  bit(Splitting::chebyshev), true,  " (chebyshev)",
-               true,  false, false, true,  false, false, false, true,  true,
-               fourth_order,   chebyshev_memory, exact_summary,   make_chebyshev_scheme},
+               true,  false, false, true,  kChebyshev, kHost,    kNone,  kNone,        "with splitting: chebyshev",
+               true,  true,  fourth_order,   chebyshev_memory, exact_summary,   make_chebyshev_scheme},
   SchemeTraits{Solver::adaptive, kAnySplitting,             false, "",
-               false, true,  false, false, false, false, false, false, false,
-               no_fixed_step,  adaptive_memory,  no_summary,      make_adaptive_scheme},
+               false, true,  false, false, kTerms,     kNone,    kTerms, kNone,        "",
+               false, false, no_fixed_step,  adaptive_memory,  no_summary,      make_adaptive_scheme},
 };
 // clang-format on
 
@@ -154,20 +163,90 @@ std::string solvers_with(bool SchemeTraits::*trait) {
 std::string cpu_only_part(const EvolutionSpec& e, const std::string& trainable) {
   const SchemeTraits& t = scheme_traits(e);
   const bool open = e.is_open();
+  const auto cuda = [](backend::ExecutorKinds kinds) { return backend::runs(ComputeDevice::cuda, kinds); };
   // Open systems on a scheme that runs them but not on CUDA (a closed-only scheme's open
   // system is the loader's refusal; its forward pass is named below).
-  if (open && !t.cuda_open && (t.open_systems || t.cuda_forward))
+  if (open && !cuda(t.open_uses) && (t.open_systems || cuda(t.forward_uses)))
     return "open systems with " +
-           rows_with([](const SchemeTraits& r) { return r.open_systems && !r.cuda_open; }) +
+           rows_with([](const SchemeTraits& r) {
+             return r.open_systems && !backend::runs(ComputeDevice::cuda, r.open_uses);
+           }) +
            " (evolution.noise / evolution.collapse)";
-  if (!t.cuda_forward) return row_name(t, e.splitting);
+  if (!cuda(t.forward_uses)) return row_name(t, e.splitting);
   if (trainable.empty()) return {};
-  if (open) return "gradients of open systems (trainable parameters in `" + trainable + "`)";
-  if (!t.cuda_adjoint)
-    return "gradients with " +
-           rows_with([](const SchemeTraits& r) { return r.adjoint && r.cuda_forward && !r.cuda_adjoint; }) +
+  if (open)
+    return cuda(t.open_adjoint_uses) ? std::string()
+                                     : "gradients of open systems (trainable parameters in `" + trainable + "`)";
+  if (!cuda(t.adjoint_uses))
+    return "gradients with " + rows_with([](const SchemeTraits& r) {
+             return r.adjoint && backend::runs(ComputeDevice::cuda, r.forward_uses) &&
+                    !backend::runs(ComputeDevice::cuda, r.adjoint_uses);
+           }) +
            " (trainable parameters in `" + trainable + "`)";
   return {};
+}
+
+namespace {
+
+/// One part of what_runs_on's words: the rows that have the path (`has` null: every row) and
+/// run it on `device` with the paths it needs (`uses`, `before`: the forward pass it follows).
+struct RunsPart {
+  const char* words;
+  bool SchemeTraits::*has;
+  backend::ExecutorKinds SchemeTraits::*uses;
+  backend::ExecutorKinds SchemeTraits::*before;
+  bool all;  ///< "a, b and c" (else "a, b or c")
+};
+
+/// The part's solvers in the table's row order, and the rows' `where` when they share one and
+/// another row of these solvers with the path does not run on `device`; empty: no row runs it.
+std::string runs_part(ComputeDevice device, const RunsPart& p) {
+  const auto has = [&](const SchemeTraits& r) { return p.has == nullptr || r.*(p.has); };
+  const auto runs = [&](const SchemeTraits& r) {
+    return has(r) && backend::runs(device, r.*(p.uses)) && (p.before == nullptr || backend::runs(device, r.*(p.before)));
+  };
+  std::vector<std::string> solvers;
+  std::vector<const SchemeTraits*> rows;
+  for (const SchemeTraits& r : kSchemes)
+    if (runs(r)) {
+      rows.push_back(&r);
+      if (std::find(solvers.begin(), solvers.end(), enum_name(r.solver)) == solvers.end())
+        solvers.emplace_back(enum_name(r.solver));
+    }
+  if (solvers.empty()) return {};
+  std::string list;
+  for (std::size_t k = 0; k < solvers.size(); ++k)
+    list += (k == 0 ? "" : k + 1 < solvers.size() ? ", " : p.all ? " and " : " or ") + solvers[k];
+  const bool one_where = std::all_of(rows.begin(), rows.end(), [&](const SchemeTraits* r) {
+    return std::string_view(r->where) == rows.front()->where;
+  });
+  const bool partly = std::any_of(kSchemes.begin(), kSchemes.end(), [&](const SchemeTraits& r) {
+    return has(r) && !runs(r) &&
+           std::find(solvers.begin(), solvers.end(), enum_name(r.solver)) != solvers.end();
+  });
+  if (one_where && partly && *rows.front()->where != '\0') list += std::string(" ") + rows.front()->where;
+  return p.words + list;
+}
+
+}  // namespace
+
+std::string what_runs_on(ComputeDevice device) {
+  const RunsPart parts[] = {
+      {"", nullptr, &SchemeTraits::forward_uses, nullptr, true},
+      {"gradients of closed systems with ", &SchemeTraits::adjoint, &SchemeTraits::adjoint_uses,
+       &SchemeTraits::forward_uses, false},
+      {"the forward pass of open systems with ", &SchemeTraits::open_systems, &SchemeTraits::open_uses, nullptr,
+       false},
+      {"gradients of open systems with ", &SchemeTraits::open_adjoint, &SchemeTraits::open_adjoint_uses,
+       &SchemeTraits::open_uses, false},
+  };
+  std::vector<std::string> said;
+  for (const RunsPart& p : parts)
+    if (std::string s = runs_part(device, p); !s.empty()) said.push_back(std::move(s));
+  std::string out = " (it runs ";
+  for (std::size_t k = 0; k < said.size(); ++k)
+    out += (k == 0 ? "" : k + 1 < said.size() ? ", " : ", and ") + said[k];
+  return out + (said.empty() ? "nothing)" : ")");
 }
 
 }  // namespace qevolve::solver

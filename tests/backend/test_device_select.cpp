@@ -55,7 +55,22 @@ Config fluxonium(Solver solver, ComputeDevice device) {
   return c;
 }
 
-const std::string kSupported = backend::kCudaRuns;
+const std::string kSupported = solver::what_runs_on(ComputeDevice::cuda);
+
+// The words are made from the schemes' table and the backends' executor kinds
+// (backend/capabilities.hpp); this pins them.
+TEST(DeviceSelect, WhatCudaRunsIsMadeFromTheTables) {
+  EXPECT_EQ(kSupported,
+            " (it runs trotter, magnus4 and expm, gradients of closed systems with trotter or magnus4 on local gates, "
+            "and the forward pass of open systems with trotter on local gates)");
+  EXPECT_EQ(solver::what_runs_on(ComputeDevice::cpu),
+            " (it runs trotter, magnus4, expm and adaptive, gradients of closed systems with trotter, magnus4 or expm, "
+            "the forward pass of open systems with trotter, expm or adaptive, and gradients of open systems with "
+            "trotter)");
+  EXPECT_TRUE(backend::runs(ComputeDevice::cuda, backend::kind_bit(backend::ExecutorKind::gate)));
+  EXPECT_FALSE(backend::runs(ComputeDevice::cuda, backend::kind_bit(backend::ExecutorKind::open_adjoint)));
+  EXPECT_TRUE(backend::runs(ComputeDevice::cpu, backend::kEveryExecutor));
+}
 
 TEST(DeviceSelect, CpuIsTheCpuWithoutANote) {
   const solver::Options o = options_for(fluxonium(Solver::trotter, ComputeDevice::cpu));

@@ -1,6 +1,7 @@
 // The executors and the phase functor on the CPU backend (always available).
 #include "adjoint_executor_test_body.hpp"
 #include "executor_test_body.hpp"
+#include "open_adjoint_executor_test_body.hpp"
 #include "qevolve/backend/phase.hpp"
 
 namespace qevolve::backend::testing {
@@ -19,6 +20,10 @@ struct CpuExecutors {
                                                            Index columns, Index width, int threads) {
     return make_cpu_adjoint_executor(s, std::move(environment), columns, width, threads);
   }
+  static std::unique_ptr<OpenAdjointExecutor> open_adjoint_executor(const OpenAdjointSchedule& s, Index columns,
+                                                                     Index width, int threads) {
+    return make_cpu_open_adjoint_executor(s, columns, width, threads);
+  }
   static void apply_phases(const double* v, double* w, const double* lambda, double scale, std::ptrdiff_t rows,
                            std::ptrdiff_t cols) {
     backend::apply_phases(v, w, lambda, scale, rows, cols);
@@ -30,6 +35,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, GateExecutorTest, CpuGateTypes);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, DenseExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, PhaseTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, AdjointExecutorTest, CpuExecutors);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, OpenAdjointExecutorTest, CpuExecutors);
 
 TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   std::mt19937 rng(1);

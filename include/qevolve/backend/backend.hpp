@@ -140,6 +140,38 @@ class AdjointExecutor {
   virtual void download(CMatrix& psi, CMatrix& lambda) = 0;
 };
 
+/// The gates of the open-system adjoint's step (OpenAdjointExecutor): the open step's gate
+/// applications on the doubled register (docs/solvers.md "Open systems"), in application order.
+/// A gate is step-dependent (a unitary factor: its adjoint g^dag at `gates.gates[k].offset` in
+/// each step buffer of gates.step_size numbers, its environment at the same place of the step's
+/// environment buffer) or fixed (`fixed[k]`: a dissipator exponential E, the same in every step:
+/// E^-1 and E^dag at `offset` in `fixed_inverse` and `fixed_adjoint`, its environment summed
+/// over all steps at `offset` of the fixed environment buffer, fixed_inverse.size() numbers).
+struct OpenAdjointSchedule {
+  GateSchedule gates;  ///< dims of the doubled register; boundary 0
+  std::vector<bool> fixed;
+  std::vector<double> fixed_inverse, fixed_adjoint;
+};
+
+/// The backward sweep of the open-system (Lindblad) adjoint (docs/gradients.md "Open systems:
+/// the checkpointed adjoint"), in double precision. Use: upload(lambda), apply() for the
+/// segments of steps from the last to the first, download(lambda) with the same matrix. In
+/// apply(after, adjoint_gates, s0, s1, env, fixed_env), every column block of lambda is stepped
+/// back through the steps s = s1 - 1 .. s0, each from the state after it, *after[s - s0] (the
+/// caller's recomputation): per gate from the last to the first, x <- P x, env += x lambda^dag
+/// (gate-local), lambda <- A lambda (backend::adjoint_gate), P = A = g^dag for a step-dependent
+/// gate, P = E^-1 and A = E^dag for a fixed one. `adjoint_gates` holds (s1 - s0) step buffers;
+/// `env` the same layout, zeroed by the caller, receives the step-dependent gates' environments;
+/// `fixed_env` has the fixed ones' added (sums over the columns, added once per apply).
+class OpenAdjointExecutor {
+ public:
+  virtual ~OpenAdjointExecutor() = default;
+  virtual void upload(CMatrix& lambda) = 0;
+  virtual void apply(const std::vector<const CMatrix*>& after, const double* adjoint_gates, int s0, int s1,
+                     double* env, double* fixed_env) = 0;
+  virtual void download(CMatrix& lambda) = 0;
+};
+
 /// The CPU gate executor: the columns are cut into blocks of `block_width` columns; per chunk
 /// every block is loaded into split planes (thread-local, cache-sized), carried through all
 /// steps of the chunk by one OpenMP thread (blocks taken dynamically) and stored back. It
@@ -156,6 +188,14 @@ template <typename Real>
                                                                          std::vector<bool> environment,
                                                                          Index columns, Index block_width,
                                                                          int threads);
+
+/// The CPU open-system adjoint executor: blocks of `block_width` columns of lambda, taken
+/// dynamically by the threads of backend/parallel.hpp (a segment below ~10^7 flops on one), the
+/// state after each step loaded into the block's other two planes; each thread sums its
+/// blocks' environments and adds them to `env` and `fixed_env` once per segment.
+[[nodiscard]] std::unique_ptr<OpenAdjointExecutor> make_cpu_open_adjoint_executor(const OpenAdjointSchedule& schedule,
+                                                                                  Index columns, Index block_width,
+                                                                                  int threads);
 
 /// The CPU dense executor: linalg::expm_hermitian (LAPACK eigendecomposition, eigenvectors
 /// refined to unitarity) and one BLAS product per step, in the uploaded matrix itself.

@@ -41,7 +41,7 @@ class CpuGateExecutor final : public GateExecutor<Real> {
     if (state_ == nullptr) throw std::logic_error("GateExecutor::apply before upload");
     CMatrix& state = *state_;
     pack_blocks(gates, s1 - s0);
-    const bool parallel = worth_threads(threads_, step_flops_ * (s1 - s0));
+    const bool parallel = worth_threads(threads_, step_flops_ * (s1 - s0), layout_.num_blocks);
     const Index plane = dim_ * layout_.width;
     run_team(threads_, parallel, [&](Team& team) {
       Real* re = aligned(planes_[static_cast<std::size_t>(team.thread())].data());
