@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "block_evolution.hpp"
+#include "device_select.hpp"
 #include "split_gate.hpp"
 #include "qevolve/backend/parallel.hpp"
 #include "qevolve/backend/local_gate.hpp"
@@ -32,40 +33,23 @@ constexpr double kA[7][6] = {
 constexpr std::array<double, 7> kE = {71.0 / 57600,  0.0,         -71.0 / 16695, 71.0 / 1920,
                                       -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
 
-struct Operator {
-  std::vector<double> gate;  // split re/im row-major
-  backend::GateGeometry geo;
-  cplx alpha;
-  int channel = -1;
-};
-
-Operator make_operator(const std::vector<int>& dims, const AdaptiveTerm& t, Index width) {
-  std::vector<double> gate;
-  to_split(t.matrix, gate);
-  return {std::move(gate),
-          backend::make_geometry(dims.data(), static_cast<int>(dims.size()), t.modes[0],
-                                 t.modes.size() == 2 ? t.modes[1] : -1, width),
-          t.alpha, t.channel};
-}
-
 Index register_dim(const std::vector<int>& dims) {
   Index D = 1;
   for (int d : dims) D *= d;
   return D;
 }
 
-/// One block of columns, integrated from 0 to T.
+/// One block of columns, integrated from job.start to job.duration: the Dormand-Prince steps
+/// and their step-size control on the block's state, the generator's products by the executor's
+/// block (backend.hpp TermBlock).
 class BlockIntegrator {
  public:
-  BlockIntegrator(const AdaptiveJob& job, Index width) : job_(job), n_(register_dim(job.dims) * width) {
-    for (const auto& t : job.terms) ops_.push_back(make_operator(job.dims, t, width));
+  BlockIntegrator(const AdaptiveJob& job, backend::TermBlock& block)
+      : job_(job), block_(block), n_(register_dim(job.dims) * block.columns()), y_(block.state()) {
     for (auto& k : k_) k.assign(2 * static_cast<std::size_t>(n_), 0.0);
-    y_.assign(2 * static_cast<std::size_t>(n_), 0.0);
-    tmp_ = y_;
-    ynew_ = y_;
+    tmp_.assign(2 * static_cast<std::size_t>(n_), 0.0);
+    ynew_ = tmp_;
   }
-
-  std::vector<double>& state() { return y_; }  // re then im
 
   long run() {
     const double T = job_.duration;
@@ -119,18 +103,8 @@ class BlockIntegrator {
 
   /// k = A(t) y = sum over terms of alpha c(t) O y
   void derivative(double t, const std::vector<double>& y, std::vector<double>& k) {
-    std::fill(k.begin(), k.end(), 0.0);
-    const double* yr = y.data();
-    const double* yi = y.data() + n_;
-    double* kr = k.data();
-    double* ki = k.data() + n_;
     job_.coefficients(t, coeff_);
-    for (const auto& op : ops_) {
-      const double c = op.channel < 0 ? 1.0 : coeff_[static_cast<std::size_t>(op.channel)];
-      if (c == 0.0) continue;
-      const cplx a = op.alpha * c;
-      backend::accumulate_gate(yr, yi, kr, ki, op.geo, op.gate.data(), a.real(), a.imag());
-    }
+    block_.derivative(coeff_, y.data(), k.data());
   }
 
   /// RMS norm of the local error estimate, scaled per complex amplitude by atol + rtol |y|.
@@ -153,10 +127,11 @@ class BlockIntegrator {
   }
 
   const AdaptiveJob& job_;
+  const backend::TermBlock& block_;
   Index n_;
-  std::vector<Operator> ops_;
   std::array<std::vector<double>, 7> k_;
-  std::vector<double> y_, tmp_, ynew_;
+  std::vector<double>& y_;  // the block's state
+  std::vector<double> tmp_, ynew_;
   std::vector<double> coeff_;
 };
 
@@ -173,6 +148,20 @@ AdaptiveJob closed_adaptive_job(const device::Device& device,
   return job;
 }
 
+backend::TermSchedule term_schedule(const AdaptiveJob& job) {
+  backend::TermSchedule s;
+  s.dims = job.dims;
+  for (const AdaptiveTerm& t : job.terms) {
+    backend::TermSchedule::Term& term = s.terms.emplace_back();
+    term.mode_a = t.modes[0];
+    term.mode_b = t.modes.size() == 2 ? t.modes[1] : -1;
+    to_split(t.matrix, term.matrix);
+    term.alpha = t.alpha;
+    term.channel = t.channel;
+  }
+  return s;
+}
+
 long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,
                         const std::function<void(double)>& progress) {
   const Index D = register_dim(job.dims);
@@ -181,39 +170,21 @@ long integrate_adaptive(const AdaptiveJob& job, CMatrix& state,
   const int threads = std::max(1, job.threads);
   const Index width = choose_block_width(D, n, threads);
   const Index num_blocks = (n + width - 1) / width;
+  // The executor decides a team by its blocks alone (the work is not known before it ends).
+  if (backend::worth_threads(threads, std::numeric_limits<double>::infinity(), num_blocks))
+    linalg::park_blas_workers();
   std::atomic<long> accepted{0};
-  std::atomic<Index> done{0};
-  std::exception_ptr failure;
-  // The work of an adaptive run is not known before it ends: the blocks decide (one block, one
-  // thread).
-  const bool parallel = backend::worth_threads(threads, std::numeric_limits<double>::infinity(), num_blocks);
-  if (parallel) linalg::park_blas_workers();
-  backend::run_team(threads, parallel, [&](backend::Team& team) {
-    team.for_dynamic(0, num_blocks, [&](Index b) {
-      try {
-        const Index c0 = b * width;
-        const Index w = std::min(width, n - c0);
-        BlockIntegrator integ(job, w);
-        auto& y = integ.state();
-        for (Index c = 0; c < w; ++c)
-          for (Index i = 0; i < D; ++i) {
-            y[static_cast<std::size_t>(i * w + c)] = state(i, c0 + c).real();
-            y[static_cast<std::size_t>(D * w + i * w + c)] = state(i, c0 + c).imag();
-          }
+  const auto executor = make_term_executor(job.compute_device, term_schedule(job), n, width, threads);
+  executor->upload(state);
+  executor->run(
+      [&](backend::TermBlock& block) {
+        BlockIntegrator integ(job, block);
         accepted += integ.run();
-        for (Index c = 0; c < w; ++c)
-          for (Index i = 0; i < D; ++i)
-            state(i, c0 + c) = cplx(y[static_cast<std::size_t>(i * w + c)],
-                                    y[static_cast<std::size_t>(D * w + i * w + c)]);
-        const Index finished = ++done;
-        if (progress && team.thread() == 0)
-          progress(static_cast<double>(finished) / static_cast<double>(num_blocks));
-      } catch (...) {
-        team.critical([&] { failure = std::current_exception(); });
-      }
-    });
-  });
-  if (failure) std::rethrow_exception(failure);
+      },
+      [&](Index finished) {
+        if (progress) progress(static_cast<double>(finished) / static_cast<double>(num_blocks));
+      });
+  executor->download(state);
   return accepted;
 }
 

@@ -6,6 +6,8 @@
 #include <functional>
 #include <vector>
 
+#include "qevolve/backend/backend.hpp"
+#include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/types.hpp"
 
@@ -33,6 +35,9 @@ struct AdaptiveJob {
   double duration = 0.0;
   double rtol = 1e-10, atol = 1e-12;
   int threads = 1;
+  /// Where the blocks are integrated (the term executor's backend; the CPU's only: the stage
+  /// keeps solver: adaptive on the CPU).
+  ComputeDevice compute_device = ComputeDevice::cpu;
   /// Work bound (docs/solvers.md "`adaptive` — convergence studies"): step attempts, accepted and rejected, per column
   /// block; beyond it the integration stops with a NumericalError naming the time reached.
   long max_steps = kAdaptiveMaxSteps;
@@ -43,7 +48,11 @@ struct AdaptiveJob {
                                               const std::vector<device::LocalTerm>& static_terms,
                                               const std::vector<device::LocalTerm>& drive_terms);
 
-/// Integrates the columns of `state` (prod(dims) x n) from job.start to job.duration in place.
+/// The job's terms as the term executor takes them (backend.hpp TermSchedule).
+[[nodiscard]] backend::TermSchedule term_schedule(const AdaptiveJob& job);
+
+/// Integrates the columns of `state` (prod(dims) x n) from job.start to job.duration in place,
+/// in column blocks on the term executor of job.compute_device (backend.hpp TermExecutor).
 /// Throws NumericalError if the step size underflows or job.max_steps attempts do not reach the
 /// end. Returns the number of accepted steps
 /// summed over column blocks.

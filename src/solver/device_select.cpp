@@ -45,7 +45,9 @@ namespace {
 
 /// Throws unless `device` implements `kind` (backend/capabilities.hpp): the stage keeps a run
 /// that needs another kind on the CPU (cpu_only_part), so failing here is a programming error.
+/// Any device but cuda is the CPU here, as the dispatchers have always taken it.
 void require(ComputeDevice device, backend::ExecutorKind kind, const char* where) {
+  if (device != ComputeDevice::cuda) device = ComputeDevice::cpu;
   if (!backend::runs(device, backend::kind_bit(kind)))
     throw std::logic_error(std::string(where) + ": the " + enum_name(device) + " backend has no such executor");
 }
@@ -83,6 +85,12 @@ std::unique_ptr<backend::OpenAdjointExecutor> make_open_adjoint_executor(Compute
                                                                        Index columns, Index block_width, int threads) {
   require(device, backend::ExecutorKind::open_adjoint, "make_open_adjoint_executor");
   return backend::make_cpu_open_adjoint_executor(schedule, columns, block_width, threads);
+}
+
+std::unique_ptr<backend::TermExecutor> make_term_executor(ComputeDevice device, const backend::TermSchedule& schedule,
+                                                         Index columns, Index block_width, int threads) {
+  require(device, backend::ExecutorKind::terms, "make_term_executor");
+  return backend::make_cpu_term_executor(schedule, columns, block_width, threads);
 }
 
 std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim, Index columns) {

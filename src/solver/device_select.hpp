@@ -27,6 +27,12 @@ template <typename Real>
     ComputeDevice device, const backend::OpenAdjointSchedule& schedule, Index columns, Index block_width,
     int threads);
 
+/// The term executor of the adaptive integrator for `device` (backend.hpp TermExecutor; the
+/// CPU's only).
+[[nodiscard]] std::unique_ptr<backend::TermExecutor> make_term_executor(ComputeDevice device,
+                                                                        const backend::TermSchedule& schedule,
+                                                                        Index columns, Index block_width, int threads);
+
 /// The dense (`expm`) executor for `device`.
 [[nodiscard]] std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim,
                                                                           Index columns);

@@ -51,6 +51,7 @@ void set_adaptive_run(AdaptiveJob& job, const Simulator& sim) {
   job.rtol = sim.options().rtol;
   job.atol = sim.options().atol;
   job.threads = sim.options().threads;
+  job.compute_device = sim.options().device;
 }
 
 }  // namespace qevolve::solver

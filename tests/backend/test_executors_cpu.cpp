@@ -2,6 +2,7 @@
 #include "adjoint_executor_test_body.hpp"
 #include "executor_test_body.hpp"
 #include "open_adjoint_executor_test_body.hpp"
+#include "term_executor_test_body.hpp"
 #include "qevolve/backend/phase.hpp"
 
 namespace qevolve::backend::testing {
@@ -24,6 +25,9 @@ struct CpuExecutors {
                                                                      Index width, int threads) {
     return make_cpu_open_adjoint_executor(s, columns, width, threads);
   }
+  static std::unique_ptr<TermExecutor> term_executor(const TermSchedule& s, Index columns, Index width, int threads) {
+    return make_cpu_term_executor(s, columns, width, threads);
+  }
   static void apply_phases(const double* v, double* w, const double* lambda, double scale, std::ptrdiff_t rows,
                            std::ptrdiff_t cols) {
     backend::apply_phases(v, w, lambda, scale, rows, cols);
@@ -36,6 +40,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, DenseExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, PhaseTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, AdjointExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, OpenAdjointExecutorTest, CpuExecutors);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, TermExecutorTest, CpuExecutors);
 
 TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   std::mt19937 rng(1);

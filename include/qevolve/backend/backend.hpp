@@ -172,6 +172,52 @@ class OpenAdjointExecutor {
   virtual void download(CMatrix& lambda) = 0;
 };
 
+/// The generator of an integrator as a TermExecutor applies it: dy/dt = sum_k alpha_k c_k O_k y,
+/// O_k on one or two modes of `dims` (mode_b -1: one; mode_a < mode_b), its matrix split (2 g^2
+/// numbers, real parts then imaginary parts, row-major), c_k = 1 (channel -1) or the drive
+/// coefficient of its channel.
+struct TermSchedule {
+  struct Term {
+    int mode_a = 0;
+    int mode_b = -1;
+    std::vector<double> matrix;
+    cplx alpha{0.0, 0.0};
+    int channel = -1;
+  };
+  std::vector<int> dims;
+  std::vector<Term> terms;
+};
+
+/// One column block of a TermExecutor as an integrator carries it: its state, and the product of
+/// the generator with vectors of the state's shape.
+class TermBlock {
+ public:
+  virtual ~TermBlock() = default;
+  /// The block's columns w.
+  [[nodiscard]] virtual Index columns() const = 0;
+  /// The block's state, 2 D w numbers: the real plane, then the imaginary one (element (i, c) at
+  /// i w + c). The integrator may swap it with another vector of that size: what it holds when
+  /// the integrator returns is the block's result.
+  [[nodiscard]] virtual std::vector<double>& state() = 0;
+  /// k = sum_k alpha_k c_k O_k y for y and k laid out as state(); `c` the channels' drive
+  /// coefficients. A term whose c_k is 0 is skipped.
+  virtual void derivative(const std::vector<double>& c, const double* y, double* k) const = 0;
+};
+
+/// Column blocks for an integrator that carries each block through the whole run by itself (the
+/// adaptive solver: each block its own step sizes), with the generator of a TermSchedule. Use:
+/// upload(state), run(integrate, done), download(state) with the same matrix. run calls
+/// integrate(block) once per column block, blocks on threads (taken dynamically), and done(n),
+/// n blocks finished, after each block the calling thread integrated; an exception thrown by
+/// integrate ends that block and is rethrown once all blocks have run.
+class TermExecutor {
+ public:
+  virtual ~TermExecutor() = default;
+  virtual void upload(CMatrix& state) = 0;
+  virtual void run(const std::function<void(TermBlock&)>& integrate, const std::function<void(Index)>& done) = 0;
+  virtual void download(CMatrix& state) = 0;
+};
+
 /// The CPU gate executor: the columns are cut into blocks of `block_width` columns; per chunk
 /// every block is loaded into split planes (thread-local, cache-sized), carried through all
 /// steps of the chunk by one OpenMP thread (blocks taken dynamically) and stored back. It
@@ -196,6 +242,12 @@ template <typename Real>
 [[nodiscard]] std::unique_ptr<OpenAdjointExecutor> make_cpu_open_adjoint_executor(const OpenAdjointSchedule& schedule,
                                                                                   Index columns, Index block_width,
                                                                                   int threads);
+
+/// The CPU term executor: blocks of `block_width` columns, each loaded into one vector (both
+/// planes) and integrated by one thread of backend/parallel.hpp (a team when there is more than
+/// one block), the products by accumulate_gate (backend/local_gate.hpp), one sweep per term.
+[[nodiscard]] std::unique_ptr<TermExecutor> make_cpu_term_executor(const TermSchedule& schedule, Index columns,
+                                                                   Index block_width, int threads);
 
 /// The CPU dense executor: linalg::expm_hermitian (LAPACK eigendecomposition, eigenvectors
 /// refined to unitarity) and one BLAS product per step, in the uploaded matrix itself.
