@@ -19,10 +19,10 @@ void BM_StandardWorkloadEvolve(benchmark::State& state) {
     auto r = sim.evolve();
     benchmark::DoNotOptimize(r.columns.data());
   }
-  const double flops = sim.flops_per_column_step() * steps * static_cast<double>(sim.initial_indices().size());
+  const double flops = sim.work().flops_per_column_step * steps * static_cast<double>(sim.states().initial_indices().size());
   state.counters["GFLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate,
                                                  benchmark::Counter::kIs1000);
-  state.counters["gates/step"] = sim.gates_per_step();
+  state.counters["gates/step"] = sim.work().gates_per_step;
 }
 
 }  // namespace

@@ -54,8 +54,11 @@ struct Options {
   /// found"; empty for an explicit `device: cpu`).
   ComputeDevice device = ComputeDevice::cpu;
   std::string device_note;
-  /// output.trace: where the forward pass is observed (Simulator::trace_steps).
+  /// output.trace: where the forward pass is observed (solver::trace_steps).
   TraceSpec trace;
+
+  /// The time step duration / steps (ns).
+  [[nodiscard]] double dt() const { return duration / steps; }
 };
 
 /// The resolved pulses of an evolution, their drive channels and their control lines.

@@ -28,7 +28,7 @@ namespace qevolve::gradient {
 /// The coarser run and the extrapolation (a second run at 3/4 of the steps when the first
 /// estimate exceeds 1 % of 1 - F, whose estimate is then the one returned):
 /// U_inf = U + (U - U_c) / (r^p - 1) with r the ratio
-/// of resolutions and p = Simulator::time_order() (1 where a pulse jumps inside steps:
+/// of resolutions and p = solver::time_order() (1 where a pulse jumps inside steps:
 /// piecewise_constant, or a sampled control line without a gaussian filter; adaptive: 1 in the
 /// tolerance; at most 2 for a drive through a control line). `fine` is the run's own evaluation (its gathered columns or superoperator on
 /// rank 0). The simulator is left at its own steps and tolerances. Collective over `comm`:

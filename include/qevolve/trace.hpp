@@ -1,5 +1,5 @@
 // output.trace (docs/output.md "Time traces"): populations of every evolved column at the step
-// boundaries of Simulator::trace_steps(), recorded by the forward pass's observer hook and
+// boundaries of solver::trace_steps(), recorded by the forward pass's observer hook and
 // summed over the ranks of a distributed run.
 #pragma once
 

@@ -241,9 +241,10 @@ class SweepResult:
 
     @property
     def builds(self) -> dict[str, int]:
-        """What the cache built: devices, simulators, pulse-only updates."""
-        d, s, p = self._s.builds
-        return {"devices": d, "simulators": s, "pulse_updates": p}
+        """What the cache built: devices, simulators, pulse-only updates, objectives (a target's
+        matrix_file is read once per objective)."""
+        d, s, p, o = self._s.builds
+        return {"devices": d, "simulators": s, "pulse_updates": p, "objectives": o}
 
     def save(self, path: str) -> None:
         """Writes the HDF5 file `qevolve sweep -o PATH` writes."""

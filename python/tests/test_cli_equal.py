@@ -105,7 +105,7 @@ def test_sweep_equals_the_cli(tmp_path):
     np.testing.assert_array_equal(s.fidelity, ref["/sweep/fidelity"])
     np.testing.assert_array_equal(s.leakage, ref["/sweep/leakage"])
     np.testing.assert_array_equal(s.populations, ref["/sweep/populations"])
-    assert s.builds == {"devices": 1, "simulators": 1, "pulse_updates": 5}
+    assert s.builds == {"devices": 1, "simulators": 1, "pulse_updates": 5, "objectives": 1}
     # one point as a run with the same overrides: the same number, bitwise
     r = sim.run({"pulses[0].amplitude": 0.08, "pulses[0].frequency": 0.59})
     assert r.fidelity == s.fidelity[1, 1]

@@ -103,4 +103,4 @@ def test_line_sweep_equals_the_cli(tmp_path):
     np.testing.assert_array_equal(s.fidelity, ref["/sweep/fidelity"])
     np.testing.assert_array_equal(s.populations, ref["/sweep/populations"])
     assert len(set(s.fidelity.ravel().tolist())) == 4
-    assert s.builds == {"devices": 1, "simulators": 1, "pulse_updates": 3}
+    assert s.builds == {"devices": 1, "simulators": 1, "pulse_updates": 3, "objectives": 1}

@@ -110,7 +110,7 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   const int n = options.min_qubits;
   const Config config = standard_workload(n, options.steps, options.splitting);
   solver::Simulator sim(io::evolution_plan(config), threads);
-  const comm::Shard shard = comm.shard(static_cast<Index>(sim.initial_indices().size()));
+  const comm::Shard shard = comm.shard(static_cast<Index>(sim.states().initial_indices().size()));
   comm.barrier();
   const auto t0 = Clock::now();
   const auto result = sim.evolve(shard);
@@ -131,13 +131,13 @@ int bench_worker(const BenchScalingOptions& options, int threads) {
   if (!comm.is_root()) return 0;
   r.qubits = n;
   r.dim = sim.device().dim();
-  r.columns = static_cast<Index>(sim.initial_indices().size());
+  r.columns = static_cast<Index>(sim.states().initial_indices().size());
   r.steps = options.steps;
   r.ranks = comm.size();
   r.threads = threads;
-  r.gates = sim.gates_per_step();
+  r.gates = sim.work().gates_per_step;
   r.rate = static_cast<double>(r.columns) * r.steps / r.seconds;
-  r.gflops = sim.flops_per_column_step() * r.rate / 1e9;
+  r.gflops = sim.work().flops_per_column_step * r.rate / 1e9;
   std::ofstream f(options.worker_row, std::ios::app);
   write_row(f, r);
   return f ? 0 : 1;
@@ -193,9 +193,9 @@ ScalingRow run_serial(const BenchScalingOptions& options, int n, int threads) {
   r.columns = result.columns.cols();
   r.steps = options.steps;
   r.threads = threads;
-  r.gates = sim.gates_per_step();
+  r.gates = sim.work().gates_per_step;
   r.rate = static_cast<double>(r.columns) * r.steps / r.seconds;
-  r.gflops = sim.flops_per_column_step() * r.rate / 1e9;
+  r.gflops = sim.work().flops_per_column_step * r.rate / 1e9;
   return r;
 }
 

@@ -23,6 +23,7 @@
 #include "qevolve/output_path.hpp"
 #include "run_evaluation.hpp"
 #include "run_output.hpp"
+#include "sweep_points.hpp"
 #include "truncation_notes.hpp"
 #include "time_estimate.hpp"
 
@@ -38,9 +39,9 @@ int run(const RunOptions& options, Streams io) {
   Config config = load_command_config(options.config_path, options.sets, comm, options.steps);
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   // Every input error, and a run that cannot fit in memory, before any work.
-  const io::MemoryEstimate memory =
-      io::check_memory(config, io::resolve(config, io::Purpose::evolve), io::Purpose::evolve, options.max_memory,
-                       !options.output.empty() || !config.output.file.empty());
+  const device::ResolvedDevice resolved = io::resolve(config, io::Purpose::evolve);
+  const io::MemoryEstimate memory = io::check_memory(config, resolved, io::Purpose::evolve, options.max_memory,
+                                                     !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output, io::Replacing{"run", options.force});  // before the work, not after it
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   // Ranks on GPUs reduce through NCCL (docs/distributed.md); the output gather stays on MPI.
@@ -60,18 +61,22 @@ int run(const RunOptions& options, Streams io) {
   report.config = &config;
   report.ranks = comm.size();
   // The simulator: GradientProblem's when something is trainable (it adds the gradient pass to
-  // the pipeline), else our own.
+  // the pipeline), else the cached simulator every plain run evaluates with (a sweep point's, a
+  // Session's: sweep_points.hpp).
   std::unique_ptr<gradient::GradientProblem> problem;
-  std::unique_ptr<solver::Simulator> own;
-  if (io::has_trainable(config))
+  CachedSimulator cache;
+  SweepStats built;
+  std::optional<SweepPoint> point;
+  if (io::has_trainable(config)) {
     problem = std::make_unique<gradient::GradientProblem>(io::gradient_plan(config), options.threads, comm, reduce);
-  else
-    own = std::make_unique<solver::Simulator>(io::evolution_plan(config), options.threads);
-  const solver::Simulator& sim = problem ? problem->simulator() : *own;
+  } else {
+    point = single_point(config, resolved);
+    (void)cache.prepare(*point, built, options.threads);
+  }
+  const solver::Simulator& sim = problem ? problem->simulator() : *cache.simulator();
   report.sim = &sim;
   report.t_build = since(t_build);
   if (root) print_warnings(io.err, config, sim);  // warnings hold before any work, even with --quiet
-  RunTarget target{own.get(), problem ? std::nullopt : io::objective_spec(config, sim), problem.get()};
   const double gradient_s = estimate ? estimate->gradient() : 0.0;
   std::optional<ProgressBar> bar, coarse;  // the evolution's, after the step search; the step-error run's
   RunCallbacks shown;
@@ -79,7 +84,7 @@ int run(const RunOptions& options, Streams io) {
     if (show) io.err << "qevolve: " << line << "\n" << std::flush;
   };
   shown.searched = [&] {
-    bar.emplace(io.err, show, io.progress, sim.is_open() ? "evolving (Lindblad)" : "evolving", gradient_s,
+    bar.emplace(io.err, show, io.progress, sim.options().open ? "evolving (Lindblad)" : "evolving", gradient_s,
                 options.progress_interval);
   };
   shown.step_error_progress = [&] {
@@ -96,7 +101,9 @@ int run(const RunOptions& options, Streams io) {
       io.err << "qevolve: evolution done; the gradient (adjoint pass) next, about " << duration_text(gradient_s)
              << "\n" << std::flush;
   };
-  RunEvaluation run = evaluate_run(target, config.evolution, comm, reduce, hooks, shown);
+  RunEvaluation run = problem ? evaluate_run(RunTarget{nullptr, std::nullopt, problem.get()}, config.evolution, comm,
+                                             reduce, hooks, shown)
+                              : cache.run(*point, built, comm, reduce, hooks, shown);
   coarse.reset();
   take_evaluation(report, std::move(run.ev), problem ? problem->names() : std::vector<std::string>());
   if (run.searched) report.t_step_error = run.search_s;  // the whole search

@@ -76,7 +76,7 @@ void write_trace(io::Hdf5Writer& w, const solver::Trace& t, const device::Device
 
 /// /pulses/* (docs/output.md "Pulse samples"): every pulse as the solver sampled it.
 void write_pulses(io::Hdf5Writer& w, const RunReport& r) {
-  const solver::PulseSamples ps = r.pulses ? *r.pulses : r.sim->pulse_samples();
+  const solver::PulseSamples ps = r.pulses ? *r.pulses : r.sim->drive().pulse_samples();
   w.write("/pulses/time", ps.time);
   if (ps.values.empty()) return;
   std::vector<double> flat;
@@ -114,7 +114,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   if (!dressed && dev.dim() <= kMaxDenseEnergies) dressed = device::dress(dev);
   io::Hdf5Writer w(path);
   if (r.fidelity) {
-    if (sim.is_open()) {
+    if (sim.options().open) {
       w.write("/superoperator_compensated", r.fidelity->superoperator_compensated);
     } else {
       w.write("/unitary", r.unitary);
@@ -130,14 +130,14 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
       w.attribute("fidelity_error_steps_order", static_cast<long long>(r.step_error->order));
       w.attribute("fidelity_error_steps_coarse", static_cast<long long>(r.step_error->coarse_steps));
     }
-    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open())
+    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.options().open)
       w.attribute("conditional_phase", cp->phase);
   }
-  if (sim.is_open())
+  if (sim.options().open)
     w.write("/superoperator", r.superoperator);
   else
     w.write("/propagator", r.columns);
-  w.write("/initial_states", sim.initial_labels());
+  w.write("/initial_states", sim.states().initial_labels());
   if (dressed) {
     w.write("/energies", dressed->energies);
     std::vector<std::string> labels;
@@ -215,7 +215,7 @@ void print_fidelity(std::ostream& out, const RunReport& r) {
     out << line;
     std::snprintf(line, sizeof line, "leakage: %.4e\n", f.leakage);
     out << line;
-    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.is_open()) {
+    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.options().open) {
       // The distance to the target on the circle: -0.9975 pi is 0.0025 pi from a CZ's pi.
       const double off = std::remainder(cp->phase - cp->target, 2.0 * kPi);
       std::snprintf(line, sizeof line, "conditional phase: %.6f rad = %.4f pi (target %.4f pi, %+.4f pi from it)\n",
@@ -297,7 +297,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   const std::string how = solver::scheme_traits(o.solver, o.splitting).summary(sim);
   std::snprintf(line, sizeof line,
                 "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d thread%s%s\n",
-                enum_name(o.solver), how.c_str(), o.steps, sim.dt(), o.duration, sim.initial_indices().size(),
+                enum_name(o.solver), how.c_str(), o.steps, sim.options().dt(), o.duration, sim.states().initial_indices().size(),
                 o.threads, o.threads == 1 ? "" : "s", o.precision == Precision::single ? ", single precision" : "");
   out << line;
   // The resolved evolution.device (docs/backend.md "Selection").
@@ -310,8 +310,8 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
                   static_cast<double>(r.bytes_communicated) / 1e3);
     out << line;
   }
-  if (sim.is_open()) {
-    const std::size_t inputs = sim.initial_indices().size() * sim.initial_indices().size();
+  if (sim.options().open) {
+    const std::size_t inputs = sim.states().initial_indices().size() * sim.states().initial_indices().size();
     out << "open system: Lindblad, " << counted(r.config->evolution.noise.size(), "noise entry", "noise entries") << ", "
         << counted(r.config->evolution.collapse.size(), "collapse operator") << ", " << counted(inputs, "input")
         << " |i><j|\n";

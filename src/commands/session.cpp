@@ -61,10 +61,12 @@ struct Session::Impl {
 };
 
 bool Session::Impl::reads_files(const std::vector<io::Override>& all) const {
-  const auto mentions = [](const std::string& t) { return t.find("matrix_file") != std::string::npos; };
-  return mentions(parsed.text()) ||
-         std::any_of(all.begin(), all.end(),
-                     [&](const io::Override& o) { return mentions(o.key) || mentions(o.value); });
+  std::vector<std::string> keys, values;
+  for (const io::Override& o : all) {
+    keys.push_back(o.key);
+    values.push_back(o.value);
+  }
+  return reads_hdf5(parsed, keys, values);
 }
 
 std::unique_lock<std::mutex> Session::Impl::file_lock(const std::vector<io::Override>& all, bool also) const {
@@ -116,6 +118,7 @@ SweepPoint point_of(Config config, device::ResolvedDevice resolved, const std::v
     const std::string entry = o.key + "=" + o.value;
     if (top == "device") p.device_key.push_back(entry);
     if (top != "pulses" && top != "lines" && top != "target") p.simulator_key.push_back(entry);
+    if (top == "target") p.target_key.push_back(entry);
   }
   p.config = std::move(config);
   p.resolved = std::move(resolved);
@@ -240,7 +243,9 @@ RunResult Session::run(const std::vector<std::string>& overrides) {
     if (run.searched) report.t_step_error = run.search_s;  // the whole search
   } else {
     SweepPoint point = point_of(std::move(config), std::move(resolved), all);
-    take_evaluation(report, m.cache.evaluate(point, m.stats, m.threads, trace), {});
+    RunEvaluation run = m.cache.evaluate(point, m.stats, m.threads, trace);
+    take_evaluation(report, std::move(run.ev), {});
+    if (run.searched) report.t_step_error = run.search_s;  // the whole search
     sim = m.cache.simulator();
     config = std::move(point.config);
   }
@@ -304,10 +309,7 @@ SweepData Session::sweep(const std::vector<std::string>& vary, const std::vector
   const std::vector<io::Override> all = m.overrides(overrides);
   {
     // The points' validation reads a matrix_file target with HDF5 (on one thread: build_points).
-    const bool gates = std::any_of(vary.begin(), vary.end(), [](const std::string& v) {
-      return v.find("matrix_file") != std::string::npos || v.rfind("target.gates", 0) == 0;
-    });
-    const auto files = m.file_lock(all, gates);
+    const auto files = m.file_lock(all, reads_hdf5(m.parsed, vary));
     data->plan = plan_sweep(m.parsed, all, vary, m.serial, threads);
     data->warnings = sweep_plausibility(data->plan, m.parsed, all);  // `qevolve sweep` prints them first
   }

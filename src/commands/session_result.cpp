@@ -38,7 +38,7 @@ double RunResult::leakage() const { return has_fidelity() ? impl_->report.fideli
 double RunResult::fidelity_error_steps() const {
   return impl_->report.step_error ? impl_->report.step_error->error : kNaN;
 }
-bool RunResult::is_open() const { return impl_->sim->is_open(); }
+bool RunResult::is_open() const { return impl_->sim->options().open; }
 const RVector& RunResult::angles() const {
   static const RVector none;
   return has_fidelity() ? impl_->report.fidelity->angles : none;
@@ -60,7 +60,7 @@ std::vector<std::pair<std::string, double>> RunResult::resolved() const {
   for (const ResolvedValue& v : *impl_->report.resolved) out.emplace_back(v.key, v.value);
   return out;
 }
-std::vector<std::string> RunResult::initial_labels() const { return impl_->sim->initial_labels(); }
+std::vector<std::string> RunResult::initial_labels() const { return impl_->sim->states().initial_labels(); }
 const std::vector<std::string>& RunResult::warnings() const { return impl_->warnings; }
 std::vector<int> RunResult::dims() const {
   const auto& d = impl_->sim->device().dims();
@@ -92,7 +92,7 @@ std::shared_ptr<const RunResult::Impl> make_run_result(std::shared_ptr<const sol
   impl->report.config = &impl->config;
   impl->report.sim = impl->sim.get();
   // What the file takes from the simulator and may change with its next pulses.
-  impl->report.pulses = impl->sim->pulse_samples();
+  impl->report.pulses = impl->sim->drive().pulse_samples();
   impl->report.resolved = resolved_values(impl->config, *impl->sim);
   impl->wall_time = wall_time;
   // As `run` prints them: the plausibility warnings, then the step size.
@@ -143,7 +143,8 @@ std::vector<double> SweepData::populations() const {
 const std::vector<std::string>& SweepData::labels() const { return impl_->plan.labels; }
 const std::vector<std::string>& SweepData::warnings() const { return impl_->warnings; }
 std::vector<long> SweepData::builds() const {
-  return {impl_->stats.device_builds, impl_->stats.simulator_builds, impl_->stats.pulse_updates};
+  return {impl_->stats.device_builds, impl_->stats.simulator_builds, impl_->stats.pulse_updates,
+          impl_->stats.objective_builds};
 }
 void SweepData::save(const std::string& path) const {
   const std::lock_guard<std::mutex> files(hdf5_mutex());

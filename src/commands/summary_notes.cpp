@@ -15,7 +15,7 @@ namespace qevolve::commands {
 
 std::vector<ResolvedValue> resolved_values(const Config& config, const solver::Simulator& sim) {
   std::vector<ResolvedValue> out;
-  const auto& pulses = sim.pulses();
+  const auto& pulses = sim.drive().pulses();
   for (std::size_t p = 0; p < pulses.size() && p < config.pulses.size(); ++p) {
     const PulseSpec& spec = config.pulses[p];
     const pulse::Pulse& pu = pulses[p];
@@ -73,12 +73,12 @@ std::string describe_filter(const FilterSpec& f) {
 
 std::vector<std::string> line_notes(const solver::Simulator& sim) {
   std::vector<std::string> out;
-  for (std::size_t l = 0; l < sim.lines().size(); ++l) {
+  for (std::size_t l = 0; l < sim.drive().lines().size(); ++l) {
     std::string pulses;
-    for (std::size_t p = 0; p < sim.pulses().size(); ++p)
-      if (sim.pulse_line(p) == static_cast<int>(l)) pulses += (pulses.empty() ? "" : ", ") + sim.pulses()[p].path();
+    for (std::size_t p = 0; p < sim.drive().pulses().size(); ++p)
+      if (sim.drive().pulse_line(p) == static_cast<int>(l)) pulses += (pulses.empty() ? "" : ", ") + sim.drive().pulses()[p].path();
     if (pulses.empty()) continue;  // a line no pulse uses (a plausibility warning)
-    const LineSpec& spec = sim.lines()[l].spec();
+    const LineSpec& spec = sim.drive().lines()[l].spec();
     std::string filters;
     for (const FilterSpec& f : spec.filters) filters += (filters.empty() ? "" : ", ") + describe_filter(f);
     out.push_back("lines: " + pulses + " through " + spec.name + " (" +
@@ -101,9 +101,9 @@ std::optional<StepPhase> fastest_step_phase(const solver::Simulator& sim) {
     // exactly in every step: only the drives' carriers must be resolved.
     const bool exact_static = scheme.exact_static;
     double rate = mode.energies.size() > 1 && !exact_static ? mode.energies(1) - mode.energies(0) : 0.0;
-    for (const auto& ch : sim.channels())
-      if (ch.mode == m) rate = std::max(rate, std::abs(sim.pulses()[static_cast<std::size_t>(ch.pulse)].frequency()));
-    const double phase = kTwoPi * rate * sim.dt();
+    for (const auto& ch : sim.drive().channels())
+      if (ch.mode == m) rate = std::max(rate, std::abs(sim.drive().pulses()[static_cast<std::size_t>(ch.pulse)].frequency()));
+    const double phase = kTwoPi * rate * sim.options().dt();
     if (phase > best.phase) best = {phase, mode.name(), rate, 0};
   }
   if (!(best.phase > 0.0)) return std::nullopt;
@@ -116,7 +116,7 @@ std::string step_size_warning(const solver::Simulator& sim, const std::string& w
   if (!p || p->phase <= kMaxPhasePerStep) return {};
   char line[400];
   std::snprintf(line, sizeof line, "%.3g rad per step on mode `%s` (%.6g GHz x dt = %.6g ns", p->phase,
-                p->mode.c_str(), p->frequency, sim.dt());
+                p->mode.c_str(), p->frequency, sim.options().dt());
   std::string text = line + (where.empty() ? std::string() : ", " + where);
   std::snprintf(line, sizeof line, ") exceeds %.3g rad: the step error may be large; use evolution.steps >= %lld",
                 kMaxPhasePerStep, p->steps_needed);

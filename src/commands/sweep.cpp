@@ -84,7 +84,8 @@ void print_summary(std::ostream& out, const SweepGrid& grid, const GridResult& g
   }
   out << "evaluated: " << ranks << (ranks == 1 ? " rank" : " ranks") << " x " << threads
       << (threads == 1 ? " thread" : " threads") << "; rank 0 built " << stats.device_builds << " device(s), "
-      << stats.simulator_builds << " simulator(s), updated pulses " << stats.pulse_updates << " time(s)\n";
+      << stats.simulator_builds << " simulator(s), " << stats.objective_builds << " objective(s), updated pulses "
+      << stats.pulse_updates << " time(s)\n";
   std::int64_t best = -1;
   for (std::int64_t p = 0; p < grid.points; ++p)
     if (!std::isnan(g.at(p, 0)) && (best < 0 || g.at(p, 0) > g.at(best, 0))) best = p;

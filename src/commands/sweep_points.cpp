@@ -1,6 +1,7 @@
 #include "sweep_points.hpp"
 #include "line_warnings.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <exception>
@@ -52,15 +53,16 @@ SweepPoint point_skeleton(const SweepGrid& grid, std::int64_t p, const std::vect
     if (axis.scope == io::SweepScope::device) point.device_key.push_back(axis.texts[c[k]]);
     if (axis.scope == io::SweepScope::device || axis.scope == io::SweepScope::evolution)
       point.simulator_key.push_back(axis.texts[c[k]]);
+    if (axis.scope == io::SweepScope::target) point.target_key.push_back(axis.texts[c[k]]);
   }
   return point;
 }
 
 /// HDF5 (a target's matrix_file) is not thread-safe: such configs are validated on one thread.
 bool reads_files(const io::ParsedConfig& parsed, const SweepGrid& grid) {
-  for (const io::SweepAxis& a : grid.axes)
-    if (a.key.find("matrix_file") != std::string::npos || a.key.rfind("target.gates", 0) == 0) return true;
-  return parsed.text().find("matrix_file") != std::string::npos;
+  std::vector<std::string> keys;
+  for (const io::SweepAxis& a : grid.axes) keys.push_back(a.key);
+  return reads_hdf5(parsed, keys);
 }
 
 }  // namespace
@@ -220,7 +222,7 @@ PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim
   r.fidelity = ev.fidelity ? ev.fidelity->fidelity : nan;
   r.fidelity_uncompensated = ev.fidelity ? ev.fidelity->fidelity_uncompensated : nan;
   r.conditional_phase = nan;
-  if (sim.is_open()) {
+  if (sim.options().open) {
     r.populations = channel_populations(ev.superoperator);
     r.leakage = ev.fidelity ? ev.fidelity->leakage : fidelity::channel_leakage(ev.superoperator);
     return r;
@@ -240,9 +242,24 @@ PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim
 
 }  // namespace
 
+SweepPoint single_point(const Config& config, const device::ResolvedDevice& resolved) {
+  SweepPoint p;
+  p.config = config;
+  p.resolved = resolved;
+  return p;
+}
+
 std::mutex& hdf5_mutex() {
   static std::mutex m;
   return m;
+}
+
+bool reads_hdf5(const io::ParsedConfig& parsed, const std::vector<std::string>& keys,
+                const std::vector<std::string>& values) {
+  const auto names = [](const std::string& t) { return t.find("matrix_file") != std::string::npos; };
+  return names(parsed.text()) || std::any_of(values.begin(), values.end(), names) ||
+         std::any_of(keys.begin(), keys.end(),
+                     [&](const std::string& k) { return names(k) || k.rfind("target.gates", 0) == 0; });
 }
 
 const solver::Simulator& CachedSimulator::prepare(const SweepPoint& p, SweepStats& stats, int threads) {
@@ -263,23 +280,34 @@ const solver::Simulator& CachedSimulator::prepare(const SweepPoint& p, SweepStat
   } else {
     sim_ = std::make_shared<solver::Simulator>(io::evolution_plan(p.config, *device_), threads);
     sim_key_ = p.simulator_key;
+    objective_made_ = false;
     ++stats.simulator_builds;
   }
   return *sim_;
 }
 
-gradient::Evaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& stats, int threads, bool trace) {
+RunEvaluation CachedSimulator::evaluate(const SweepPoint& p, SweepStats& stats, int threads, bool trace) {
   const solver::Simulator& sim = prepare(p, stats, threads);
   comm::SerialCommunicator serial;
-  RunTarget target{sim_.get(), std::nullopt, nullptr};
-  {
+  return run(p, stats, serial, serial, run_hooks(sim, serial, trace));
+}
+
+RunEvaluation CachedSimulator::run(const SweepPoint& p, SweepStats& stats, comm::Communicator& comm,
+                                   comm::Communicator& reduce, const gradient::PipelineHooks& hooks,
+                                   const RunCallbacks& callbacks) {
+  precondition(sim_ != nullptr, "CachedSimulator::run", "", "prepare() first");
+  if (!objective_made_ || p.target_key != target_key_) {
     // The target of a matrix_file gate is read with HDF5, which is not thread-safe.
     const std::lock_guard<std::mutex> lock(hdf5_mutex());
-    target.objective = io::objective_spec(p.config, sim);
+    objective_ = io::objective_spec(p.config, *sim_);
+    target_key_ = p.target_key;
+    objective_made_ = true;
+    ++stats.objective_builds;
   }
+  const RunTarget target{sim_.get(), objective_, nullptr};
   // each point's own steps (steps: auto) and truncation check; the sweep warns at the worst
   // (sweep_grid.cpp)
-  return evaluate_run(target, p.config.evolution, serial, serial, run_hooks(sim, serial, trace)).ev;
+  return evaluate_run(target, p.config.evolution, comm, reduce, hooks, callbacks);
 }
 
 std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, int threads, SweepStats& stats,
@@ -299,7 +327,7 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       if (failed.load()) return;
       const SweepPoint& point = points[static_cast<std::size_t>(i)];
       try {
-        const gradient::Evaluation ev = worker.evaluate(point, mine);
+        const gradient::Evaluation ev = worker.evaluate(point, mine).ev;
         results[static_cast<std::size_t>(i)] = figures(ev, *worker.simulator(), point.config);
         const std::optional<StepPhase> step = fastest_step_phase(*worker.simulator());
         if (step) keep_worst(step->phase, i, mine.worst_step_phase, mine.worst_step_point);
@@ -332,6 +360,7 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       stats.device_builds += mine.device_builds;
       stats.simulator_builds += mine.simulator_builds;
       stats.pulse_updates += mine.pulse_updates;
+      stats.objective_builds += mine.objective_builds;
       keep_worst(mine.worst_step_phase, mine.worst_step_point, stats.worst_step_phase, stats.worst_step_point);
       keep_worst(mine.worst_tail, mine.worst_tail_point, stats.worst_tail, stats.worst_tail_point);
       keep_worst(mine.worst_step_error, mine.worst_step_error_point, stats.worst_step_error,

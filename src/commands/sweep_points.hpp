@@ -14,9 +14,11 @@
 #include "qevolve/comm.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
+#include "qevolve/fidelity.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/sweep_axis.hpp"
+#include "run_evaluation.hpp"
 
 namespace qevolve::commands {
 
@@ -27,6 +29,7 @@ struct SweepPoint {
   device::ResolvedDevice resolved;
   std::vector<std::string> device_key;     ///< values of the `device` axes
   std::vector<std::string> simulator_key;  ///< values of the `device` and `evolution` axes
+  std::vector<std::string> target_key;     ///< values of the `target` axes
   std::string label;                       ///< "pulses[0].amplitude = 0.07, ..." for messages
   bool implausible = false;                ///< io::plausibility_warnings has something to say
 };
@@ -74,6 +77,7 @@ struct PointResult {
 /// What the evaluation built, for the summary and the tests of the cache.
 struct SweepStats {
   long device_builds = 0, simulator_builds = 0, pulse_updates = 0;
+  long objective_builds = 0;  ///< objectives made (a matrix_file target read) by CachedSimulator::evaluate
   /// The largest phase per step over this rank's points (summary_notes.hpp fastest_step_phase)
   /// and the point (index into this rank's points; the first of equals), -1: none moves.
   double worst_step_phase = 0.0;
@@ -109,26 +113,45 @@ struct SweepStats {
 /// a sweep's threads reading a matrix_file target, Python sessions on several threads reading
 /// or writing files. Held around each such read or write.
 [[nodiscard]] std::mutex& hdf5_mutex();
+/// Whether validating or evaluating a config may read an HDF5 file (a target's matrix_file):
+/// its text names matrix_file, or a changed key (an override, a sweep axis) or its value does,
+/// or a changed key lies under target.gates (it may replace a gate by a file's). The one test of
+/// when hdf5_mutex() is needed.
+[[nodiscard]] bool reads_hdf5(const io::ParsedConfig& parsed, const std::vector<std::string>& keys,
+                              const std::vector<std::string>& values = {});
+
+/// A plain run as a point of no sweep (no axes: nothing to compare, so nothing reused between
+/// runs): what CachedSimulator::prepare takes.
+[[nodiscard]] SweepPoint single_point(const Config& config, const device::ResolvedDevice& resolved);
 
 /// One cached device and simulator (a sweep thread's, or a Python Session's): a point rebuilds
 /// the device only when its `device_key` moved, the simulator only when its `simulator_key`
 /// moved or its pulses no longer fit (Simulator::set_drive); otherwise only the pulses are
-/// replaced. The result equals a fresh build's bitwise.
+/// replaced. The objective (a matrix_file target read from its file) is made again only when
+/// the simulator was rebuilt or the `target_key` moved. The result equals a fresh build's
+/// bitwise.
 class CachedSimulator {
  public:
   /// The simulator for point `p`, built with `threads` threads when it has to be built.
   const solver::Simulator& prepare(const SweepPoint& p, SweepStats& stats, int threads = 1);
-  /// prepare(), then the pipeline of `qevolve run` on a serial communicator (norm check,
-  /// objective of the point's target); `trace` records output.trace.
-  [[nodiscard]] gradient::Evaluation evaluate(const SweepPoint& p, SweepStats& stats, int threads = 1,
-                                              bool trace = false);
+  /// The evaluation of `qevolve run` (run_evaluation.hpp) of the simulator of the last
+  /// prepare(p, ...), on `comm` and `reduce`, with the objective of the point's target: the one
+  /// path of a plain run (the CLI's, the Session's, every sweep point's).
+  [[nodiscard]] RunEvaluation run(const SweepPoint& p, SweepStats& stats, comm::Communicator& comm,
+                                  comm::Communicator& reduce, const gradient::PipelineHooks& hooks,
+                                  const RunCallbacks& callbacks = {});
+  /// prepare(), then run() on a serial communicator (norm check, objective of the point's
+  /// target); `trace` records output.trace.
+  [[nodiscard]] RunEvaluation evaluate(const SweepPoint& p, SweepStats& stats, int threads = 1, bool trace = false);
   /// The simulator of the last prepare() (shared: a result keeps it alive after a rebuild).
   [[nodiscard]] const std::shared_ptr<solver::Simulator>& simulator() const { return sim_; }
 
  private:
   std::optional<device::Device> device_;
-  std::vector<std::string> device_key_, sim_key_;
+  std::vector<std::string> device_key_, sim_key_, target_key_;
   std::shared_ptr<solver::Simulator> sim_;
+  std::optional<fidelity::ObjectiveSpec> objective_;  ///< of sim_ and target_key_ (none: no target)
+  bool objective_made_ = false;                       ///< objective_ is that of sim_ and target_key_
 };
 
 /// Evaluates `points` on `threads` threads (a backend::Team; each thread one cached simulator

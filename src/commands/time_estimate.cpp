@@ -169,12 +169,12 @@ ProbeRun probe_once(const Config& config, int steps, int threads) {
     gradient::GradientProblem problem(io::gradient_plan(c), threads, serial);
     r.build = since(t0);
     r.ev = problem.evaluate(true);
-    r.flops_per_step = problem.simulator().flops_per_column_step() * problem.simulator().initial_labels().size();
+    r.flops_per_step = problem.simulator().work().flops_per_column_step * problem.simulator().states().initial_labels().size();
   } else {
     const solver::Simulator sim(io::evolution_plan(c), threads);
     r.build = since(t0);
     r.ev = gradient::evaluate(sim, io::objective_spec(c, sim), serial, serial);
-    r.flops_per_step = sim.flops_per_column_step() * static_cast<double>(sim.initial_labels().size());
+    r.flops_per_step = sim.work().flops_per_column_step * static_cast<double>(sim.states().initial_labels().size());
   }
   return r;
 }
@@ -216,7 +216,7 @@ std::pair<double, double> real_steps(const Config& config, int threads, int k) {
     else throw Stop{};
   };
   try {
-    (void)sim.evolve(sim.all_initial(), {}, stop_at_k);
+    (void)sim.evolve(sim.states().all_initial(), {}, stop_at_k);
   } catch (const Stop&) {
   }
   return {build, since(start) / k};
@@ -248,7 +248,7 @@ double quick_forward(const Config& config, int steps, int threads) {
   const auto t0 = Clock::now();
   const solver::Simulator sim(io::evolution_plan(c), threads);
   const auto t1 = Clock::now();
-  if (sim.is_open())
+  if (sim.options().open)
     (void)sim.evolve_channel();
   else
     (void)sim.evolve();

@@ -9,7 +9,7 @@ DeviceTerms device_terms_for(const solver::Simulator& sim, const device::DeviceP
   DeviceTerms out;
   out.derivative = device::device_derivative(dev, param);
   for (const auto& term : out.derivative.static_terms) out.tangent.static_terms.push_back(term.matrix);
-  for (const auto& ch : sim.channels()) {
+  for (const auto& ch : sim.drive().channels()) {
     const auto q = static_cast<std::size_t>(ch.mode);
     const CMatrix* dO = out.derivative.touches_mode[q]
                             ? device::op_derivative(dev.modes()[q], out.derivative.modes[q], ch.op)
@@ -36,12 +36,12 @@ double basis_and_frame_term(const solver::Simulator& sim, const DeviceTerms& ter
     CMatrix y = dW.adjoint() * psiN;  // dW^dag psi_N
     dout += y;
     // Initial columns psi_0 = W e_i: df = 2 Re Tr(lambda0^dag dW[:, init]).
-    const auto& init = sim.initial_indices();
+    const auto& init = sim.states().initial_indices();
     for (Index c = 0; c < lambda0.cols(); ++c)
       total += 2.0 * lambda0.col(c).dot(dW.col(init[static_cast<std::size_t>(first_column + c)])).real();
   }
   if (o.frame == Frame::rotating) {
-    const RVector E = sim.frame_energies();
+    const RVector E = sim.states().frame_energies();
     RVector dE = RVector::Zero(dev.dim());
     if (dressed) {
       dE = terms.dressed->energy_of_bare;

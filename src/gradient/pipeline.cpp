@@ -24,8 +24,8 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
   auto t0 = Clock::now();
   Evaluation ev;
   Forward fw;
-  const bool open = sim.is_open();
-  const auto n = static_cast<Index>(sim.initial_indices().size());
+  const bool open = sim.options().open;
+  const auto n = static_cast<Index>(sim.states().initial_indices().size());
   // output.trace: recorded by the forward pass's observer on this rank's shard.
   std::optional<solver::TraceRecorder> recorder;
   solver::StepObserver observe;
@@ -36,8 +36,8 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
     if (hooks.trace) observe = recorder.emplace(sim, fw.shard).observer();
     if (hooks.truncation) observe = solver::combine_observers(sim, observe, monitor.emplace(sim, fw.shard).observer());
     {
-      CMatrix x0 = sim.initial_density(fw.shard);
-      fw.local = sim.channel_from(sim.evolve_density(x0, hooks.progress, observe));
+      CMatrix x0 = sim.states().initial_density(fw.shard);
+      fw.local = sim.states().channel_from(sim.evolve_density(x0, hooks.progress, observe));
       if (gradient) fw.initial = std::move(x0);
     }
     ev.superoperator = comm.gather_columns(fw.local, n * n, 0);
@@ -49,8 +49,8 @@ Evaluation evaluate(const solver::Simulator& sim, const std::optional<fidelity::
       // The adjoint starts from psi_N in the product basis and lab frame: keep it, and apply
       // the output map here (Simulator::evolve is this, plus the single-precision check that
       // a gradient, always in double precision, does not need).
-      fw.product = sim.evolve_product(sim.initial_columns(fw.shard), hooks.progress, observe);
-      fw.local = sim.to_output(fw.product);
+      fw.product = sim.evolve_product(sim.states().initial_columns(fw.shard), hooks.progress, observe);
+      fw.local = sim.states().to_output(fw.product);
     } else {
       solver::EvolveResult evolved = sim.evolve(fw.shard, hooks.progress, observe);
       ev.single_precision_deviation = evolved.single_precision_deviation;

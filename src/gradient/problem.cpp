@@ -3,10 +3,10 @@
 //
 // An evaluation is the pipeline of src/gradient/pipeline.cpp (forward, gather, the objective and
 // the cotangent of the final columns from the fidelity layer) plus the adjoint passes below:
-//   closed: lambda_N = (Phi W^dag)^dag cotangent (Simulator::output_adjoint), carried back by
+//   closed: lambda_N = (Phi W^dag)^dag cotangent (StateMap::output_adjoint), carried back by
 //           Simulator::adjoint; device parameters add the basis and frame terms;
 //   open:   the cotangent of the channel block, carried to the final states by
-//           Simulator::channel_adjoint and back by the checkpointed Simulator::adjoint_density.
+//           StateMap::channel_adjoint and back by the checkpointed Simulator::adjoint_density.
 #include "qevolve/gradient.hpp"
 #include "qevolve/gradient_plan.hpp"
 #include "qevolve/step_error.hpp"
@@ -83,16 +83,15 @@ struct GradientProblem::Impl {
     plan.device = build_from(resolved, bases);
     if (sim->dressed()) plan.dressed = device::dress(plan.device);
     plan.options = sim->options();
-    plan.drive.pulses = sim->pulses();
-    plan.drive.channels = sim->channels();
-    plan.drive.lines = sim->lines();
-    for (std::size_t p = 0; p < sim->pulses().size(); ++p) plan.drive.pulse_line.push_back(sim->pulse_line(p));
-    plan.initial = sim->initial_indices();
+    plan.drive.pulses = sim->drive().pulses();
+    plan.drive.channels = sim->drive().channels();
+    plan.drive.lines = sim->drive().lines();
+    for (std::size_t p = 0; p < sim->drive().pulses().size(); ++p) plan.drive.pulse_line.push_back(sim->drive().pulse_line(p));
+    plan.initial = sim->states().initial_indices();
     plan.noise = rates;
     plan.collapse = collapse;
     sim = std::make_unique<solver::Simulator>(std::move(plan), threads);
-    sim->track_derivatives(pulse_refs);
-    sim->track_line_derivatives(line_refs);
+    sim->track_derivatives(pulse_refs, line_refs);
     device_terms_valid = false;
   }
 
@@ -108,17 +107,17 @@ struct GradientProblem::Impl {
       hi.assign(pulse_refs.size(), 0.0);
       for (std::size_t j = 0; j < dc.size(); ++j)
         if (dc[j] != 0.0) {
-          sim->add_channel_slopes(j, t, dc[j], g);
-          sim->add_channel_edge_slopes(j, t, dc[j], lo, hi);
+          sim->drive().add_channel_slopes(j, t, dc[j], g);
+          sim->drive().add_channel_edge_slopes(j, t, dc[j], lo, hi);
         }
-      const auto [t_lo, t_hi] = sim->step_edges(t);
+      const auto [t_lo, t_hi] = sim->drive().step_edges(t);
       const auto chain = [&](std::size_t p, double at, double weight) {
         if (weight == 0.0) return;
         for (std::size_t r = 0; r < line_refs[p].size(); ++r)
-          gradient(line_slots[p][r]) += weight * sim->line_derivative(p, line_refs[p][r], at);
+          gradient(line_slots[p][r]) += weight * sim->drive().line_derivative(p, line_refs[p][r], at);
         if (pulse_refs[p].empty()) return;
         df.resize(pulse_refs[p].size());
-        sim->pulse_derivatives(p, at, pulse_refs[p], df);
+        sim->drive().pulse_derivatives(p, at, pulse_refs[p], df);
         for (std::size_t r = 0; r < pulse_refs[p].size(); ++r) gradient(pulse_slots[p][r]) += weight * df[r];
       };
       for (std::size_t p = 0; p < pulse_refs.size(); ++p) {
@@ -138,8 +137,8 @@ struct GradientProblem::Impl {
     for_each(Kind::device, [&](Index i, const Param& q) {
       const device::DeviceParam& dp = device_params[static_cast<std::size_t>(q.device)];
       if (dp.kind != device::DeviceParam::Kind::mode) return;
-      for (std::size_t j = 0; j < sim->channels().size(); ++j)
-        if (sim->channels()[j].mode == dp.index && sim->channels()[j].law != device::DriveLaw::linear)
+      for (std::size_t j = 0; j < sim->drive().channels().size(); ++j)
+        if (sim->drive().channels()[j].mode == dp.index && sim->drive().channels()[j].law != device::DriveLaw::linear)
           pairs.emplace_back(i, j);
     });
     if (pairs.empty()) return inner;
@@ -148,7 +147,7 @@ struct GradientProblem::Impl {
       for (const auto& [slot, j] : pairs) {
         if (dc[j] == 0.0) continue;
         const auto& dp = device_params[static_cast<std::size_t>(params[static_cast<std::size_t>(slot)].device)];
-        gradient(slot) += dc[j] * sim->channel_partial(j, t, dp.key);
+        gradient(slot) += dc[j] * sim->drive().channel_partial(j, t, dp.key);
       }
     };
   }
@@ -180,8 +179,8 @@ struct GradientProblem::Impl {
     for (std::size_t i = 0; i < params.size(); ++i) {
       const Param& q = params[i];
       double v = 0.0;
-      if (q.kind == Kind::pulse) v = sim->pulses()[static_cast<std::size_t>(q.pulse)].get(q.ref);
-      if (q.kind == Kind::line) v = sim->lines()[static_cast<std::size_t>(q.line)].get(q.lref);
+      if (q.kind == Kind::pulse) v = sim->drive().pulses()[static_cast<std::size_t>(q.pulse)].get(q.ref);
+      if (q.kind == Kind::line) v = sim->drive().lines()[static_cast<std::size_t>(q.line)].get(q.lref);
       if (q.kind == Kind::device) v = device::get_param(sim->device(), device_params[static_cast<std::size_t>(q.device)]);
       if (q.kind == Kind::noise) {
         const NoiseSpec& n = rates[static_cast<std::size_t>(q.noise)];
@@ -214,23 +213,22 @@ GradientProblem::GradientProblem(GradientPlan plan, int threads, comm::Communica
   precondition(!m.params.empty() && m.params.size() == m.info.size(), "GradientProblem", "pulses", "nothing trainable");
   m.sim = std::make_unique<solver::Simulator>(std::move(plan.evolution), threads);
   for (const auto& mode : m.sim->device().modes()) m.bases.push_back(mode.basis);
-  m.pulse_refs.resize(m.sim->pulses().size());
-  m.pulse_slots.resize(m.sim->pulses().size());
+  m.pulse_refs.resize(m.sim->drive().pulses().size());
+  m.pulse_slots.resize(m.sim->drive().pulses().size());
   m.for_each(Kind::pulse, [&m](Index i, const Param& q) {
     m.pulse_refs[static_cast<std::size_t>(q.pulse)].push_back(q.ref);
     m.pulse_slots[static_cast<std::size_t>(q.pulse)].push_back(i);
   });
-  m.line_refs.resize(m.sim->pulses().size());
-  m.line_slots.resize(m.sim->pulses().size());
+  m.line_refs.resize(m.sim->drive().pulses().size());
+  m.line_slots.resize(m.sim->drive().pulses().size());
   m.for_each(Kind::line, [&m](Index i, const Param& q) {
-    for (std::size_t p = 0; p < m.sim->pulses().size(); ++p)
-      if (m.sim->pulse_line(p) == q.line) {
+    for (std::size_t p = 0; p < m.sim->drive().pulses().size(); ++p)
+      if (m.sim->drive().pulse_line(p) == q.line) {
         m.line_refs[p].push_back(q.lref);
         m.line_slots[p].push_back(i);
       }
   });
-  m.sim->track_derivatives(m.pulse_refs);
-  m.sim->track_line_derivatives(m.line_refs);
+  m.sim->track_derivatives(m.pulse_refs, m.line_refs);
   m.read_initial_values();
 }
 
@@ -267,8 +265,8 @@ void GradientProblem::set_values(const RVector& values) {
     if (!std::isfinite(values(i)))
       throw NumericalError("parameter " + m.info[static_cast<std::size_t>(i)].name + " is not finite");
   // Pulses: on a copy, so that a value outside a shape's domain changes nothing.
-  std::vector<pulse::Pulse> pulses = m.sim->pulses();
-  std::vector<pulse::Line> lines = m.sim->lines();
+  std::vector<pulse::Pulse> pulses = m.sim->drive().pulses();
+  std::vector<pulse::Line> lines = m.sim->drive().lines();
   device::ResolvedDevice resolved = m.resolved;
   bool device_changed = false, noise_changed = false;
   for (std::size_t i = 0; i < m.params.size(); ++i) {
@@ -289,7 +287,7 @@ void GradientProblem::set_values(const RVector& values) {
       noise_changed = true;
     }
   }
-  m.sim->check_lines(pulses, lines);
+  m.sim->drive().check_lines(pulses, lines);
   const double T = m.sim->options().duration;
   for (const auto& p : pulses)
     if (p.end() > T * (1.0 + 1e-12))
@@ -351,9 +349,9 @@ RVector GradientProblem::Impl::adjoint_gradient(const Forward& fw, const fidelit
   // parameters through the Hamiltonian tangents, closed: plus the basis/frame terms, open: the
   // T1 / Tphi tangents), reduced once. The cotangent of the final columns goes back through the
   // output map (closed) or the channel map (open) first.
-  sim->update_line_derivatives();  // the tracked derivatives through lines, once per evaluation
-  const bool open = sim->is_open();
-  const CMatrix lambdaN = open ? sim->channel_adjoint(obj.cotangent) : sim->output_adjoint(obj.cotangent);
+  sim->drive().update_line_derivatives();  // the tracked derivatives through lines, once per evaluation
+  const bool open = sim->options().open;
+  const CMatrix lambdaN = open ? sim->states().channel_adjoint(obj.cotangent) : sim->states().output_adjoint(obj.cotangent);
   RVector local = RVector::Zero(values.size());
   RVector law = RVector::Zero(values.size());  // device parameters through flux-pulse laws
   const solver::StepCotangent on_step = law_accumulator(law, pulse_accumulator(local));

@@ -26,9 +26,9 @@ constexpr double kConfirmAbove = 0.01;
 
 /// A drive that jumps inside steps: the midpoint rule is then first order in dt.
 bool drive_jumps(const solver::Simulator& sim) {
-  for (const pulse::Pulse& p : sim.pulses())
+  for (const pulse::Pulse& p : sim.drive().pulses())
     if (p.shape() == Shape::piecewise_constant) return true;
-  for (const pulse::Line& line : sim.lines()) {
+  for (const pulse::Line& line : sim.drive().lines()) {
     if (!line.spec().sample_rate) continue;
     const auto& f = line.spec().filters;
     const bool smooth = std::any_of(f.begin(), f.end(), [](const FilterSpec& s) {
@@ -73,13 +73,13 @@ double fidelity_of(const CMatrix& m, const fidelity::ObjectiveSpec& objective, b
 int coarse_steps(int steps) { return std::max(1, (steps + 1) / 2); }
 
 int step_error_order(const solver::Simulator& sim) {
-  const int order = sim.time_order();
+  const int order = time_order(sim.options());
   if (order == 0) return 1;  // adaptive: the error is taken as proportional to the tolerance
   if (drive_jumps(sim)) return 1;
   // A line's output is a piecewise polynomial (include/qevolve/line.hpp) whose panel edges carry
   // jumps at the 1e-12 level: magnus4's fourth order is not reached below ~1e-10 there (the
   // chebyshev CZ through a line: 2.0e-11 at 1700 steps, where order 4 predicted 6e-12).
-  return sim.lines().empty() ? order : std::min(order, 2);
+  return sim.drive().lines().empty() ? order : std::min(order, 2);
 }
 
 namespace {
@@ -115,7 +115,7 @@ void estimate_from(solver::Simulator& sim, fidelity::ObjectiveSpec objective, co
   // Rank 0 holds both gathered matrices: extrapolate, evaluate, and tell every rank.
   std::array<double, 3> figures{0.0, 0.0, 0.0};
   if (comm.is_root()) {
-    const bool open = sim.is_open();
+    const bool open = sim.options().open;
     const CMatrix& f = open ? fine.superoperator : fine.columns;
     const CMatrix& c = open ? coarse.superoperator : coarse.columns;
     CMatrix limit = f + (f - c) / (std::pow(e.ratio, e.order) - 1.0);
@@ -147,7 +147,7 @@ StepError estimate_step_error(solver::Simulator& sim, fidelity::ObjectiveSpec ob
   StepError e;
   e.order = step_error_order(sim);
   const int steps = sim.options().steps;
-  if (sim.time_order() == 0) {
+  if (time_order(sim.options()) == 0) {
     estimate_from(sim, objective, fine, comm, reduce, progress, 0, kAdaptiveLoosening, e);
   } else {
     estimate_from(sim, objective, fine, comm, reduce, progress, coarse_steps(steps), 0.0, e);

@@ -87,7 +87,7 @@ std::optional<fidelity::ObjectiveSpec> objective_on(const Config& config, const 
 }  // namespace
 
 std::optional<fidelity::ObjectiveSpec> objective_spec(const Config& config, const solver::Simulator& sim) {
-  return objective_on(config, sim.device(), sim.initial_indices());
+  return objective_on(config, sim.device(), sim.states().initial_indices());
 }
 
 std::optional<fidelity::ObjectiveSpec> objective_spec(const Config& config, const solver::EvolutionPlan& plan) {
@@ -96,9 +96,9 @@ std::optional<fidelity::ObjectiveSpec> objective_spec(const Config& config, cons
 
 Config frozen_config(const Config& config, const solver::Simulator& sim) {
   Config frozen = config;
-  for (std::size_t p = 0; p < frozen.pulses.size() && p < sim.pulses().size(); ++p) {
+  for (std::size_t p = 0; p < frozen.pulses.size() && p < sim.drive().pulses().size(); ++p) {
     PulseSpec& spec = frozen.pulses[p];
-    const pulse::Pulse& pulse = sim.pulses()[p];
+    const pulse::Pulse& pulse = sim.drive().pulses()[p];
     if (spec.amplitude_auto) {
       spec.amplitude_auto = false;
       spec.amplitude = pulse.amplitude();

@@ -11,7 +11,7 @@ class AdaptiveScheme final : public Scheme {
   explicit AdaptiveScheme(const Simulator& sim) {
     const device::Device& dev = sim.device();
     static_terms_ = dev.static_terms();
-    for (const DriveChannel& ch : sim.channels()) {
+    for (const DriveChannel& ch : sim.drive().channels()) {
       const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
       drive_terms_.push_back({{ch.mode}, O});
     }
@@ -60,8 +60,8 @@ class AdaptiveScheme final : public Scheme {
     }
     const double T = job.duration;
     double t0 = 0.0;
-    for (int s : sim.observed_steps(observe)) {
-      const double t1 = s == sim.options().steps ? T : s * sim.dt();
+    for (int s : observed_steps(sim.options(), observe)) {
+      const double t1 = s == sim.options().steps ? T : s * sim.options().dt();
       if (t1 > t0) {
         job.start = t0;
         job.duration = t1;

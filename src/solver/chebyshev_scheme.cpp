@@ -41,8 +41,8 @@ class ChebyshevScheme final : public Scheme {
     // small eigenproblem per step), every other static term by its fixed range.
     const auto statics = dev.static_terms();
     std::vector<int> driven_index(statics.size(), -1);
-    for (std::size_t j = 0; j < sim.channels().size(); ++j) {
-      const DriveChannel& ch = sim.channels()[j];
+    for (std::size_t j = 0; j < sim.drive().channels().size(); ++j) {
+      const DriveChannel& ch = sim.drive().channels()[j];
       const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
       ops_.push_back(dev.embed({{ch.mode}, O}));
       int& k = driven_index[static_cast<std::size_t>(ch.mode)];  // mode terms come first, in mode order
@@ -66,10 +66,10 @@ class ChebyshevScheme final : public Scheme {
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state, const Progress& progress,
               const StepObserver& observe) const override {
-    const TimeGrid grid = sim.time_grid();
-    const auto coefficients = sim.substep_coefficients();
+    const TimeGrid grid = sim.drive().time_grid();
+    const auto coefficients = sim.drive().substep_coefficients();
     const int per = grid.samples_per_step();
-    const std::vector<int> at = observe ? scaled_points(sim.observed_steps(observe), per) : std::vector<int>();
+    const std::vector<int> at = observe ? scaled_points(observed_steps(sim.options(), observe), per) : std::vector<int>();
     // A block observer sees each thread's block at the boundaries inside the segment (the run
     // stays one segment); else the segments end at the boundaries and the state is shown.
     const bool in_blocks = observe && observe.block;
@@ -131,12 +131,12 @@ class ChebyshevScheme final : public Scheme {
   void adjoint(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& psi, CMatrix& lambda,
                const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_substep,
                std::vector<double>& tangent_sums) const override {
-    const TimeGrid grid = sim.time_grid();
+    const TimeGrid grid = sim.drive().time_grid();
     const double tau = kTwoPi * grid.substep_dt();
     ChebyshevWork work;
     Generator H;
     const Entries at = directions(sim, tangents);
-    StepsAdjointJob job{{}, &ops_, sim.substep_coefficients(), grid.substeps()};
+    StepsAdjointJob job{{}, &ops_, sim.drive().substep_coefficients(), grid.substeps()};
     job.step_back = [&](const std::vector<double>& c, CMatrix& p, CMatrix& l) -> DenseContraction {
       generator(c, H);
       std::vector<cplx> m = chebyshev_adjoint(series(tau, c), H, p, l, work, at);
@@ -146,7 +146,7 @@ class ChebyshevScheme final : public Scheme {
         return 2.0 * sum;
       };
     };
-    adjoint_steps(job, sim.device(), sim.channels(), psi, lambda, tangents, on_substep, tangent_sums);
+    adjoint_steps(job, sim.device(), sim.drive().channels(), psi, lambda, tangents, on_substep, tangent_sums);
   }
 
   void evolve_density(const Simulator& /*sim*/, const SharedCache& /*shared*/, CMatrix& /*vecs*/,
@@ -179,8 +179,8 @@ class ChebyshevScheme final : public Scheme {
     for (const HamiltonianTangent& t : tangents) {
       for (std::size_t i = 0; i < t.static_terms.size(); ++i)
         if (t.static_terms[i].size() != 0) mark(dev.embed({statics[i].modes, t.static_terms[i]}));
-      for (std::size_t j = 0; j < t.channels.size() && j < sim.channels().size(); ++j)
-        if (t.channels[j].size() != 0) mark(dev.embed({{sim.channels()[j].mode}, t.channels[j]}));
+      for (std::size_t j = 0; j < t.channels.size() && j < sim.drive().channels().size(); ++j)
+        if (t.channels[j].size() != 0) mark(dev.embed({{sim.drive().channels()[j].mode}, t.channels[j]}));
     }
     Entries at;
     for (Index i = 0; i < D; ++i)
@@ -200,7 +200,7 @@ class ChebyshevScheme final : public Scheme {
     real_ = h0_.imag().cwiseAbs().maxCoeff() == 0.0;
     std::vector<const CMatrix*> folded;
     for (std::size_t j = 0; j < ops_.size(); ++j) {
-      const DriveChannel& ch = sim.channels()[j];
+      const DriveChannel& ch = sim.drive().channels()[j];
       const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
       const int d = static_cast<int>(O.rows());
       const bool imaginary = O.imag().cwiseAbs().maxCoeff() != 0.0;

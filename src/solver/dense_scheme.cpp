@@ -16,7 +16,7 @@ class DenseScheme final : public Scheme {
   DenseScheme(const Simulator& sim, SharedCache& shared) {
     const device::Device& dev = sim.device();
     h0_ = dev.dense_h0();
-    for (const DriveChannel& ch : sim.channels()) {
+    for (const DriveChannel& ch : sim.drive().channels()) {
       const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
       ops_.push_back(dev.embed({{ch.mode}, O}));
     }
@@ -33,11 +33,11 @@ class DenseScheme final : public Scheme {
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state,
               const Progress& progress, const StepObserver& observe) const override {
     const linalg::DenseBlasPhase dense_phase(state.rows());
-    const TimeGrid grid = sim.time_grid();
-    const auto coefficients = sim.substep_coefficients();
+    const TimeGrid grid = sim.drive().time_grid();
+    const auto coefficients = sim.drive().substep_coefficients();
     const int per = grid.samples_per_step();
     ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
-                         observe ? scaled_points(sim.observed_steps(observe), per) : std::vector<int>());
+                         observe ? scaled_points(observed_steps(sim.options(), observe), per) : std::vector<int>());
     std::vector<double> c;
     const auto executor = make_dense_executor(sim.options().device, state.rows(), state.cols());
     if (points.due(0)) points.call(0, state);
@@ -59,24 +59,24 @@ class DenseScheme final : public Scheme {
   void adjoint(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& psi, CMatrix& lambda,
                const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_substep,
                std::vector<double>& tangent_sums) const override {
-    const TimeGrid grid = sim.time_grid();
+    const TimeGrid grid = sim.drive().time_grid();
     DenseAdjointJob job{[this, &sim](const std::vector<double>& c) { return dense_hamiltonian(sim, c); },
-                        &ops_, sim.substep_coefficients(), grid.substeps(), grid.substep_dt()};
-    adjoint_dense(job, sim.device(), sim.channels(), psi, lambda, tangents, on_substep, tangent_sums);
+                        &ops_, sim.drive().substep_coefficients(), grid.substeps(), grid.substep_dt()};
+    adjoint_dense(job, sim.device(), sim.drive().channels(), psi, lambda, tangents, on_substep, tangent_sums);
   }
 
   void evolve_density(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& vecs,
                       const Progress& progress, const StepObserver& observe) const override {
     const linalg::DenseBlasPhase dense_phase(sim.device().dim() * sim.device().dim());
-    const auto coefficients = sim.substep_coefficients();
+    const auto coefficients = sim.drive().substep_coefficients();
     const int steps = sim.options().steps;
-    ObservePoints points(observe, observe ? sim.observed_steps(observe) : std::vector<int>());
+    ObservePoints points(observe, observe ? observed_steps(sim.options(), observe) : std::vector<int>());
     std::vector<double> c;
     if (points.due(0)) points.call(0, vecs);
     for (int s = 0; s < steps; ++s) {
       coefficients(s, c);
       const CMatrix L = dense_liouvillian(dense_hamiltonian(sim, c), dissipator_);
-      vecs = linalg::expm(L * sim.dt()) * vecs;
+      vecs = linalg::expm(L * sim.options().dt()) * vecs;
       if (progress) progress(static_cast<double>(s + 1) / steps);
       if (points.due(s + 1)) points.call(s + 1, vecs);
     }
@@ -84,7 +84,7 @@ class DenseScheme final : public Scheme {
 
   CMatrix dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const override {
     CMatrix H = h0_;
-    for (std::size_t j = 0; j < sim.channels().size(); ++j) {
+    for (std::size_t j = 0; j < sim.drive().channels().size(); ++j) {
       if (c[j] == 0.0) continue;
       H += c[j] * ops_[j];
     }

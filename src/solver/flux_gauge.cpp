@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "qevolve/drive_model.hpp"
 #include "qevolve/simulator.hpp"
 
 namespace qevolve::solver {
@@ -81,15 +82,23 @@ CMatrix turn_tangent(const CMatrix& n, const CMatrix& dn, double theta) {
 
 }  // namespace
 
-bool Simulator::gauge_moves(const DriveChannel& ch) const {
+bool DriveModel::gauge_moves(const DriveChannel& ch) const {
   if (ch.law != device::DriveLaw::squid_cos && ch.law != device::DriveLaw::squid_sin &&
       ch.law != device::DriveLaw::squid_n)
     return false;
-  return device_.modes()[static_cast<std::size_t>(ch.mode)].params.asymmetry != 0.0;
+  return device_->modes()[static_cast<std::size_t>(ch.mode)].params.asymmetry != 0.0;
 }
 
-bool Simulator::gauge_end(const DriveChannel& ch, double t) const {
-  return ch.law == device::DriveLaw::squid_n && (t == 0.0 || t == options_.duration) && gauge_moves(ch);
+bool DriveModel::gauge_end(const DriveChannel& ch, double t) const {
+  return ch.law == device::DriveLaw::squid_n && (t == 0.0 || t == duration_) && gauge_moves(ch);
+}
+
+bool DriveModel::gauge_turned(double t) const {
+  for (const DriveChannel& ch : drive_.channels)
+    if (ch.law == device::DriveLaw::squid_n && gauge_moves(ch) &&
+        device::gauge_angle(device_->modes()[static_cast<std::size_t>(ch.mode)].params, flux_offset(ch, t)) != 0.0)
+      return true;
+  return false;
 }
 
 std::vector<double> Simulator::gauge_end_cotangents(const CMatrix& states, const CMatrix& lambda, double t,
@@ -101,17 +110,17 @@ std::vector<double> Simulator::gauge_end_cotangents(const CMatrix& states, const
   // 2 Re <lambda, that>: d/dg gives A = i s n; a device tangent dn of the kept n the Frechet
   // derivative of exp in the eigenbasis of n.
   const double sign = t == 0.0 ? 1.0 : -1.0;
-  std::vector<double> out(channels_.size(), 0.0);
-  for (std::size_t j = 0; j < channels_.size(); ++j) {
-    const DriveChannel& ch = channels_[j];
-    if (ch.law != device::DriveLaw::squid_n || !gauge_moves(ch)) continue;
+  std::vector<double> out(drive_.channels().size(), 0.0);
+  for (std::size_t j = 0; j < drive_.channels().size(); ++j) {
+    const DriveChannel& ch = drive_.channels()[j];
+    if (ch.law != device::DriveLaw::squid_n || !drive_.gauge_moves(ch)) continue;
     Index inner = 1;
     for (int m = ch.mode + 1; m < device_.num_modes(); ++m) inner *= device_.dims()[static_cast<std::size_t>(m)];
     const device::Mode& mode = device_.modes()[static_cast<std::size_t>(ch.mode)];
     const CMatrix& n = *mode.op("n");
     const auto pairing = [&](const CMatrix& A) { return end_pairing(A, states, lambda, inner, density); };
     out[j] = pairing(cplx(0.0, sign) * n);
-    const double g = device::gauge_angle(mode.params, flux_offset(ch, t));
+    const double g = device::gauge_angle(mode.params, drive_.flux_offset(ch, t));
     if (g == 0.0) continue;
     for (std::size_t k = 0; k < tangents.size(); ++k) {
       if (j >= tangents[k].channels.size() || tangents[k].channels[j].size() == 0) continue;
@@ -122,15 +131,15 @@ std::vector<double> Simulator::gauge_end_cotangents(const CMatrix& states, const
 }
 
 bool Simulator::gauge_end_sensitive(double t) const {
-  for (const DriveChannel& ch : channels_) {
-    if (ch.law != device::DriveLaw::squid_n || !gauge_moves(ch)) continue;
-    if (flux_offset(ch, t) != 0.0) return true;
+  for (const DriveChannel& ch : drive_.channels()) {
+    if (ch.law != device::DriveLaw::squid_n || !drive_.gauge_moves(ch)) continue;
+    if (drive_.flux_offset(ch, t) != 0.0) return true;
     for (const auto& [p, factor] : ch.sources) {
       const auto q = static_cast<std::size_t>(p);
-      if (pulse_line_[q] >= 0) return true;
-      const std::vector<pulse::ParamRef> all = pulses_[q].parameters();
+      if (drive_.pulse_line(q) >= 0) return true;
+      const std::vector<pulse::ParamRef> all = drive_.pulses()[q].parameters();
       std::vector<double> d(all.size(), 0.0);
-      pulses_[q].derivatives(t, all, d);
+      drive_.pulses()[q].derivatives(t, all, d);
       if (std::any_of(d.begin(), d.end(), [](double v) { return v != 0.0; })) return true;
     }
   }
@@ -147,19 +156,11 @@ void Simulator::report_gauge_ends(const std::vector<double>& at_T, const std::ve
   report(at_0, 0, 0.0);
 }
 
-bool Simulator::gauge_turned(double t) const {
-  for (const DriveChannel& ch : channels_)
-    if (ch.law == device::DriveLaw::squid_n && gauge_moves(ch) &&
-        device::gauge_angle(device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_offset(ch, t)) != 0.0)
-      return true;
-  return false;
-}
-
 void Simulator::to_gauge(CMatrix& cols, double t, bool to_moving) const {
-  for (const DriveChannel& ch : channels_) {
-    if (ch.law != device::DriveLaw::squid_n || !gauge_moves(ch)) continue;
+  for (const DriveChannel& ch : drive_.channels()) {
+    if (ch.law != device::DriveLaw::squid_n || !drive_.gauge_moves(ch)) continue;
     const device::Mode& mode = device_.modes()[static_cast<std::size_t>(ch.mode)];
-    const double g = device::gauge_angle(mode.params, flux_offset(ch, t));
+    const double g = device::gauge_angle(mode.params, drive_.flux_offset(ch, t));
     if (g == 0.0) continue;
     Index inner = 1;
     for (int m = ch.mode + 1; m < device_.num_modes(); ++m) inner *= device_.dims()[static_cast<std::size_t>(m)];
@@ -168,7 +169,7 @@ void Simulator::to_gauge(CMatrix& cols, double t, bool to_moving) const {
 }
 
 void Simulator::to_gauge_density(CMatrix& vecs, double t, bool to_moving) const {
-  if (!gauge_turned(t)) return;
+  if (!drive_.gauge_turned(t)) return;
   const Index D = device_.dim();
   for (Index k = 0; k < vecs.cols(); ++k) {
     CMatrix rho = Eigen::Map<const CMatrix>(vecs.col(k).data(), D, D);
@@ -181,8 +182,8 @@ void Simulator::to_gauge_density(CMatrix& vecs, double t, bool to_moving) const 
 }
 
 StepObserver Simulator::lab_gauge_observer(const StepObserver& observe) const {
-  const bool gauge = std::any_of(channels_.begin(), channels_.end(), [this](const DriveChannel& ch) {
-    return ch.law == device::DriveLaw::squid_n && gauge_moves(ch);
+  const bool gauge = std::any_of(drive_.channels().begin(), drive_.channels().end(), [this](const DriveChannel& ch) {
+    return ch.law == device::DriveLaw::squid_n && drive_.gauge_moves(ch);
   });
   if (!gauge) return observe;
   // The whole state at each boundary (a turn needs the whole mode, not a block of columns):
@@ -192,8 +193,8 @@ StepObserver Simulator::lab_gauge_observer(const StepObserver& observe) const {
   const Index D = device_.dim();
   lab.state = [this, inner = observe.state, D](int step, const CMatrix& state) {
     // The end is T exactly, as in step_edges (steps * dt() can round past T).
-    const double t = step == options_.steps ? options_.duration : step * dt();
-    if (!gauge_turned(t)) return inner(step, state);
+    const double t = step == options_.steps ? options_.duration : step * options_.dt();
+    if (!drive_.gauge_turned(t)) return inner(step, state);
     CMatrix s = state;
     if (s.rows() == D)
       to_gauge(s, t, false);

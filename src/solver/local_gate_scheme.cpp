@@ -15,7 +15,7 @@ class LocalGateScheme final : public Scheme {
  public:
   void set_steps(const Simulator& sim, const SharedCache& shared) override {
     const Options& o = sim.options();
-    gates_ = make_gates(sim, shared, o.order, sim.time_grid().substep_dt());
+    gates_ = make_gates(sim, shared, o.order, sim.drive().time_grid().substep_dt());
     ++shared.static_builds;
     if (!o.open) return;
     std::vector<double> fracs;
@@ -23,18 +23,18 @@ class LocalGateScheme final : public Scheme {
     open_stages_ = open_step_stages(o.order, fracs, orders);
     open_gates_.clear();
     for (std::size_t u = 0; u < fracs.size(); ++u)
-      open_gates_.push_back(make_gates(sim, shared, orders[u], sim.dt() * fracs[u]));
+      open_gates_.push_back(make_gates(sim, shared, orders[u], sim.options().dt() * fracs[u]));
   }
 
   void evolve(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& state,
               const Progress& progress, const StepObserver& observe) const override {
     const Options& o = sim.options();
-    const TimeGrid grid = sim.time_grid();
-    BlockEvolution job{&sim.device(), &gates_, sim.substep_coefficients(), grid.substeps(),
+    const TimeGrid grid = sim.drive().time_grid();
+    BlockEvolution job{&sim.device(), &gates_, sim.drive().substep_coefficients(), grid.substeps(),
                        grid.substep_dt(), o.threads, 0, o.device};
     if (observe) {
       const int per = grid.samples_per_step();
-      job.observe_at = scaled_points(sim.observed_steps(observe), per);
+      job.observe_at = scaled_points(observed_steps(sim.options(), observe), per);
       job.observer = [&observe, per](int u, const CMatrix& s) { observe(u / per, s); };
       if (observe.exact) job.breaks = scaled_points(*observe.exact, per);
       if (observe.block)
@@ -60,8 +60,8 @@ class LocalGateScheme final : public Scheme {
     // The first column block again in double precision, to report what single costs.
     const Index w = std::min<Index>(n, choose_block_width(sim.device().dim(), n, o.threads));
     CMatrix first = psi0.leftCols(w);
-    const TimeGrid grid = sim.time_grid();
-    BlockEvolution job{&sim.device(), &gates_, sim.substep_coefficients(), grid.substeps(),
+    const TimeGrid grid = sim.drive().time_grid();
+    BlockEvolution job{&sim.device(), &gates_, sim.drive().substep_coefficients(), grid.substeps(),
                        grid.substep_dt(), o.threads, w};
     evolve_blocks<double>(job, first, {});
     return (first - single.leftCols(w)).cwiseAbs().maxCoeff();
@@ -70,8 +70,8 @@ class LocalGateScheme final : public Scheme {
   void adjoint(const Simulator& sim, const SharedCache& shared, CMatrix& psi, CMatrix& lambda,
                const std::vector<HamiltonianTangent>& tangents, const SubstepCotangent& on_substep,
                std::vector<double>& tangent_sums) const override {
-    const TimeGrid grid = sim.time_grid();
-    BlockEvolution job{&sim.device(), &gates_, sim.substep_coefficients(), grid.substeps(),
+    const TimeGrid grid = sim.drive().time_grid();
+    BlockEvolution job{&sim.device(), &gates_, sim.drive().substep_coefficients(), grid.substeps(),
                        grid.substep_dt(), sim.options().threads, 0, sim.options().device};
     adjoint_blocks(job, shared.terms, psi, lambda, tangents, on_substep, tangent_sums);
   }
@@ -81,7 +81,7 @@ class LocalGateScheme final : public Scheme {
     DensityEvolution job;
     fill_density_job(sim, shared, job);
     if (observe) {
-      job.observe_at = sim.observed_steps(observe);
+      job.observe_at = observed_steps(sim.options(), observe);
       job.observer = observe;
       job.block_observer = observe.density_block;
     }
@@ -100,14 +100,14 @@ class LocalGateScheme final : public Scheme {
   int gates_per_step(const Simulator& sim) const override {
     // Gates applied per step: with bonds the last layer of a gate step is multiplied into the
     // first layer of the next one.
-    return sim.time_grid().samples_per_step() * (gates_.num_gates() - gates_.boundary_gates());
+    return sim.drive().time_grid().samples_per_step() * (gates_.num_gates() - gates_.boundary_gates());
   }
 
   double flops_per_column_step(const Simulator& sim) const override {
     double flops = 0.0;
     for (int k = 0; k < gates_.num_gates() - gates_.boundary_gates(); ++k)
       flops += 8.0 * static_cast<double>(sim.device().dim()) * gates_.work(k);
-    return sim.time_grid().samples_per_step() * flops;
+    return sim.drive().time_grid().samples_per_step() * flops;
   }
 
  private:
@@ -123,9 +123,9 @@ class LocalGateScheme final : public Scheme {
     for (const auto& g : open_gates_) job.unitary.push_back(&g);
     job.stages = open_stages_;
     job.dissipators = &shared.dissipators;
-    job.coefficients = sim.substep_coefficients();
+    job.coefficients = sim.drive().substep_coefficients();
     job.steps = sim.options().steps;
-    job.dt = sim.dt();
+    job.dt = sim.options().dt();
     job.threads = sim.options().threads;
     job.compute_device = sim.options().device;
   }

@@ -1,4 +1,4 @@
-// Where a forward pass stops to let an observer see its state (Simulator::trace_steps, the
+// Where a forward pass stops to let an observer see its state (solver::trace_steps, the
 // output.trace hook every scheme honours): the points in the pass's own step units (gate
 // steps, substeps), walked once in ascending order. With no observer nothing is due and
 // clip() returns its end unchanged: the pass runs exactly as without a trace.

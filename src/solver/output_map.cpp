@@ -1,9 +1,9 @@
-// The simulator's output map (simulator.hpp): product-basis lab-frame columns -> the
+// The output map of a run's states (state_map.hpp): product-basis lab-frame columns -> the
 // configured basis (dressed transform) and frame (rotating-frame phases), and its adjoint.
 #include <cmath>
 #include <complex>
 
-#include "qevolve/simulator.hpp"
+#include "qevolve/state_map.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::solver {
@@ -29,39 +29,39 @@ void multiply_rows_by_phases(CMatrix& m, const RVector& angle) {
 
 }  // namespace
 
-RVector Simulator::frame_energies() const {
-  const Index D = device_.dim();
+RVector StateMap::frame_energies() const {
+  const Index D = device_->dim();
   RVector E(D);
   for (Index i = 0; i < D; ++i) {
-    if (options_.basis == Basis::dressed) {
-      E(i) = dressed_->energy_of_bare(i);
+    if (basis_ == Basis::dressed) {
+      E(i) = (*dressed_)->energy_of_bare(i);
     } else {
       E(i) = 0.0;
-      const auto lv = device_.levels_of(i);
-      for (std::size_t q = 0; q < lv.size(); ++q) E(i) += device_.modes()[q].energies(lv[q]);
+      const auto lv = device_->levels_of(i);
+      for (std::size_t q = 0; q < lv.size(); ++q) E(i) += device_->modes()[q].energies(lv[q]);
     }
   }
   return E;
 }
 
-CMatrix Simulator::to_output(const CMatrix& product_lab) const {
-  CMatrix out = options_.basis == Basis::dressed ? CMatrix(dressed_->transform.adjoint() * product_lab)
+CMatrix StateMap::to_output(const CMatrix& product_lab) const {
+  CMatrix out = basis_ == Basis::dressed ? CMatrix((*dressed_)->transform.adjoint() * product_lab)
                                                  : product_lab;
-  if (options_.frame == Frame::rotating) {
+  if (frame_ == Frame::rotating) {
     // exp(+i 2 pi diag(E) T) on the left, E the bare or dressed energies of each basis state.
     const RVector E = frame_energies();
-    multiply_rows_by_phases(out, (kTwoPi * E.array() * options_.duration).matrix());
+    multiply_rows_by_phases(out, (kTwoPi * E.array() * duration_).matrix());
   }
   return out;
 }
 
-CMatrix Simulator::output_adjoint(const CMatrix& cotangent) const {
+CMatrix StateMap::output_adjoint(const CMatrix& cotangent) const {
   CMatrix x = cotangent;
-  if (options_.frame == Frame::rotating) {
+  if (frame_ == Frame::rotating) {
     const RVector E = frame_energies();
-    multiply_rows_by_phases(x, (-kTwoPi * E.array() * options_.duration).matrix());
+    multiply_rows_by_phases(x, (-kTwoPi * E.array() * duration_).matrix());
   }
-  if (options_.basis == Basis::dressed) x = dressed_->transform * x;
+  if (basis_ == Basis::dressed) x = (*dressed_)->transform * x;
   return x;
 }
 

@@ -36,9 +36,9 @@ void Scheme::adjoint_density(const Simulator& /*sim*/, const SharedCache& /*shar
 CMatrix Scheme::dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const {
   const device::Device& dev = sim.device();
   CMatrix H = dev.dense_h0();
-  for (std::size_t j = 0; j < sim.channels().size(); ++j) {
+  for (std::size_t j = 0; j < sim.drive().channels().size(); ++j) {
     if (c[j] == 0.0) continue;
-    const DriveChannel& ch = sim.channels()[j];
+    const DriveChannel& ch = sim.drive().channels()[j];
     const CMatrix& O = *dev.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
     H += c[j] * dev.embed({{ch.mode}, O});
   }
@@ -46,7 +46,7 @@ CMatrix Scheme::dense_hamiltonian(const Simulator& sim, const std::vector<double
 }
 
 void set_adaptive_run(AdaptiveJob& job, const Simulator& sim) {
-  job.coefficients = [&sim](double t, std::vector<double>& c) { sim.drive_coefficients(t, c); };
+  job.coefficients = [&sim](double t, std::vector<double>& c) { sim.drive().drive_coefficients(t, c); };
   job.duration = sim.options().duration;
   job.rtol = sim.options().rtol;
   job.atol = sim.options().atol;

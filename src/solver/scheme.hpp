@@ -44,7 +44,7 @@ class Scheme {
   virtual void set_dissipators(const Simulator& /*sim*/, const SharedCache& /*shared*/) {}
 
   /// Closed system: product-basis lab-frame columns, in place. A non-empty `observe` is called
-  /// at every step boundary of sim.trace_steps() with the state there (the observer hook every
+  /// at every step boundary of trace_steps(sim.options()) with the state there (the observer hook every
   /// scheme honours; docs/solvers.md "Observing the forward pass").
   virtual void evolve(const Simulator& sim, const SharedCache& shared, CMatrix& state,
                       const Progress& progress, const StepObserver& observe) const = 0;

@@ -55,7 +55,7 @@ std::vector<SchemeMemoryTerm> adaptive_memory(const SchemeMemoryInput& in) {  //
 // --- the run summary's words after the solver's name ----------------------------------------
 std::string no_summary(const Simulator& /*sim*/) { return {}; }
 std::string trotter_summary(const Simulator& sim) {
-  return " order " + std::to_string(sim.options().order) + " (" + counted(sim.gates_per_step(), "local gate") +
+  return " order " + std::to_string(sim.options().order) + " (" + counted(sim.work().gates_per_step, "local gate") +
          " per step)";
 }
 std::string exact_summary(const Simulator& sim) {  // splitting dense | chebyshev: exact exponentials

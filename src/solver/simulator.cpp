@@ -27,37 +27,20 @@ struct Simulator::Cache {
   std::unique_ptr<Scheme> scheme;  // the solver's scheme: its factors, forward and adjoint
 };
 
-namespace {
-
-/// A shard must lie inside the n items it is cut from.
-void check_shard(const comm::Shard& shard, Index n) {
-  if (shard.first < 0 || shard.count < 0 || shard.first + shard.count > n)
-    throw std::invalid_argument("Simulator: shard [" + std::to_string(shard.first) + ", " +
-                                std::to_string(shard.first + shard.count) + ") outside the " + std::to_string(n) +
-                                " initial states or inputs");
-}
-
-}  // namespace
 
 Simulator::Simulator(EvolutionPlan plan, int threads)
     : device_(std::move(plan.device)),
       options_(std::move(plan.options)),
-      pulses_(std::move(plan.drive.pulses)),
-      lines_(std::move(plan.drive.lines)),
-      pulse_line_(std::move(plan.drive.pulse_line)),
-      channels_(std::move(plan.drive.channels)),
       dressed_(std::move(plan.dressed)),
-      initial_(std::move(plan.initial)),
+      drive_(device_, std::move(plan.drive), options_.duration, options_.steps, options_.solver == Solver::magnus4),
+      states_(device_, dressed_, options_, std::move(plan.initial)),
       cache_(std::make_unique<Cache>()) {
   options_.threads = resolve_threads(threads);
-  precondition(options_.duration > 0.0, "Simulator", "evolution.duration", "an evolution of zero length");
-  precondition(pulse_line_.size() == pulses_.size(), "Simulator", "pulses", "a line index per pulse");
-  update_lines();
 
   // Static cache: drive eigensystems (one per channel), the term and bond lists, the
   // dissipators; then the scheme builds its own factors.
   SharedCache& shared = cache_->shared;
-  for (const auto& ch : channels_) {
+  for (const auto& ch : drive_.channels()) {
     const CMatrix& O = *device_.modes()[static_cast<std::size_t>(ch.mode)].op(ch.op);
     DriveEigen de;
     de.mode = ch.mode;
@@ -81,19 +64,25 @@ Simulator::Simulator(EvolutionPlan plan, int threads)
 }
 
 bool Simulator::set_drive(Drive drive, double duration) {
-  if (!same_channels(drive.channels, channels_) || duration != options_.duration) return false;
-  precondition(drive.pulse_line.size() == drive.pulses.size(), "Simulator", "pulses", "a line index per pulse");
-  pulses_ = std::move(drive.pulses);
-  lines_ = std::move(drive.lines);
-  pulse_line_ = std::move(drive.pulse_line);
-  update_lines();
+  if (!same_channels(drive.channels, drive_.channels()) || duration != options_.duration) return false;
+  drive_.set_drive(std::move(drive));
   return true;
+}
+
+void Simulator::replace_pulses(std::vector<pulse::Pulse> pulses, std::vector<pulse::Line> lines) {
+  drive_.replace_pulses(std::move(pulses), std::move(lines));
+}
+
+void Simulator::track_derivatives(std::vector<std::vector<pulse::ParamRef>> params,
+                                  std::vector<std::vector<pulse::LineParam>> line_params) {
+  drive_.track_derivatives(std::move(params), std::move(line_params));
 }
 
 Simulator::~Simulator() = default;
 
 void Simulator::set_steps(int steps) {
   options_.steps = steps;
+  drive_.set_steps(steps);
   cache_->scheme->set_steps(*this, cache_->shared);
 }
 
@@ -102,8 +91,8 @@ void Simulator::set_tolerances(double rtol, double atol) {
   options_.atol = atol;
 }
 
-int Simulator::time_order() const {
-  return scheme_traits(options_.solver, options_.splitting).time_order(options_.order);
+int time_order(const Options& options) {
+  return scheme_traits(options.solver, options.splitting).time_order(options.order);
 }
 
 void Simulator::set_noise(const std::vector<NoiseSpec>& noise) {
@@ -129,151 +118,28 @@ CacheStats Simulator::stats() const {
           c.dissipator_builds.load()};
 }
 
-TimeGrid Simulator::time_grid() const {
-  return {options_.steps, dt(), options_.solver == Solver::magnus4};
-}
-
-std::function<void(int, std::vector<double>&)> Simulator::substep_coefficients() const {
-  const TimeGrid grid = time_grid();
-  if (!grid.magnus)
-    return [this, grid](int u, std::vector<double>& c) { drive_coefficients(grid.sample_time(u, 0), c); };
-  return [this, grid](int u, std::vector<double>& c) {
-    thread_local std::vector<double> second;
-    const int s = grid.substep_step(u);
-    drive_coefficients(grid.sample_time(s, 0), c);
-    drive_coefficients(grid.sample_time(s, 1), second);
-    const double w0 = grid.weight(u, 0), w1 = grid.weight(u, 1);
-    for (std::size_t j = 0; j < c.size(); ++j) c[j] = w0 * c[j] + w1 * second[j];
-  };
-}
-
-std::vector<int> Simulator::trace_steps() const {
-  const TraceSpec& t = options_.trace;
-  const int steps = options_.steps;
+std::vector<int> trace_steps(const Options& options) {
+  const TraceSpec& t = options.trace;
+  const int steps = options.steps;
   std::vector<int> out;
   if (t.every > 0) {
     for (int s = 0; s < steps; s += t.every) out.push_back(s);
     out.push_back(steps);
   }
-  for (double x : t.times) out.push_back(static_cast<int>(std::clamp<long long>(std::llround(x / dt()), 0, steps)));
+  for (double x : t.times) out.push_back(static_cast<int>(std::clamp<long long>(std::llround(x / options.dt()), 0, steps)));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-PulseSamples Simulator::pulse_samples() const {
-  const TimeGrid grid = time_grid();
-  PulseSamples out;
-  for (int s = 0; s < grid.steps; ++s)
-    for (int i = 0; i < grid.samples_per_step(); ++i) out.time.push_back(grid.sample_time(s, i));
-  const bool lines = std::any_of(pulse_line_.begin(), pulse_line_.end(), [](int l) { return l >= 0; });
-  for (std::size_t p = 0; p < pulses_.size(); ++p) {
-    std::vector<double>& v = out.values.emplace_back();
-    v.reserve(out.time.size());
-    for (double t : out.time) v.push_back(pulse_value(p, t));
-    if (lines) {
-      std::vector<double>& ideal = out.ideal.emplace_back();
-      for (double t : out.time) ideal.push_back(pulses_[p].value(t));
-    }
-    out.names.push_back(pulses_[p].path());
-  }
-  return out;
+StepWork Simulator::work() const {
+  return {cache_->scheme->gates_per_step(*this), cache_->scheme->flops_per_column_step(*this)};
 }
 
-int Simulator::gates_per_step() const { return cache_->scheme->gates_per_step(*this); }
-
-double Simulator::flops_per_column_step() const { return cache_->scheme->flops_per_column_step(*this); }
-
-std::vector<std::string> Simulator::initial_labels() const {
-  std::vector<std::string> out;
-  out.reserve(initial_.size());
-  for (Index i : initial_) out.push_back(device_.label(i));
-  return out;
-}
-
-bool Simulator::initial_states_are_computational() const {
-  return initial_ == device_.computational_indices();
-}
-
-void Simulator::drive_coefficients(double t, std::vector<double>& out) const {
-  out.resize(channels_.size());
-  for (std::size_t j = 0; j < channels_.size(); ++j) {
-    const DriveChannel& ch = channels_[j];
-    out[j] = ch.law == device::DriveLaw::linear
-                 ? pulse_value(static_cast<std::size_t>(ch.pulse), t) * ch.factor
-                 : device::law_value(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params,
-                                     flux_sample(ch, t));
-  }
-}
-
-std::pair<double, double> Simulator::step_edges(double t) const {
-  const double h = dt();
-  const double s = std::clamp(std::floor(t / h), 0.0, static_cast<double>(options_.steps - 1));
-  // The last step ends at T exactly: steps * (T / steps) can round past T (1700 * (55 / 1700) =
-  // 55 + 7e-15), where a pulse or a line that ends at T reads 0, and the gauge the step moves to
-  // would then differ from the turn back at flux_offset(ch, T) (a 1e-4 error in 1 - F).
-  return {s * h, s + 1.0 >= options_.steps ? options_.duration : (s + 1.0) * h};
-}
-
-device::FluxSample Simulator::flux_sample(const DriveChannel& ch, double t) const {
-  const double x = flux_offset(ch, t);
-  if (ch.law != device::DriveLaw::squid_cos && ch.law != device::DriveLaw::squid_sin &&
-      ch.law != device::DriveLaw::squid_n)
-    return device::steady(x);
-  const auto [lo, hi] = step_edges(t);
-  const double w = (t - lo) / (hi - lo);
-  if (!gauge_moves(ch)) return {x, 0.0, 0.0, w, hi - lo};  // the static gauge
-  return {x, flux_offset(ch, lo), flux_offset(ch, hi), w, hi - lo};
-}
-
-double Simulator::flux_offset(const DriveChannel& ch, double t) const {
-  double x = 0.0;
-  for (const auto& [p, factor] : ch.sources) x += factor * pulse_value(static_cast<std::size_t>(p), t);
-  return x;
-}
-
-void Simulator::add_channel_slopes(std::size_t j, double t, double weight, std::vector<double>& per_pulse) const {
-  const DriveChannel& ch = channels_[j];
-  if (ch.law == device::DriveLaw::linear) {
-    per_pulse[static_cast<std::size_t>(ch.pulse)] += weight * ch.factor;
-    return;
-  }
-  const device::ModeParams& params = device_.modes()[static_cast<std::size_t>(ch.mode)].params;
-  const double slope = gauge_end(ch, t) ? device::gauge_slope(params, flux_offset(ch, t))
-                                        : device::law_slopes(ch.law, params, flux_sample(ch, t)).x;
-  for (const auto& [p, factor] : ch.sources) per_pulse[static_cast<std::size_t>(p)] += weight * slope * factor;
-}
-
-void Simulator::add_channel_edge_slopes(std::size_t j, double t, double weight, std::vector<double>& lo,
-                                        std::vector<double>& hi) const {
-  const DriveChannel& ch = channels_[j];
-  if (ch.law == device::DriveLaw::linear || ch.law == device::DriveLaw::inductive || !gauge_moves(ch) ||
-      gauge_end(ch, t))
-    return;
-  const device::LawSlopes d =
-      device::law_slopes(ch.law, device_.modes()[static_cast<std::size_t>(ch.mode)].params, flux_sample(ch, t));
-  for (const auto& [p, factor] : ch.sources) {
-    lo[static_cast<std::size_t>(p)] += weight * d.lo * factor;
-    hi[static_cast<std::size_t>(p)] += weight * d.hi * factor;
-  }
-}
-
-double Simulator::channel_partial(std::size_t j, double t, std::string_view key) const {
-  const DriveChannel& ch = channels_[j];
-  if (ch.law == device::DriveLaw::linear) return 0.0;
-  const device::ModeParams& params = device_.modes()[static_cast<std::size_t>(ch.mode)].params;
-  if (gauge_end(ch, t)) return device::gauge_partial(params, flux_offset(ch, t), key);
-  return device::law_partial(ch.law, params, flux_sample(ch, t), key);
-}
-
-CMatrix Simulator::dense_hamiltonian(double t) const {
+CMatrix dense_hamiltonian(const Simulator& sim, double t) {
   std::vector<double> c;
-  drive_coefficients(t, c);
-  return dense_hamiltonian_for(c);
-}
-
-CMatrix Simulator::dense_hamiltonian_for(const std::vector<double>& c) const {
-  return cache_->scheme->dense_hamiltonian(*this, c);
+  sim.drive_.drive_coefficients(t, c);
+  return sim.cache_->scheme->dense_hamiltonian(sim, c);
 }
 
 CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress,
@@ -288,38 +154,13 @@ CMatrix Simulator::evolve_product(const CMatrix& psi0, const Progress& progress,
   return state;
 }
 
-comm::Shard Simulator::all_initial() const { return {0, static_cast<Index>(initial_.size())}; }
-
-comm::Shard Simulator::all_inputs() const {
-  const auto n = static_cast<Index>(initial_.size());
-  return {0, n * n};
-}
-
-CMatrix Simulator::initial_columns() const { return initial_columns(all_initial()); }
-
-CMatrix Simulator::initial_columns(const comm::Shard& shard) const {
-  const Index D = device_.dim();
-  check_shard(shard, static_cast<Index>(initial_.size()));
-  CMatrix psi0 = CMatrix::Zero(D, shard.count);
-  for (Index c = 0; c < shard.count; ++c) {
-    const Index i = initial_[static_cast<std::size_t>(shard.first + c)];
-    if (options_.basis == Basis::dressed)
-      psi0.col(c) = dressed_->transform.col(i);
-    else
-      psi0(i, c) = 1.0;
-  }
-  return psi0;
-}
-
-EvolveResult Simulator::evolve(const Progress& progress) const { return evolve(all_initial(), progress); }
-
 EvolveResult Simulator::evolve(const comm::Shard& shard, const Progress& progress,
                               const StepObserver& observe) const {
   if (options_.open) throw std::logic_error("Simulator::evolve: an open system evolves with evolve_channel()");
-  const CMatrix psi0 = initial_columns(shard);
+  const CMatrix psi0 = states_.initial_columns(shard.count < 0 ? states_.all_initial() : shard);
   EvolveResult result;
   result.columns = evolve_product(psi0, progress, observe);
-  if (gauge_turned(0.0) || gauge_turned(options_.duration)) {  // the scheme's own gauge
+  if (drive_.gauge_turned(0.0) || drive_.gauge_turned(options_.duration)) {  // the scheme's own gauge
     CMatrix moving0 = psi0, movingN = result.columns;
     to_gauge(moving0, 0.0, true);
     to_gauge(movingN, options_.duration, true);
@@ -329,7 +170,7 @@ EvolveResult Simulator::evolve(const comm::Shard& shard, const Progress& progres
     result.single_precision_deviation =
         cache_->scheme->single_precision_deviation(*this, cache_->shared, psi0, result.columns);
   }
-  result.columns = to_output(result.columns);
+  result.columns = states_.to_output(result.columns);
   return result;
 }
 
@@ -340,7 +181,7 @@ AdjointResult Simulator::adjoint(const CMatrix& psiN, const CMatrix& lambdaN,
   r.psi0 = psiN;
   r.lambda0 = lambdaN;
   r.tangents.assign(tangents.size(), 0.0);
-  const TimeGrid grid = time_grid();
+  const TimeGrid grid = drive_.time_grid();
   // Gate-step cotangents -> per-sample cotangents d(objective)/dc_j(t) (time_grid.hpp): for
   // magnus4 both substeps of a step are collected, then the two Gauss samples are reported.
   std::vector<double> later, sample;
@@ -389,62 +230,10 @@ CMatrix Simulator::evolve_density(const CMatrix& vecs0, const Progress& progress
   return vecs;
 }
 
-CMatrix Simulator::initial_density() const { return initial_density(all_inputs()); }
-
-CMatrix Simulator::initial_density(const comm::Shard& shard) const {
-  const Index D = device_.dim();
-  const CMatrix v = initial_columns();
-  const Index n = v.cols();
-  check_shard(shard, n * n);
-  CMatrix vecs(D * D, shard.count);
-  for (Index k = 0; k < shard.count; ++k) {
-    const Index i = (shard.first + k) % n, j = (shard.first + k) / n;  // input i + n j
-    const CMatrix rho = v.col(i) * v.col(j).adjoint();
-    vecs.col(k) = Eigen::Map<const CVector>(rho.data(), D * D);  // column stacking
-  }
-  return vecs;
-}
-
-CMatrix Simulator::channel_from(const CMatrix& vecs) const {
-  const Index D = device_.dim();
-  const auto n = static_cast<Index>(initial_.size());
-  CMatrix S(n * n, vecs.cols());
-  for (Index k = 0; k < vecs.cols(); ++k) {
-    const Eigen::Map<const CMatrix> rho(vecs.col(k).data(), D, D);
-    // T rho T^dag with T the output map (dressed transform, rotating-frame phases).
-    const CMatrix left = to_output(rho);
-    const CMatrix out = to_output(left.adjoint()).adjoint();
-    for (Index b = 0; b < n; ++b)
-      for (Index a = 0; a < n; ++a)
-        S(a + n * b, k) = out(initial_[static_cast<std::size_t>(a)], initial_[static_cast<std::size_t>(b)]);
-  }
-  return S;
-}
-
-CMatrix Simulator::channel_adjoint(const CMatrix& lambda_s) const {
-  const Index D = device_.dim();
-  const auto n = static_cast<Index>(initial_.size());
-  CMatrix out(D * D, lambda_s.cols());
-  for (Index k = 0; k < lambda_s.cols(); ++k) {
-    CMatrix L = CMatrix::Zero(D, D);
-    for (Index b = 0; b < n; ++b)
-      for (Index a = 0; a < n; ++a)
-        L(initial_[static_cast<std::size_t>(a)], initial_[static_cast<std::size_t>(b)]) = lambda_s(a + n * b, k);
-    // T^dag L T = (T^dag (T^dag L)^dag)^dag.
-    const CMatrix left = output_adjoint(L);
-    const CMatrix rho = output_adjoint(left.adjoint()).adjoint();
-    out.col(k) = Eigen::Map<const CVector>(rho.data(), D * D);
-  }
-  return out;
-}
-
-ChannelResult Simulator::evolve_channel(const Progress& progress) const {
-  return evolve_channel(all_inputs(), progress);
-}
-
 ChannelResult Simulator::evolve_channel(const comm::Shard& shard, const Progress& progress) const {
   ChannelResult r;
-  r.superoperator = channel_from(evolve_density(initial_density(shard), progress));
+  const CMatrix vecs0 = states_.initial_density(shard.count < 0 ? states_.all_inputs() : shard);
+  r.superoperator = states_.channel_from(evolve_density(vecs0, progress));
   return r;
 }
 
@@ -457,7 +246,7 @@ OpenAdjointResult Simulator::adjoint_density(const CMatrix& vecs0, const CMatrix
   r.tangents.assign(tangents.size(), 0.0);
   r.noise.assign(noise.size(), 0.0);
   r.lambda0 = lambdaN;
-  const TimeGrid grid = time_grid();
+  const TimeGrid grid = drive_.time_grid();
   SubstepCotangent per_step;
   if (on_step) per_step = [&](int s, const std::vector<double>& dc) { on_step(s, grid.sample_time(s, 0), dc); };
   const int K = checkpoint_interval > 0 ? checkpoint_interval : solver::checkpoint_interval(options_.steps);

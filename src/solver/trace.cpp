@@ -86,19 +86,19 @@ void stream_fence() {
 }  // namespace
 
 TraceRecorder::TraceRecorder(const Simulator& sim, const comm::Shard& shard)
-    : sim_(sim), shard_(shard), steps_(sim.trace_steps()) {
+    : sim_(sim), shard_(shard), steps_(trace_steps(sim.options())) {
   const device::Device& dev = sim.device();
   Trace& t = trace_;
   t.dim = dev.dim();
   t.modes = dev.num_modes();
   for (int d : dev.dims()) t.levels = std::max<Index>(t.levels, d);
-  t.columns = static_cast<Index>(sim.initial_indices().size());
-  t.open = sim.is_open();
+  t.columns = static_cast<Index>(sim.states().initial_indices().size());
+  t.open = sim.options().open;
   const auto T = static_cast<Index>(steps_.size());
   t.has_populations = t.dim <= kMaxTraceDim &&
                       static_cast<double>(T) * static_cast<double>(t.dim) * static_cast<double>(t.columns) <=
                           kMaxTraceEntries;
-  for (int s : steps_) t.time.push_back(s == sim.options().steps ? sim.options().duration : s * sim.dt());
+  for (int s : steps_) t.time.push_back(s == sim.options().steps ? sim.options().duration : s * sim.options().dt());
   for (Index q = 0; q < shard.count; ++q) {
     const Index g = shard.first + q;
     expected_ += t.open ? (g % t.columns == g / t.columns ? 1 : 0) : 1;

@@ -24,9 +24,9 @@ std::vector<int> truncation_steps(const Simulator& sim) {
 }
 
 TruncationMonitor::TruncationMonitor(const Simulator& sim, const comm::Shard& shard)
-    : open_(sim.is_open()),
+    : open_(sim.options().open),
       dim_(sim.device().dim()),
-      columns_(static_cast<Index>(sim.initial_indices().size())),
+      columns_(static_cast<Index>(sim.states().initial_indices().size())),
       shard_(shard),
       steps_(truncation_steps(sim)) {
   const std::vector<int>& dims = sim.device().dims();
@@ -45,8 +45,8 @@ TruncationMonitor::TruncationMonitor(const Simulator& sim, const comm::Shard& sh
     const Index g = shard.first + q;
     const Index i = open_ ? g % columns_ : g;  // open: input i + n j starts in |v_i><v_j|
     const Index j = open_ ? g / columns_ : g;
-    const std::vector<int> li = sim.device().levels_of(sim.initial_indices()[static_cast<std::size_t>(i)]);
-    const std::vector<int> lj = sim.device().levels_of(sim.initial_indices()[static_cast<std::size_t>(j)]);
+    const std::vector<int> li = sim.device().levels_of(sim.states().initial_indices()[static_cast<std::size_t>(i)]);
+    const std::vector<int> lj = sim.device().levels_of(sim.states().initial_indices()[static_cast<std::size_t>(j)]);
     for (std::size_t k = 0; k < dims.size(); ++k)
       starts_top_[k][static_cast<std::size_t>(q)] = li[k] == dims[k] - 1 || lj[k] == dims[k] - 1;
   }
@@ -184,8 +184,8 @@ std::vector<double> TruncationMonitor::finish(comm::Communicator& comm) {
 StepObserver combine_observers(const Simulator& sim, StepObserver a, StepObserver b) {
   if (!a) return b;
   if (!b) return a;
-  const auto at_a = std::make_shared<const std::vector<int>>(sim.observed_steps(a));
-  const auto at_b = std::make_shared<const std::vector<int>>(sim.observed_steps(b));
+  const auto at_a = std::make_shared<const std::vector<int>>(observed_steps(sim.options(), a));
+  const auto at_b = std::make_shared<const std::vector<int>>(observed_steps(sim.options(), b));
   StepObserver o;
   std::set_union(at_a->begin(), at_a->end(), at_b->begin(), at_b->end(), std::back_inserter(o.steps));
   const std::vector<int>& exact_a = a.exact ? *a.exact : *at_a;

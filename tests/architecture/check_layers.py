@@ -63,6 +63,8 @@ PUBLIC_HEADERS = {
     "qevolve/evolution_plan.hpp": "solver",     # what a Simulator is built from
     "qevolve/scheme_traits.hpp": "solver",      # the schemes' table (src/solver/scheme_traits.cpp)
     "qevolve/simulator.hpp": "solver",
+    "qevolve/drive_model.hpp": "solver",       # a Simulator's drive (its part)
+    "qevolve/state_map.hpp": "solver",         # a Simulator's states and output map (its part)
     "qevolve/trace.hpp": "solver",
     "qevolve/truncation.hpp": "solver",
     "qevolve/fidelity.hpp": "fidelity",

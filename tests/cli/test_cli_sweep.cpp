@@ -72,7 +72,7 @@ TEST(CliSweep, PulseAxesEqualRunSetAtEveryPointFromOneSimulator) {
                              dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("grid: 3 x 2 = 6 points"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("rank 0 built 1 device(s), 1 simulator(s), updated pulses 5 time(s)"), std::string::npos)
+  EXPECT_NE(r.out.find("rank 0 built 1 device(s), 1 simulator(s), 1 objective(s), updated pulses 5 time(s)"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("best: F = "), std::string::npos) << r.out;
   expect_sweep_equals_runs(dir, cfg, {{"pulses[0].amplitude", {"0.070000000000000007", "0.080000000000000002", "0.089999999999999997"}},
@@ -101,10 +101,43 @@ TEST(CliSweep, DeviceAxisRebuildsAndEqualsRunSet) {
                                  " --vary pulses[0].amplitude=0.075,0.085 --threads 1 -o " + quoted(h5),
                              dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("rank 0 built 2 device(s), 2 simulator(s), updated pulses 2 time(s)"), std::string::npos)
+  EXPECT_NE(r.out.find("rank 0 built 2 device(s), 2 simulator(s), 2 objective(s), updated pulses 2 time(s)"), std::string::npos)
       << r.out;
   expect_sweep_equals_runs(dir, cfg, {{"device.qubits[q0].el", {"0.95", "1.05"}}, {"pulses[0].amplitude", {"0.075", "0.085"}}},
                            h5);
+}
+
+// A matrix_file target is read when a thread's simulator is built, not at every point
+// (CachedSimulator): a pulse sweep makes one objective, and its figures are those of the named gate.
+TEST(CliSweep, AMatrixFileTargetIsReadOncePerSimulator) {
+  if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
+  TempDir dir;
+  const auto py = run_python(
+      "import h5py, numpy as np\n"
+      "with h5py.File('x.h5', 'w') as f: f['unitary'] = np.array([[0, 1], [1, 0]], dtype=complex)\n",
+      dir);
+  ASSERT_EQ(py.exit_code, 0) << py.err << py.out;
+  std::string file_config = kSmallFluxonium;
+  const std::string named = "[{gate: X, qubits: [q0]}]";
+  file_config.replace(file_config.find(named), named.size(), "[{matrix_file: x.h5, qubits: [q0]}]");
+  const auto by_name = dir.write("named.yaml", kSmallFluxonium);
+  const auto by_file = dir.write("file.yaml", file_config);
+  const std::string vary = " --vary pulses[0].amplitude=0.07:0.09:4 --threads 1 -o ";
+  const auto a = run_qevolve("sweep " + quoted(by_name) + vary + quoted(dir / "named.h5"), dir);
+  const auto b = run_qevolve("sweep " + quoted(by_file) + vary + quoted(dir / "file.h5"), dir);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_NE(b.out.find("rank 0 built 1 device(s), 1 simulator(s), 1 objective(s), updated pulses 3 time(s)"),
+            std::string::npos)
+      << b.out;
+  const auto same = run_python(
+      "import h5py, numpy as np\n"
+      "a = h5py.File('named.h5', 'r')['sweep']; b = h5py.File('file.h5', 'r')['sweep']\n"
+      "names = [k for k in a if isinstance(a[k], h5py.Dataset) and a[k].dtype.kind in 'fc']\n"
+      "assert 'fidelity' in names and 'populations' in names, names\n"
+      "for k in names: assert np.array_equal(a[k][()], b[k][()], equal_nan=True), k\n",
+      dir);
+  EXPECT_EQ(same.exit_code, 0) << same.err << same.out;
 }
 
 // Control-line keys are swept like pulse keys (docs/cli.md "sweep"): by index or by name, each
@@ -124,7 +157,7 @@ TEST(CliSweep, LineAxesEqualRunSetAtEveryPoint) {
   const auto r = run_qevolve("sweep " + quoted(cfg) + vary + " --threads 1 -o " + quoted(h5), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("grid: 2 x 2 x 2 = 8 points"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("rank 0 built 1 device(s), 1 simulator(s), updated pulses 7 time(s)"), std::string::npos)
+  EXPECT_NE(r.out.find("rank 0 built 1 device(s), 1 simulator(s), 1 objective(s), updated pulses 7 time(s)"), std::string::npos)
       << r.out;
   expect_sweep_equals_runs(dir, cfg, axes, h5);
   const auto py = run_python(

@@ -175,7 +175,7 @@ Outcome evolve(const std::string& text) {
   const auto spec = io::objective_spec(c, sim);
   EXPECT_TRUE(spec.has_value());
   gradient::Evaluation ev = gradient::evaluate(sim, spec, serial, serial);
-  return {sim.initial_labels(), ev.unitary, *ev.fidelity};
+  return {sim.states().initial_labels(), ev.unitary, *ev.fidelity};
 }
 
 double gate_fidelity(const CMatrix& u, double overlap) {

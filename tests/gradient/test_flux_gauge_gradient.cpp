@@ -78,10 +78,10 @@ TEST_P(FluxGaugeGradient, AdjointMatchesCentralDifferences) {
     (void)io::resolve(c, io::Purpose::evolve);
     const solver::Simulator sim(io::evolution_plan(c), 1);
     int moving = 0;
-    for (const auto& ch : sim.channels()) moving += sim.gauge_moves(ch) ? 1 : 0;
+    for (const auto& ch : sim.drive().channels()) moving += sim.drive().gauge_moves(ch) ? 1 : 0;
     EXPECT_EQ(moving, 3);
-    EXPECT_TRUE(sim.gauge_turned(0.0));  // the end turns are not the identity
-    EXPECT_TRUE(sim.gauge_turned(sim.options().duration));
+    EXPECT_TRUE(sim.drive().gauge_turned(0.0));  // the end turns are not the identity
+    EXPECT_TRUE(sim.drive().gauge_turned(sim.options().duration));
   }
   gradient::GradientProblem problem(io::gradient_plan(config), 1);
   expect_adjoint_matches_fd(problem, std::string("flux gauge ") + GetParam().name);

@@ -76,7 +76,7 @@ TEST(GradientProblemComms, TheGatherGoesToTheHostAndTheReductionsToTheReduceComm
   const solver::Simulator& sim = problem.simulator();
   // The output: the D x n evolved columns, once, on the host communicator.
   EXPECT_EQ(host.gathers, 1);
-  const auto columns = static_cast<std::size_t>(sim.device().dim() * sim.initial_indices().size());
+  const auto columns = static_cast<std::size_t>(sim.device().dim() * sim.states().initial_indices().size());
   EXPECT_EQ(host.gathered_doubles, 2 * columns);  // complex: two doubles each
   EXPECT_EQ(host.allgathers, 0);
   EXPECT_EQ(host.reductions, 0);

@@ -51,7 +51,7 @@ TEST(DistributedTrace, EqualsOneProcessOnEveryRank) {
       group.run([&](comm::Communicator& c) { got[static_cast<std::size_t>(c.rank())] = trace_on(sim, c); });
       for (int r = 0; r < ranks; ++r)
         expect_same(got[static_cast<std::size_t>(r)], serial,
-                    (sim.is_open() ? "open" : "closed") + std::string(", ranks ") + std::to_string(ranks) +
+                    (sim.options().open ? "open" : "closed") + std::string(", ranks ") + std::to_string(ranks) +
                         ", rank " + std::to_string(r));
     }
   }

@@ -49,7 +49,7 @@ class Adjoint : public ::testing::TestWithParam<SolverCase> {
     return A;
   }
   static double objective(const solver::Simulator& sim, const CMatrix& A) {
-    const CMatrix psiN = sim.evolve_product(sim.initial_columns());
+    const CMatrix psiN = sim.evolve_product(sim.states().initial_columns());
     return A.conjugate().cwiseProduct(psiN).sum().real();
   }
 };
@@ -61,15 +61,15 @@ void expect_close(double adjoint, double fd, const std::string& what) {
 TEST_P(Adjoint, PulseParametersMatchFiniteDifferences) {
   const Config c = config();
   solver::Simulator sim(io::evolution_plan(c), 1);
-  const CMatrix A = random_matrix(sim.device().dim(), static_cast<Index>(sim.initial_indices().size()), 7);
-  const CMatrix psiN = sim.evolve_product(sim.initial_columns());
+  const CMatrix A = random_matrix(sim.device().dim(), static_cast<Index>(sim.states().initial_indices().size()), 7);
+  const CMatrix psiN = sim.evolve_product(sim.states().initial_columns());
 
   const std::vector<pulse::ParamRef> refs = {{pulse::Param::amplitude, 0},
                                              {pulse::Param::frequency, 0},
                                              {pulse::Param::phase, 0},
                                              {pulse::Param::duration, 0}};
   // grad[p][r]: derivative with respect to refs[r] of pulse p.
-  std::vector<std::vector<double>> grad(sim.pulses().size(), std::vector<double>(refs.size(), 0.0));
+  std::vector<std::vector<double>> grad(sim.drive().pulses().size(), std::vector<double>(refs.size(), 0.0));
   std::vector<double> df(refs.size());
   int calls = 0, last = -1;
   double last_t = 1e300;
@@ -77,13 +77,13 @@ TEST_P(Adjoint, PulseParametersMatchFiniteDifferences) {
   const auto r = sim.adjoint(psiN, A / 2.0, {}, [&](int s, double t, const std::vector<double>& dc) {
     ++calls;
     if (last >= 0 && s != last && s != last - 1) descending = false;
-    if (!(t < last_t) || t < s * sim.dt() || t > (s + 1) * sim.dt()) descending = false;
+    if (!(t < last_t) || t < s * sim.options().dt() || t > (s + 1) * sim.options().dt()) descending = false;
     last = s;
     last_t = t;
-    for (const auto& ch : sim.channels()) {
-      sim.pulses()[static_cast<std::size_t>(ch.pulse)].derivatives(t, refs, df);
+    for (const auto& ch : sim.drive().channels()) {
+      sim.drive().pulses()[static_cast<std::size_t>(ch.pulse)].derivatives(t, refs, df);
       for (std::size_t k = 0; k < refs.size(); ++k)
-        grad[static_cast<std::size_t>(ch.pulse)][k] += dc[static_cast<std::size_t>(&ch - sim.channels().data())] * ch.factor * df[k];
+        grad[static_cast<std::size_t>(ch.pulse)][k] += dc[static_cast<std::size_t>(&ch - sim.drive().channels().data())] * ch.factor * df[k];
     }
   });
   // One call per drive sample: the midpoint, or magnus4's two Gauss points.
@@ -91,15 +91,15 @@ TEST_P(Adjoint, PulseParametersMatchFiniteDifferences) {
   EXPECT_TRUE(descending);
   EXPECT_EQ(last, 0);
   // Exact reverse stepping reconstructs the initial columns.
-  EXPECT_LT((r.psi0 - sim.initial_columns()).cwiseAbs().maxCoeff(), 1e-11);
+  EXPECT_LT((r.psi0 - sim.states().initial_columns()).cwiseAbs().maxCoeff(), 1e-11);
 
-  for (std::size_t p = 0; p < sim.pulses().size(); ++p)
+  for (std::size_t p = 0; p < sim.drive().pulses().size(); ++p)
     for (std::size_t k = 0; k < refs.size(); ++k) {
       if (refs[k].kind == pulse::Param::duration) continue;  // ends after T would change T
-      const double v = sim.pulses()[p].get(refs[k]);
+      const double v = sim.drive().pulses()[p].get(refs[k]);
       const double h = 1e-5 * std::max(1.0, std::abs(v));
       const auto at = [&](double value) {
-        std::vector<pulse::Pulse> pulses = sim.pulses();
+        std::vector<pulse::Pulse> pulses = sim.drive().pulses();
         pulses[p].set(refs[k], value);
         sim.replace_pulses(std::move(pulses));
         return objective(sim, A);
@@ -116,8 +116,8 @@ TEST_P(Adjoint, HamiltonianTangentsMatchFiniteDifferences) {
   const Config c = config();
   const device::Device base = io::build_device(c);
   solver::Simulator sim(io::evolution_plan(c, base), 1);
-  const CMatrix A = random_matrix(base.dim(), static_cast<Index>(sim.initial_indices().size()), 11);
-  const CMatrix psiN = sim.evolve_product(sim.initial_columns());
+  const CMatrix A = random_matrix(base.dim(), static_cast<Index>(sim.states().initial_indices().size()), 11);
+  const CMatrix psiN = sim.evolve_product(sim.states().initial_columns());
   const auto terms = base.static_terms();
 
   // Tangent 0: every coupling strength scaled (d/de of J (1 + e)).
@@ -126,14 +126,14 @@ TEST_P(Adjoint, HamiltonianTangentsMatchFiniteDifferences) {
   std::vector<solver::HamiltonianTangent> tangents(3);
   for (auto& t : tangents) {
     t.static_terms.resize(terms.size());
-    t.channels.resize(sim.channels().size());
+    t.channels.resize(sim.drive().channels().size());
   }
   for (std::size_t i = 0; i < terms.size(); ++i)
     if (terms[i].modes.size() == 2) tangents[0].static_terms[i] = terms[i].matrix;
   const RVector& E1 = base.modes()[1].energies;
   const RVector dE1 = E1.array() - E1.mean();
   tangents[1].static_terms[1] = dE1.cast<cplx>().asDiagonal();
-  const auto& ch0 = sim.channels()[0];
+  const auto& ch0 = sim.drive().channels()[0];
   tangents[2].channels[0] = *base.modes()[static_cast<std::size_t>(ch0.mode)].op(ch0.op);
 
   const auto r = sim.adjoint(psiN, A / 2.0, tangents, {});
@@ -149,7 +149,7 @@ TEST_P(Adjoint, HamiltonianTangentsMatchFiniteDifferences) {
       }
     if (which == 1) modes[1].energies += e * dE1;
     solver::Simulator s(io::evolution_plan(c, device::Device(modes, couplings)), 1);
-    std::vector<pulse::Pulse> pulses = sim.pulses();
+    std::vector<pulse::Pulse> pulses = sim.drive().pulses();
     if (which == 2) {  // O_0 -> (1 + e) O_0 is the same as scaling pulse 0 (no crosstalk)
       auto& p0 = pulses[static_cast<std::size_t>(ch0.pulse)];
       p0.set({pulse::Param::amplitude, 0}, p0.amplitude() * (1 + e));

@@ -20,7 +20,7 @@ double max_abs(const CMatrix& m) { return m.cwiseAbs().maxCoeff(); }
 
 std::vector<DriveEigen> drive_eigen(const Simulator& sim) {
   std::vector<DriveEigen> out;
-  for (const auto& ch : sim.channels()) {
+  for (const auto& ch : sim.drive().channels()) {
     DriveEigen de;
     de.mode = ch.mode;
     linalg::hermitian_eigen(*sim.device().modes()[static_cast<std::size_t>(ch.mode)].op(ch.op), de.lambda, de.V);
@@ -43,7 +43,7 @@ void expect_bonds_sum_to_h(const Config& c, int expected_colours, std::size_t ex
     }
   const double t = 7.3;
   std::vector<double> coeff;
-  sim.drive_coefficients(t, coeff);
+  sim.drive().drive_coefficients(t, coeff);
   const Index D = sim.device().dim();
   CMatrix H = CMatrix::Zero(D, D);
   for (const auto& b : bl.bonds) {
@@ -52,7 +52,7 @@ void expect_bonds_sum_to_h(const Config& c, int expected_colours, std::size_t ex
       h += coeff[static_cast<std::size_t>(b.channels[i])] * b.drive_ops[i];
     sim.device().add_embedded({b.modes, h}, H);
   }
-  EXPECT_LT(max_abs(H - sim.dense_hamiltonian(t)), 1e-12);
+  EXPECT_LT(max_abs(H - dense_hamiltonian(sim, t)), 1e-12);
 }
 
 TEST(BondList, ChainRingAndUncoupledModesSumToH) {
@@ -148,8 +148,8 @@ TEST(Bonds, FewerGatesThanTerms) {
     Simulator terms(io::evolution_plan(c), 1);
     c.evolution.splitting = Splitting::bonds;
     Simulator bonds(io::evolution_plan(c), 1);
-    EXPECT_EQ(terms.gates_per_step(), 2 * n - 4);
-    EXPECT_EQ(bonds.gates_per_step(), n - 1);
+    EXPECT_EQ(terms.work().gates_per_step, 2 * n - 4);
+    EXPECT_EQ(bonds.work().gates_per_step, n - 1);
   }
 }
 

@@ -136,10 +136,10 @@ TEST(FluxGauge, TracedStatesAreInTheLabGauge) {
   const Config c = io::parse_config(case_yaml("ends_a0.3", 6), "ends.yaml");
   (void)io::resolve(c, io::Purpose::evolve);
   const Simulator sim(io::evolution_plan(c), 1);
-  ASSERT_TRUE(sim.gauge_turned(0.0));
-  ASSERT_TRUE(sim.gauge_turned(sim.options().duration));
+  ASSERT_TRUE(sim.drive().gauge_turned(0.0));
+  ASSERT_TRUE(sim.drive().gauge_turned(sim.options().duration));
   const int N = sim.options().steps;
-  const CMatrix psi0 = sim.initial_columns();
+  const CMatrix psi0 = sim.states().initial_columns();
   std::map<int, CMatrix> seen;
   solver::StepObserver observe;
   observe.steps = {0, N / 2, N};
@@ -162,10 +162,10 @@ TEST(FluxGauge, LastStepEndsAtTExactly) {
     c.evolution.steps = steps;
     (void)io::resolve(c, io::Purpose::evolve);
     const Simulator sim(io::evolution_plan(c), 1);
-    EXPECT_EQ(sim.step_edges(sim.options().duration).second, sim.options().duration);
-    EXPECT_EQ(sim.step_edges(0.0).first, 0.0);
+    EXPECT_EQ(sim.drive().step_edges(sim.options().duration).second, sim.options().duration);
+    EXPECT_EQ(sim.drive().step_edges(0.0).first, 0.0);
     // A traced state at the last boundary is turned back at T too: it is the output.
-    const CMatrix psi0 = sim.initial_columns();
+    const CMatrix psi0 = sim.states().initial_columns();
     CMatrix last;
     solver::StepObserver observe;
     observe.steps = {steps};

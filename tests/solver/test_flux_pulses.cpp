@@ -139,13 +139,13 @@ evolution: {solver: trotter, order: 2, steps: 100}
   };
   const auto plain = build("");
   const auto flux = build("  - {qubit: b, operator: flux, shape: cos, amplitude: 0.1, duration: 20}");
-  ASSERT_EQ(flux->channels().size(), 4U);  // n on a; cos(phi), sin(phi) and the gauge's n on b
-  for (std::size_t j = 1; j < 4; ++j) EXPECT_EQ(flux->channels()[j].mode, 1);
+  ASSERT_EQ(flux->drive().channels().size(), 4U);  // n on a; cos(phi), sin(phi) and the gauge's n on b
+  for (std::size_t j = 1; j < 4; ++j) EXPECT_EQ(flux->drive().channels()[j].mode, 1);
   EXPECT_EQ(flux->stats().drive_eigendecompositions, 4);
   const double D = 64.0, d = 4.0;
-  const double extra = flux->flops_per_column_step() - plain->flops_per_column_step();
+  const double extra = flux->work().flops_per_column_step - plain->work().flops_per_column_step;
   std::printf("trotter2 work per column step: %.0f without, %.0f with the flux pulse (D = 64)\n",
-              plain->flops_per_column_step(), flux->flops_per_column_step());
+              plain->work().flops_per_column_step, flux->work().flops_per_column_step);
   EXPECT_LE(extra, 6 * 8.0 * D * d);  // the 3 channels, each split into two half steps
 }
 

@@ -414,7 +414,7 @@ TEST(LindbladAdjoint, MatchesFiniteDifferencesForT1TphiAndAmplitude) {
     double dA = 0.0;
     auto on_step = [&](int, double t, const std::vector<double>& dc) {
       std::vector<double> coeff;
-      sim.drive_coefficients(t, coeff);
+      sim.drive().drive_coefficients(t, coeff);
       dA += dc[0] * coeff[0] / 0.021;  // channel 0 is pulse 0 on q0, c = A f(t)
     };
     for (int interval : {0, 7}) {

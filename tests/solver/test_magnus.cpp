@@ -102,7 +102,7 @@ TEST(Magnus4, OrderOtherThanFourIsAnInputError) {
   c.evolution.solver = Solver::trotter;
   c.evolution.order = 4;
   Simulator trotter(io::evolution_plan(c), 1);
-  EXPECT_EQ(sim.gates_per_step(), 2 * trotter.gates_per_step());
+  EXPECT_EQ(sim.work().gates_per_step, 2 * trotter.work().gates_per_step);
 }
 
 }  // namespace

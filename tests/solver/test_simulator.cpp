@@ -145,7 +145,7 @@ TEST(Simulator, CacheIsReusedForNewPulseParameters) {
   EXPECT_EQ(before.static_factor_builds, 1);
   EXPECT_EQ(before.drive_eigendecompositions, 3);
   const CMatrix a = sim.evolve().columns;
-  std::vector<pulse::Pulse> pulses = sim.pulses();
+  std::vector<pulse::Pulse> pulses = sim.drive().pulses();
   for (auto& p : pulses) p.set({pulse::Param::amplitude, 0}, p.amplitude() * 0.9);
   sim.replace_pulses(std::move(pulses));
   const CMatrix b = sim.evolve().columns;
@@ -187,9 +187,9 @@ TEST(Simulator, InitialStateLabels) {
   c.evolution.initial_states.kind = InitialStates::Kind::list;
   c.evolution.initial_states.labels = {"012", "200"};
   Simulator sim(io::evolution_plan(c), 1);
-  EXPECT_EQ(sim.initial_indices(), (std::vector<Index>{5, 18}));
-  EXPECT_EQ(sim.initial_labels(), (std::vector<std::string>{"012", "200"}));
-  EXPECT_FALSE(sim.initial_states_are_computational());
+  EXPECT_EQ(sim.states().initial_indices(), (std::vector<Index>{5, 18}));
+  EXPECT_EQ(sim.states().initial_labels(), (std::vector<std::string>{"012", "200"}));
+  EXPECT_FALSE(sim.states().initial_states_are_computational());
   const CMatrix all = evolve_all(c);
   const CMatrix two = sim.evolve().columns;
   EXPECT_LT(max_abs(two.col(0) - all.col(5)), 1e-13);
@@ -232,33 +232,33 @@ TEST(Simulator, PulseSamplesAreWhatTheSolverEvaluates) {
   c.evolution.steps = 90;
   c.pulses[1].delay = 3.0;  // the second pulse starts later: zeros before it
   Simulator sim(io::evolution_plan(c), 1);
-  const PulseSamples ps = sim.pulse_samples();
+  const PulseSamples ps = sim.drive().pulse_samples();
   ASSERT_EQ(ps.time.size(), 90u);
   ASSERT_EQ(ps.values.size(), 2u);
   EXPECT_EQ(ps.names, (std::vector<std::string>{"pulses[0]", "pulses[1]"}));
-  const auto coefficients = sim.substep_coefficients();
+  const auto coefficients = sim.drive().substep_coefficients();
   std::vector<double> coeff;
   for (int u = 0; u < 90; ++u) {
-    EXPECT_NEAR(ps.time[static_cast<std::size_t>(u)], (u + 0.5) * sim.dt(), 1e-15 * sim.options().duration);
+    EXPECT_NEAR(ps.time[static_cast<std::size_t>(u)], (u + 0.5) * sim.options().dt(), 1e-15 * sim.options().duration);
     coefficients(u, coeff);
-    for (std::size_t j = 0; j < sim.channels().size(); ++j) {
-      const DriveChannel& ch = sim.channels()[j];
+    for (std::size_t j = 0; j < sim.drive().channels().size(); ++j) {
+      const DriveChannel& ch = sim.drive().channels()[j];
       EXPECT_EQ(coeff[j], ps.values[static_cast<std::size_t>(ch.pulse)][static_cast<std::size_t>(u)] * ch.factor);
     }
   }
   EXPECT_EQ(ps.values[1][0], 0.0);  // t = 0.5 dt is before the delayed pulse
   c.evolution.solver = Solver::magnus4;
   Simulator magnus(io::evolution_plan(c), 1);
-  const PulseSamples pm = magnus.pulse_samples();
+  const PulseSamples pm = magnus.drive().pulse_samples();
   ASSERT_EQ(pm.time.size(), 180u);
   const double h = std::sqrt(3.0) / 6.0;
   for (int s = 0; s < 90; ++s) {
-    EXPECT_NEAR(pm.time[2 * static_cast<std::size_t>(s)], (s + 0.5 - h) * magnus.dt(), 1e-13);
-    EXPECT_NEAR(pm.time[2 * static_cast<std::size_t>(s) + 1], (s + 0.5 + h) * magnus.dt(), 1e-13);
+    EXPECT_NEAR(pm.time[2 * static_cast<std::size_t>(s)], (s + 0.5 - h) * magnus.options().dt(), 1e-13);
+    EXPECT_NEAR(pm.time[2 * static_cast<std::size_t>(s) + 1], (s + 0.5 + h) * magnus.options().dt(), 1e-13);
     for (std::size_t p = 0; p < 2; ++p)
       for (std::size_t i = 0; i < 2; ++i) {
         const double t = pm.time[2 * static_cast<std::size_t>(s) + i];
-        EXPECT_EQ(pm.values[p][2 * static_cast<std::size_t>(s) + i], magnus.pulses()[p].value(t));
+        EXPECT_EQ(pm.values[p][2 * static_cast<std::size_t>(s) + i], magnus.drive().pulses()[p].value(t));
       }
   }
 }

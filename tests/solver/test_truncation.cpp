@@ -53,7 +53,7 @@ std::vector<double> checked(const solver::Simulator& sim) {
 /// columns; open: the diagonal of each input |k><k|).
 void raise_direct(const solver::Simulator& sim, const CMatrix& state, bool open, std::vector<double>& top) {
   const device::Device& dev = sim.device();
-  const Index D = dev.dim(), n = static_cast<Index>(sim.initial_indices().size());
+  const Index D = dev.dim(), n = static_cast<Index>(sim.states().initial_indices().size());
   for (Index q = 0; q < state.cols(); ++q) {
     if (open && q % n != q / n) continue;
     for (int m = 0; m < dev.num_modes(); ++m) {
@@ -71,12 +71,12 @@ std::vector<double> seen_at_every_step(const solver::Simulator& sim) {
   std::vector<double> top(static_cast<std::size_t>(sim.device().num_modes()), 0.0);
   solver::StepObserver o;
   for (int s = 0; s <= sim.options().steps; ++s) o.steps.push_back(s);
-  const bool open = sim.is_open();
+  const bool open = sim.options().open;
   o.state = [&](int /*step*/, const CMatrix& x) { raise_direct(sim, x, open, top); };
   if (open)
-    (void)sim.evolve_density(sim.initial_density(), {}, o);
+    (void)sim.evolve_density(sim.states().initial_density(), {}, o);
   else
-    (void)sim.evolve_product(sim.initial_columns(), {}, o);
+    (void)sim.evolve_product(sim.states().initial_columns(), {}, o);
   return top;
 }
 
@@ -85,12 +85,12 @@ TEST(Truncation, MatchesADenseBruteForceAtEveryStep) {
   const Built b = build(dir, "{solver: expm, steps: 300}");
   const solver::Simulator& sim = *b.sim;
   std::vector<double> expected(3, 0.0);
-  CMatrix psi = sim.initial_columns();
-  const double dt = sim.dt();
+  CMatrix psi = sim.states().initial_columns();
+  const double dt = sim.options().dt();
   for (int s = 0; s <= sim.options().steps; ++s) {
     raise_direct(sim, psi, false, expected);
     if (s == sim.options().steps) break;
-    psi = linalg::expm_hermitian(sim.dense_hamiltonian((s + 0.5) * dt), kTwoPi * dt) * psi;
+    psi = linalg::expm_hermitian(dense_hamiltonian(sim, (s + 0.5) * dt), kTwoPi * dt) * psi;
   }
   const std::vector<double> got = checked(sim);
   ASSERT_EQ(got.size(), 3u);
@@ -136,7 +136,7 @@ TEST(Truncation, AdaptiveChecksTheEnd) {
   const std::vector<double> got = checked(*b.sim);
   ASSERT_EQ(got.size(), 3u);
   std::vector<double> end(3, 0.0);
-  raise_direct(*b.sim, b.sim->evolve_product(b.sim->initial_columns()), false, end);
+  raise_direct(*b.sim, b.sim->evolve_product(b.sim->states().initial_columns()), false, end);
   for (std::size_t m = 0; m < 3; ++m) EXPECT_NEAR(got[m], end[m], 1e-9) << m;
 }
 

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Size rules of the code (docs/architecture.md "Style"): no source file over 800 lines, and
+`solver::Simulator` (include/qevolve/simulator.hpp) at most 20 public member functions -- its
+drive, states, statistics and outputs are their own types (DriveModel, StateMap, CacheStats,
+StepWork), reached through const references.
+
+Run from anywhere:  python3 tests/architecture/check_sizes.py [ROOT]   (standard library only)
+Exit status 1 with one line per violation, else 0 with the figures.
+"""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+MAX_LINES = 800
+MAX_SIMULATOR_PUBLIC = 20
+SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cu", ".py")
+
+
+def public_member_functions(header: str, name: str) -> list[str]:
+    """The public member functions of `class name` in `header` (constructors, the destructor and
+    deleted or defaulted members not counted), one string each."""
+    start = re.search(r"\bclass\s+" + name + r"\s*\{", header)
+    if not start:
+        raise ValueError(f"class {name} not found")
+    body, depth, i = [], 1, start.end()
+    while depth and i < len(header):  # the class body, nested braces included
+        c = header[i]
+        depth += c == "{"
+        depth -= c == "}"
+        body.append(c)
+        i += 1
+    text = re.sub(r"//[^\n]*", "", "".join(body))
+    # Only the top level of the class: drop the bodies of inline members and nested types.
+    flat, depth = [], 0
+    for c in text:
+        if c == "{":
+            depth += 1
+            flat.append(";" if depth == 1 else "")
+        elif c == "}":
+            depth -= 1
+        elif depth == 0:
+            flat.append(c)
+    public, found = False, []
+    for stmt in "".join(flat).split(";"):
+        stmt = " ".join(stmt.split())
+        access = re.match(r"^(public|private|protected)\s*:\s*", stmt)
+        while access:
+            public = access.group(1) == "public"
+            stmt = stmt[access.end():]
+            access = re.match(r"^(public|private|protected)\s*:\s*", stmt)
+        if not public or "(" not in stmt or stmt.startswith(("friend", "using", "struct", "enum", "class")):
+            continue
+        if re.search(r"=\s*(delete|default)$", stmt) or "operator=" in stmt:
+            continue
+        callee = re.search(r"(~?\w+)\s*\(", stmt).group(1)
+        if callee in (name, "~" + name):
+            continue
+        found.append(callee)
+    return found
+
+
+def main() -> int:
+    root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2])
+    failures = []
+    files = subprocess.run(["git", "-C", str(root), "ls-files"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    sources = [f for f in files if f.endswith(SOURCE_SUFFIXES)]
+    longest = (0, "")
+    for f in sources:
+        path = root / f
+        if not path.is_file():
+            continue
+        n = len(path.read_text(errors="replace").splitlines())
+        longest = max(longest, (n, f))
+        if n > MAX_LINES:
+            failures.append(f"{f}: {n} lines (at most {MAX_LINES})")
+    members = public_member_functions((root / "include/qevolve/simulator.hpp").read_text(), "Simulator")
+    if len(members) > MAX_SIMULATOR_PUBLIC:
+        failures.append(f"include/qevolve/simulator.hpp: Simulator has {len(members)} public member functions "
+                        f"(at most {MAX_SIMULATOR_PUBLIC}): {', '.join(members)}")
+    for line in failures:
+        print(line)
+    if failures:
+        return 1
+    print(f"check_sizes: {len(sources)} source files, the longest {longest[1]} ({longest[0]} lines); "
+          f"Simulator: {len(members)} public member functions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
