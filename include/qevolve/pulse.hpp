@@ -59,10 +59,11 @@ class Pulse {
  public:
   /// Resolves a config entry. `auto_frequency` is used when spec.frequency_mode != value;
   /// `matrix_element01` = |<0|O|1>| of the drive operator, used for `amplitude: auto`.
-  /// The spec must have passed the resolution stage (io::resolve): inconsistent or missing
-  /// shape keys, keys that do not belong to the shape and out-of-range values throw
-  /// UnvalidatedInput; a non-finite `auto_frequency` or a zero |<0|O|1>| for `amplitude: auto`
-  /// NumericalError. spec.crosstalk is not used here (the simulator applies the factors).
+  /// The spec must have passed the resolution stage (io::check_pulse_spec, which refuses
+  /// inconsistent or missing shape keys, keys that do not belong to the shape and out-of-range
+  /// values): a missing key it reads is a precondition failure (std::logic_error). A non-finite
+  /// `auto_frequency` or a zero |<0|O|1>| for `amplitude: auto` is a NumericalError.
+  /// spec.crosstalk is not used here (the simulator applies the factors).
   Pulse(const PulseSpec& spec, double auto_frequency, double matrix_element01);
 
   /// f(t) at global time t (ns), GHz. No allocation.
@@ -92,9 +93,9 @@ class Pulse {
   void set(const ParamRef& p, double v);
 
   /// The parameters named by spec.optimize (the same entry this pulse was built from), in
-  /// order, without duplicates. UnvalidatedInput at "<path>.optimize" for a name that is not a
-  /// parameter of this pulse (unknown, not used by the shape, or a derived shape key): the
-  /// resolution stage rejects those first.
+  /// order, without duplicates. A name that is not a parameter of this pulse (unknown, not used
+  /// by the shape, or a derived shape key) is a precondition failure (std::logic_error): the
+  /// resolution stage refuses those first (io::check_pulse_spec).
   [[nodiscard]] std::vector<ParamRef> trainable(const PulseSpec& spec) const;
 
   [[nodiscard]] Shape shape() const { return shape_; }
@@ -130,22 +131,15 @@ class Pulse {
   /// "pulses[3].<k>", for messages.
   [[nodiscard]] std::string key(const std::string& k) const { return path_ + "." + k; }
 
-  // The constructor's stages (src/pulse/resolve.cpp), each throwing UnvalidatedInput at the key
-  // a violated precondition names. `desc` describes the pulse ("a drag pulse with base cos").
-  /// The envelope formula: drag's base (cos or gaussian), else the shape itself.
-  [[nodiscard]] Shape checked_base(const PulseSpec& spec) const;
-  /// No shape key, lambda or values that the shape does not take.
-  void check_keys(const PulseSpec& spec, const EnumRow<Shape>& row, const std::string& desc) const;
-  /// Every number finite; duration, ramp, sigma, c > 0; plateau, delay >= 0.
-  void check_numbers(const PulseSpec& spec) const;
+  // The constructor's stages (src/pulse/resolve.cpp), on a spec the resolution stage has
+  // checked (io::check_pulse_spec); each asserts the keys it reads (precondition()).
   /// The shape keys of each ShapeFamily (the two-of-three rule) into geom_ and given_.
-  void resolve_length(const PulseSpec& spec, const std::string& desc);
-  void resolve_ramps(const PulseSpec& spec, const std::string& desc);
-  void resolve_gauss(const PulseSpec& spec, const std::string& desc);
-  void resolve_edges(const PulseSpec& spec, const std::string& desc);
+  void resolve_length(const PulseSpec& spec);
+  void resolve_ramps(const PulseSpec& spec);
+  void resolve_gauss(const PulseSpec& spec);
+  void resolve_edges(const PulseSpec& spec);
   /// amplitude_: the config's value, `auto` from the angle, or 1 for the values shapes.
-  void resolve_amplitude(const PulseSpec& spec, const std::string& desc, ShapeFamily family,
-                         double matrix_element01);
+  void resolve_amplitude(const PulseSpec& spec, ShapeFamily family, double matrix_element01);
   /// Sets shape key `k` (duration, ramp, plateau, sigma, c) to `v` with the other given keys
   /// fixed; throws NumericalError (nothing changed) if the shape leaves its domain.
   void set_shape_key(Param k, double v);

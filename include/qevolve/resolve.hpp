@@ -37,6 +37,14 @@ void check_trainable(const Config& config);
 /// `check` uses Purpose::optimize when the config has an `optimize` section, else evolve.
 device::ResolvedDevice resolve(const Config& config, Purpose purpose);
 
+/// One pulse entry on its own (docs/pulses.md "Shapes"), the stage's rules that pulse::Pulse
+/// assumes: drag's base, only the keys the shape takes, finite numbers (duration, ramp, sigma,
+/// c > 0; plateau, delay >= 0), the two-of-three rule and its relations, `amplitude: auto` and
+/// `angle`, the names of its `optimize:` list. The first InputError, located at the key. The
+/// loader refuses a file's entries first with its own messages; this is the rule for a Config
+/// built without it (src/io/resolve_pulse_spec.cpp).
+void check_pulse_spec(const Config& config, const PulseSpec& spec);
+
 /// The matrix of a `matrix_file` gate (dataset /unitary, relative to the config's folder),
 /// checked: readable, 2^k x 2^k for its k qubits, finite, unitary to 1e-10. The stage and the
 /// fidelity layer's target build both read it through this.

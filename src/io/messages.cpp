@@ -29,6 +29,7 @@ constexpr const char* kOverLimit =
     "${DIM} states${COLUMNS}${CONTEXT}: ${PART} ${PART_BYTES}${TOTAL}; ${LIMIT} available (${SOURCE})";
 constexpr const char* kModeNames = "a mode name of the device: ${NAMES}";
 constexpr const char* kDriveOperators = "${OPERATORS}";
+constexpr const char* kPulseNotParameter = "'${NAME}' is not a parameter of ${DESC}";
 
 constexpr std::array kTable{
     // --- reading the file ------------------------------------------------------------------
@@ -306,6 +307,46 @@ constexpr std::array kTable{
           "exponential, an eighth of the carrier's period, and one sample long)",
           "larger sigma or tau, an exponential's amplitude further from -1 with predistort, fewer samples "
           "over the evolution, or a shorter evolution"},
+    // --- resolution stage: one pulse entry (the texts the pulse layer gave them) ------------
+    Entry{Msg::PulseDragBase, "drag base must be ${BASES}, not ${BASE}", nullptr},
+    Entry{Msg::PulseBaseNotDrag, "base applies only to shape drag, not to ${SHAPE}", nullptr},
+    Entry{Msg::PulseKeyForeign, "${KEY} does not apply to ${DESC}", "the keys of ${DESC}: ${KEYS}"},
+    Entry{Msg::PulseNotFinite, "${KEY} must be a finite number", nullptr},
+    Entry{Msg::PulseDelayNegative, "delay must be >= 0 ns, got ${VALUE}", nullptr},
+    Entry{Msg::PulseNotPositive, "${KEY} must be > 0, got ${VALUE}", nullptr},
+    Entry{Msg::PulsePlateauNegative, "plateau must be >= 0, got ${VALUE}", nullptr},
+    Entry{Msg::PulseNeedsDuration, "${DESC} needs a duration", "duration: the length in ns"},
+    Entry{Msg::PulseNeedsValue, "${SHAPE} needs at least one value", "values: [v0, v1, ...] in GHz"},
+    Entry{Msg::PulseSplineValues, "${SHAPE} needs at least 4 control values, got ${COUNT}",
+          "values: [v0, v1, v2, v3, ...] in GHz"},
+    Entry{Msg::PulseTwoOfThree, "${DESC} needs two of ${KEYS}; ${GIVEN}", "${RELATION}"},
+    Entry{Msg::PulseRampsInconsistent,
+          "duration ${DURATION}, plateau ${PLATEAU} and ramp ${RAMP} are inconsistent: plateau + 2*ramp = ${SUM}",
+          "only two of them, or duration = plateau + 2*ramp"},
+    Entry{Msg::PulseRampTooLong,
+          "ramp ${RAMP} is longer than half the duration ${DURATION}: plateau = duration - 2*ramp = ${PLATEAU}",
+          "ramp <= duration/2"},
+    Entry{Msg::PulseNoRamp, "plateau ${PLATEAU} leaves no ramp in duration ${DURATION}", "plateau < duration"},
+    Entry{Msg::PulseGaussInconsistent,
+          "duration ${DURATION}, sigma ${SIGMA} and c ${C} are inconsistent: 2*c*sigma = ${PRODUCT}",
+          "only two of them, or duration = 2*c*sigma"},
+    Entry{Msg::PulseEdgesMissing,
+          "${DESC} needs all three of duration, sigma, c (independent: the rise is centred at c*sigma, the "
+          "fall at duration - c*sigma); ${KEY} is missing",
+          nullptr},
+    Entry{Msg::PulseEdgesOrder,
+          "duration ${DURATION} must exceed 2*c*sigma = ${PRODUCT} (the rise centre c*sigma must come before "
+          "the fall centre duration - c*sigma)",
+          nullptr},
+    Entry{Msg::PulseAutoValues, "amplitude: auto does not apply to ${DESC}: its values are the drive in GHz",
+          nullptr},
+    Entry{Msg::PulseAutoNeedsAngle, "amplitude: auto needs an angle", "angle: the rotation angle in rad"},
+    Entry{Msg::PulseAngleWithoutAuto, "angle is only used with amplitude: auto", nullptr},
+    Entry{Msg::PulseNotParameter, kPulseNotParameter, "one of ${ALLOWED}"},
+    Entry{Msg::PulseNotParameterHere, kPulseNotParameter, nullptr},
+    Entry{Msg::PulseParamDerived,
+          "'${NAME}' of ${DESC} is derived from the given ${HELD}; to train it, give ${NAME} and only one of them",
+          nullptr},
     // --- resolution stage: evolution -------------------------------------------------------
     Entry{Msg::SingleOpen, "precision: single is for closed systems, but `evolution.noise` is given",
           "precision: double for an open system"},
@@ -463,6 +504,10 @@ constexpr std::array kTable{
     Entry{Msg::NounOtherName, "another file name", nullptr},
     Entry{Msg::NounOtherNameSuch, "another file name such as ${NAME}", nullptr},
     Entry{Msg::NounOutputFlag, "-o ${NAME}", nullptr},
+    Entry{Msg::ContextPulseNamed, "a ${SHAPE} pulse", nullptr},
+    Entry{Msg::ContextDragNamed, "a drag pulse with base ${BASE}", nullptr},
+    Entry{Msg::NounGivenNone, "none is given", nullptr},
+    Entry{Msg::NounGivenOnly, "only ${KEYS} is given", nullptr},
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(Msg::kCount),

@@ -8,7 +8,8 @@
 // Entries whose names start with `Noun`, `Relation`, `Formula`, `Condition`, `Expect` or
 // `Context` are fragments used to build other messages (the "expected ..." part of a range,
 // "a list", "a `cos` pulse", ...); they have no expected part. A rule checked both by the
-// loader and, for configs built without it, by the stage raises the same entry in both.
+// loader and, for configs built without it, by the stage raises the same entry in both, except
+// a pulse entry's own rules (Pulse*, resolve_pulse_spec.cpp), which keep the pulse layer's texts.
 // The loader raises with Doc::fail, the stage with fail(config, key, Msg, args) below (located
 // by Config::fail), a flag's check with input_error. Tests assert the rendered texts.
 #pragma once
@@ -178,6 +179,30 @@ enum class Msg {
   TraceTimeAfterEnd,
   TraceTimesOneStep,
   LinePanels,
+  // --- resolution stage: one pulse entry (resolve_pulse_spec.cpp) -------------------------
+  PulseDragBase,
+  PulseBaseNotDrag,
+  PulseKeyForeign,
+  PulseNotFinite,
+  PulseDelayNegative,
+  PulseNotPositive,
+  PulsePlateauNegative,
+  PulseNeedsDuration,
+  PulseNeedsValue,
+  PulseSplineValues,
+  PulseTwoOfThree,
+  PulseRampsInconsistent,
+  PulseRampTooLong,
+  PulseNoRamp,
+  PulseGaussInconsistent,
+  PulseEdgesMissing,
+  PulseEdgesOrder,
+  PulseAutoValues,
+  PulseAutoNeedsAngle,
+  PulseAngleWithoutAuto,
+  PulseNotParameter,
+  PulseNotParameterHere,
+  PulseParamDerived,
   // --- resolution stage: evolution (resolve.cpp, sweep_axis.cpp) -------------------------
   SingleOpen,
   SingleNotSplitSplitting,
@@ -293,6 +318,10 @@ enum class Msg {
   NounOtherName,
   NounOtherNameSuch,
   NounOutputFlag,
+  ContextPulseNamed,
+  ContextDragNamed,
+  NounGivenNone,
+  NounGivenOnly,
   kCount  // number of messages; keep last
 };
 

@@ -48,16 +48,6 @@ struct Modes {
   }
 };
 
-/// A layer's precondition failure while the stage asks it to compute something, located.
-template <typename F>
-void located(const Config& config, F&& f) {
-  try {
-    f();
-  } catch (const UnvalidatedInput& e) {
-    config.fail(e.key_path(), e.problem(), e.expected());
-  }
-}
-
 /// Why `op` cannot drive `mode` (docs/device.md "Drive operators").
 Msg operator_problem(const device::ModeParams& mode, const std::string& op) {
   if (op == "flux" && mode.type == ModeType::transmon) return Msg::PulseFluxFixedTransmon;
@@ -102,11 +92,8 @@ double check_pulses(const Config& config, const Modes& modes) {
                               : Msg::CrosstalkNoOperator,
              {{"NAME", other}, {"OP", op}});
     }
-    located(config, [&] {
-      const pulse::Pulse p(spec, 0.0, 1.0);  // shape keys, ranges; auto values come later
-      (void)p.trainable(spec);
-      latest = std::max(latest, p.end());
-    });
+    check_pulse_spec(config, spec);  // shape keys, ranges, `optimize:` names; auto values come later
+    latest = std::max(latest, pulse::Pulse(spec, 0.0, 1.0).end());
   }
   return latest;
 }
