@@ -30,9 +30,9 @@ struct DeviceParam {
 
 /// The trainable device parameters named by the `optimize:` lists of `qubits` and `couplings`
 /// (config.device.qubits and device.couplings) (after preset merging), modes first (mode order, then list order), then
-/// couplings (coupling order). Coupling indices are those of Device::couplings(). InputError
-/// (located at "<path>.optimize") for a key the merged mode's type does not have, or a
-/// coupling key that is zero/absent and cannot act (e.g. dipole on a fluxonium pair).
+/// couplings (coupling order). Coupling indices are those of Device::couplings(). The loader
+/// and the stage refuse (located at "<path>.optimize") a key the entry or the merged mode's type
+/// does not have; here such a key is a precondition failure (std::logic_error).
 [[nodiscard]] std::vector<DeviceParam> trainable_device_params(const std::vector<ModeEntry>& qubits,
                                                                const std::vector<CouplingEntry>& couplings,
                                                                const Device& device);

@@ -46,7 +46,8 @@ using qevolve::gate_takes_angle;
 /// The matrix of a named gate (2x2 or 4x4; a two-qubit gate's first qubit is the most
 /// significant bit, so CNOT = |0><0| (x) I + |1><1| (x) X with the control first).
 /// RX/RY/RZ(angle) = exp(-i angle sigma / 2); SX = 1/2 [[1+i, 1-i], [1-i, 1+i]];
-/// SQRT_ISWAP is the principal square root of ISWAP. Throws UnvalidatedInput for an unknown name.
+/// SQRT_ISWAP is the principal square root of ISWAP. An unknown name is a precondition failure
+/// (std::logic_error): the resolution stage refuses it (UnknownGate).
 [[nodiscard]] CMatrix standard_gate(const std::string& name, double angle = 0.0);
 
 /// u <- G_embedded u, where `gate` (2^k x 2^k) acts on the listed qubit positions (the first
@@ -59,9 +60,9 @@ void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits,
 /// in mode order (resonators excluded); d = 2^qubit_names.size(). `file_gates[k]` is the matrix
 /// of gate k when it is a `matrix_file` gate (2^k x 2^k for its k listed qubits, read and
 /// checked by the resolution stage: io::target_unitary), empty otherwise; may be empty when no
-/// gate is one. The gates' names, angles and qubits are the stage's checks; what reaches here
-/// otherwise fails with UnvalidatedInput (a qubit that is not a qubit of the device, a wrong
-/// number of qubits, an unknown gate).
+/// gate is one. The gates' names, angles and qubits are the stage's checks (io::resolve); a
+/// qubit that is not a qubit of the device, a wrong number of qubits or an unknown gate is a
+/// precondition failure here (std::logic_error).
 [[nodiscard]] CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>& qubit_names,
                                      const std::vector<CMatrix>& file_gates = {});
 

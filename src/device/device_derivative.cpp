@@ -2,6 +2,7 @@
 // and of the dressed basis (include/qevolve/device_derivative.hpp).
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "qevolve/device_derivative.hpp"
@@ -24,7 +25,8 @@ double& mode_field(ModeParams& p, const std::string& key) {
   if (key == "asymmetry") return p.asymmetry;
   if (key == "frequency") return p.frequency;
   if (key == "anharmonicity") return p.anharmonicity;
-  unvalidated(key, "`" + key + "` is not a mode parameter");  // the stage checks `optimize:` keys
+  // The stage refuses a key that is not a mode parameter (`optimize:` lists, gradient keys).
+  throw std::logic_error("device parameters: " + key + ": not a mode parameter (the resolution stage refuses it)");
 }
 
 double& coupling_field(Coupling& c, const std::string& key) {
@@ -32,7 +34,7 @@ double& coupling_field(Coupling& c, const std::string& key) {
   if (key == "inductive") return c.inductive;
   if (key == "dipole") return c.dipole;
   if (key == "cross_kerr") return c.cross_kerr;
-  unvalidated(key, "`" + key + "` is not a coupling parameter");
+  throw std::logic_error("device parameters: " + key + ": not a coupling parameter (the resolution stage refuses it)");
 }
 
 /// d(coupling matrix)/dtheta for modes ordered (lo, hi), as Device::static_terms orders them.

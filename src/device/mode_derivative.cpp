@@ -11,6 +11,7 @@
 #include <lapacke.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "mode_internal.hpp"
@@ -31,7 +32,8 @@ struct Internal {
 
 [[noreturn]] void bad_key(const Mode& m, std::string_view key) {
   // The stage refuses a key the mode's type does not train (`optimize:` lists).
-  unvalidated(std::string(key), "mode `" + m.name() + "` has no trainable parameter `" + std::string(key) + "`");
+  throw std::logic_error("mode derivative: " + std::string(key) + ": a parameter mode `" + m.name() +
+                         "` does not train (the resolution stage refuses it)");
 }
 
 Internal fluxonium_internal(const Mode& m, std::string_view key) {

@@ -13,6 +13,7 @@ CMatrix standard_gate(const std::string& name, double angle) {
   const cplx I(0.0, 1.0);
   const double r2 = 1.0 / std::numbers::sqrt2;
   const double c = std::cos(0.5 * angle), s = std::sin(0.5 * angle);
+  precondition(gate_arity(name) != 0, "standard_gate", "target.gates", "an unknown gate");
   CMatrix m;
   if (gate_arity(name) == 1) {
     m.resize(2, 2);
@@ -40,28 +41,25 @@ CMatrix standard_gate(const std::string& name, double angle) {
       m << std::polar(1.0, -0.5 * angle), 0.0, 0.0, std::polar(1.0, 0.5 * angle);  // RZ
     return m;
   }
-  if (gate_arity(name) == 2) {
-    m = CMatrix::Identity(4, 4);
-    if (name == "CNOT") {
-      m(2, 2) = m(3, 3) = 0.0;
-      m(2, 3) = m(3, 2) = 1.0;
-    } else if (name == "CZ") {
-      m(3, 3) = -1.0;
-    } else if (name == "CPHASE") {
-      m(3, 3) = std::polar(1.0, angle);  // diag(1, 1, 1, e^{i angle})
-    } else if (name == "SWAP") {
-      m(1, 1) = m(2, 2) = 0.0;
-      m(1, 2) = m(2, 1) = 1.0;
-    } else if (name == "ISWAP") {
-      m(1, 1) = m(2, 2) = 0.0;
-      m(1, 2) = m(2, 1) = I;
-    } else {  // SQRT_ISWAP: principal root of the {01, 10} block iX = exp(i pi/2 X)
-      m(1, 1) = m(2, 2) = r2;
-      m(1, 2) = m(2, 1) = I * r2;
-    }
-    return m;
+  m = CMatrix::Identity(4, 4);  // a two-qubit gate
+  if (name == "CNOT") {
+    m(2, 2) = m(3, 3) = 0.0;
+    m(2, 3) = m(3, 2) = 1.0;
+  } else if (name == "CZ") {
+    m(3, 3) = -1.0;
+  } else if (name == "CPHASE") {
+    m(3, 3) = std::polar(1.0, angle);  // diag(1, 1, 1, e^{i angle})
+  } else if (name == "SWAP") {
+    m(1, 1) = m(2, 2) = 0.0;
+    m(1, 2) = m(2, 1) = 1.0;
+  } else if (name == "ISWAP") {
+    m(1, 1) = m(2, 2) = 0.0;
+    m(1, 2) = m(2, 1) = I;
+  } else {  // SQRT_ISWAP: principal root of the {01, 10} block iX = exp(i pi/2 X)
+    m(1, 1) = m(2, 2) = r2;
+    m(1, 2) = m(2, 1) = I * r2;
   }
-  unvalidated("target.gates", "unknown gate `" + name + "`", "one of " + known_gates());
+  return m;
 }
 
 void apply_gate(CMatrix& u, const CMatrix& gate, const std::vector<int>& qubits, int num_qubits) {
@@ -97,21 +95,21 @@ CMatrix target_unitary(const TargetSpec& target, const std::vector<std::string>&
   CMatrix u = CMatrix::Identity(d, d);
   for (std::size_t k = 0; k < target.gates.size(); ++k) {
     const GateSpec& g = target.gates[k];
-    // The gate, its angle and its qubit count are the resolution stage's checks (io::resolve);
-    // an unknown name still fails in standard_gate, an unknown qubit below.
+    // The gate, its angle, its qubits and their count are the resolution stage's checks
+    // (io::resolve: UnknownGate, NotAQubit, GateQubitCount, GateMatrixShape); asserted here.
     const bool from_file = g.gate.empty();
     const std::string qkey = g.path + ".qubits";
     std::vector<int> pos;
     for (const std::string& name : g.qubits) {
       const auto it = std::find(qubit_names.begin(), qubit_names.end(), name);
-      if (it == qubit_names.end()) unvalidated(qkey, "`" + name + "` is not a qubit of the device");
+      precondition(it != qubit_names.end(), "target_unitary", qkey, "a gate on a mode that is not a qubit of the device");
       pos.push_back(static_cast<int>(it - qubit_names.begin()));
     }
     precondition(!from_file || (k < file_gates.size() && file_gates[k].size() > 0), "target_unitary", g.path,
                  "a matrix_file gate whose matrix was not read");
     const CMatrix gate = from_file ? file_gates[k] : standard_gate(g.gate, g.angle.value_or(0.0));
-    if (gate.rows() != Index{1} << pos.size())
-      unvalidated(qkey, "gate acts on a different number of qubits than listed");
+    precondition(gate.rows() == Index{1} << pos.size(), "target_unitary", qkey,
+                 "a gate on another number of qubits than listed");
     apply_gate(u, gate, pos, n);  // U_t <- G U_t: later gates act after earlier ones
   }
   return u;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <numbers>
 #include <random>
+#include <stdexcept>
 
 #include "fidelity_test_util.hpp"
 #include "qevolve/fidelity.hpp"
@@ -97,7 +98,7 @@ TEST(Gates, ArityAndUnknown) {
   EXPECT_TRUE(gate_takes_angle("CPHASE"));
   EXPECT_FALSE(gate_takes_angle("CZ"));
   EXPECT_EQ(gates_with_angle(), "RX, RY, RZ and CPHASE");
-  EXPECT_THROW(static_cast<void>(standard_gate("CCX")), UnvalidatedInput);  // io::resolve rejects it
+  EXPECT_THROW(static_cast<void>(standard_gate("CCX")), std::logic_error);  // io::resolve rejects it
 }
 
 // --- composition --------------------------------------------------------------------------
@@ -241,7 +242,7 @@ TEST(Target, LocatedErrors) {
   EXPECT_NO_THROW(resolve_target({gate("CPHASE", {"q1", "q0"}, 0, 0.3)}, {"q0", "q1"}));
   EXPECT_THROW(resolve_target({gate("CCX", {"q0"}, 0)}, {"q0"}), InputError);
   // The fidelity layer itself only checks its preconditions.
-  EXPECT_THROW(static_cast<void>(build({gate("CCX", {"q0"}, 0)}, {"q0"})), UnvalidatedInput);
+  EXPECT_THROW(static_cast<void>(build({gate("CCX", {"q0"}, 0)}, {"q0"})), std::logic_error);
 }
 
 // --- matrix_file ----------------------------------------------------------------------------
