@@ -31,6 +31,16 @@ void write_optimize_record(const std::string& path, const optimize::Record& reco
 /// truncated, another kind of file, inconsistent sizes) is an InputError naming the file.
 [[nodiscard]] optimize::Record read_optimize_record(const std::string& path);
 
+/// A checkpoint to resume from (`--resume`) that is of another run: another number of
+/// parameters, another start point `x0` (optimize::same_point), another method or (adam)
+/// learning rate than `settings` -- an InputError naming `path`, checked before minimize runs
+/// (its read's InputErrors as read_optimize_record's).
+void check_resume(const std::string& path, const RVector& x0, const optimize::Settings& settings);
+
+/// The InputError naming `path` of a replay that left the resumed checkpoint (what only
+/// minimize can find: optimize::ReplayMismatch).
+[[nodiscard]] InputError resume_mismatch(const std::string& path, const optimize::ReplayMismatch& e);
+
 /// The store of those two functions, for optimize::Settings::store (one for the program's
 /// lifetime; stateless).
 [[nodiscard]] const optimize::RecordStore& optimize_checkpoint_store();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "qevolve/config.hpp"
+#include "qevolve/error.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::optimize {
@@ -93,6 +94,26 @@ class RecordStore {
   [[nodiscard]] virtual Record read(const std::string& path) const = 0;
 };
 
+/// The replay's test of a recorded point: the same size and |a - b| <= 1e-12 max(1, |b|).
+[[nodiscard]] bool same_point(const RVector& a, const RVector& b);
+
+/// A resumed checkpoint that the replay finds to be of another run: the optimiser asks for
+/// evaluation `evaluation` at another point than the recorded one (point), the recorded
+/// gradient has another length (gradient_length), or the objective at the start point is `now`
+/// but `recorded` in the file (start_objective: another device, pulse, solver, number of steps,
+/// ...). Only the replay can find these; minimize throws this, and the caller, which named the
+/// file, refuses it as its input error (io::resume_mismatch). What the file shows before any
+/// evaluation (another number of parameters, start point, method or learning rate) the caller
+/// checks first (io::check_resume).
+class ReplayMismatch : public Error {
+ public:
+  enum class Kind { point, gradient_length, start_objective };
+  ReplayMismatch(Kind kind, int evaluation, double now = 0.0, double recorded = 0.0);
+  Kind kind;
+  int evaluation;
+  double now, recorded;
+};
+
 /// Why an optimisation ended (docs/optimize.md "Stopping").
 enum class StopReason {
   target,          ///< f below target_infidelity
@@ -120,8 +141,11 @@ struct Result {
 /// Called after every iteration (the command prints a progress line).
 using IterationCallback = std::function<void(const IterationRecord&)>;
 
-/// Runs the optimisation from x0. With settings.resume, x0 must equal the checkpoint's start
-/// point (InputError otherwise, naming the file) and the recorded evaluations are replayed.
+/// Runs the optimisation from x0. With settings.resume, the checkpoint must be of this run (its
+/// start point x0, as many parameters, the method and learning rate: io::check_resume refuses
+/// another first; here a precondition, std::logic_error) and the recorded evaluations are
+/// replayed; a replay that leaves the record throws ReplayMismatch. x0 is non-empty and finite
+/// (the resolution stage refuses a config with nothing trainable; precondition).
 ///
 /// history[0] is the start point; every further record is an accepted iterate (L-BFGS-B: the
 /// point its line search accepted; Adam: the point after the step). Result::x is the best point
@@ -129,8 +153,8 @@ using IterationCallback = std::function<void(const IterationRecord&)>;
 /// is rewritten atomically after every live evaluation and iteration and once at the end,
 /// through settings.store (a checkpoint or resume path without a store: std::logic_error).
 /// Exceptions thrown by the objective propagate unchanged (the checkpoint keeps everything
-/// evaluated before); a missing, unreadable or mismatched resume file is an InputError naming
-/// it; a non-finite f or gradient is a NumericalError.
+/// evaluated before); a missing or unreadable resume file is the store's error (io's: an
+/// InputError naming it); a non-finite f or gradient is a NumericalError.
 [[nodiscard]] Result minimize(Objective& objective, const RVector& x0, const Settings& settings,
                               const IterationCallback& on_iteration = {});
 

@@ -153,7 +153,16 @@ OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const Optim
   const auto t_opt = Clock::now();
   OptimizeOutcome out;
   out.x0 = problem.values();
-  optimize::Result result = optimize::minimize(objective, objective.to_u(out.x0), settings, on_iteration);
+  const RVector x0 = objective.to_u(out.x0);
+  // The checkpoint to resume from is of this run: what the file shows is checked here, what
+  // only its replay shows is refused as it is found (both InputErrors naming the file).
+  if (!resume.empty()) io::check_resume(resume, x0, settings);
+  optimize::Result result;
+  try {
+    result = optimize::minimize(objective, x0, settings, on_iteration);
+  } catch (const optimize::ReplayMismatch& e) {
+    throw io::resume_mismatch(resume, e);
+  }
   out.x = objective.to_theta(result.x);
   out.seconds = since(t_opt);
   out.history = history_rows(result.history, objective);

@@ -435,6 +435,8 @@ constexpr std::array kTable{
     Entry{Msg::WriteBackOverForeign,
           "the optimised config would replace `${PATH}`, which qevolve optimize did not write",
           "another output name, or --force to replace it"},
+    // --- resuming an optimisation ---------------------------------------------------------
+    Entry{Msg::CheckpointMismatch, "checkpoint does not match this configuration (${WHY})", nullptr},
     // --- fragments -------------------------------------------------------------------------
     Entry{Msg::NounList, "a list", nullptr},
     Entry{Msg::NounMap, "a mapping", nullptr},
@@ -508,6 +510,16 @@ constexpr std::array kTable{
     Entry{Msg::ContextDragNamed, "a drag pulse with base ${BASE}", nullptr},
     Entry{Msg::NounGivenNone, "none is given", nullptr},
     Entry{Msg::NounGivenOnly, "only ${KEYS} is given", nullptr},
+    Entry{Msg::ContextResumeCount, "${RECORDED} parameters recorded, ${NOW} now", nullptr},
+    Entry{Msg::ContextResumeStart, "another start point", nullptr},
+    Entry{Msg::ContextResumeMethod, "method ${RECORDED} recorded, ${NOW} now", nullptr},
+    Entry{Msg::ContextResumeRate, "another learning_rate", nullptr},
+    Entry{Msg::ContextReplayPoint, "evaluation ${K} is at another point", nullptr},
+    Entry{Msg::ContextReplayGradient, "gradient length", nullptr},
+    Entry{Msg::ContextReplayObjective,
+          "the objective at the start point is ${NOW} now but ${RECORDED} in the checkpoint: another device, pulse, "
+          "solver, number of steps or optimize.leakage_weight?",
+          nullptr},
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(Msg::kCount),

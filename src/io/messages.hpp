@@ -253,6 +253,8 @@ enum class Msg {
   ReplaceResult,
   WriteBackOverConfig,
   WriteBackOverForeign,
+  // --- resuming an optimisation (optimize_record.cpp) --------------------------------------
+  CheckpointMismatch,
   // --- fragments ---------------------------------------------------------------------------
   NounList,
   NounMap,
@@ -322,6 +324,13 @@ enum class Msg {
   ContextDragNamed,
   NounGivenNone,
   NounGivenOnly,
+  ContextResumeCount,
+  ContextResumeStart,
+  ContextResumeMethod,
+  ContextResumeRate,
+  ContextReplayPoint,
+  ContextReplayGradient,
+  ContextReplayObjective,
   kCount  // number of messages; keep last
 };
 

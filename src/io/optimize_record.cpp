@@ -8,6 +8,7 @@
 #include "qevolve/error.hpp"
 #include "qevolve/hdf5_file.hpp"
 #include "qevolve/names.hpp"
+#include "messages.hpp"
 
 namespace qevolve::io {
 namespace {
@@ -196,6 +197,39 @@ Record read_optimize_record(const std::string& path) {
     const std::string what = e.key_path().empty() ? e.problem() : e.key_path() + ": " + e.problem();
     throw InputError(SourceLocation{path, 0, 0}, {}, kNotUsable + what);
   }
+}
+
+namespace {
+
+InputError checkpoint_mismatch(const std::string& path, const std::string& why) {
+  return input_error(SourceLocation{path, 0, 0}, {}, Msg::CheckpointMismatch, {{"WHY", why}});
+}
+
+}  // namespace
+
+void check_resume(const std::string& path, const RVector& x0, const optimize::Settings& settings) {
+  const Record r = read_optimize_record(path);
+  if (r.x0.size() != x0.size())
+    throw checkpoint_mismatch(path, message(Msg::ContextResumeCount, {{"RECORDED", std::to_string(r.x0.size())},
+                                                                      {"NOW", std::to_string(x0.size())}}));
+  if (!optimize::same_point(x0, r.x0)) throw checkpoint_mismatch(path, message(Msg::ContextResumeStart));
+  if (r.settings.method != settings.method)
+    throw checkpoint_mismatch(path, message(Msg::ContextResumeMethod, {{"RECORDED", enum_name(r.settings.method)},
+                                                                       {"NOW", enum_name(settings.method)}}));
+  if (settings.method == OptimizerMethod::adam && r.settings.learning_rate != settings.learning_rate)
+    throw checkpoint_mismatch(path, message(Msg::ContextResumeRate));
+}
+
+InputError resume_mismatch(const std::string& path, const optimize::ReplayMismatch& e) {
+  using Kind = optimize::ReplayMismatch::Kind;
+  switch (e.kind) {
+    case Kind::point:
+      return checkpoint_mismatch(path, message(Msg::ContextReplayPoint, {{"K", std::to_string(e.evaluation)}}));
+    case Kind::gradient_length: return checkpoint_mismatch(path, message(Msg::ContextReplayGradient));
+    case Kind::start_objective: break;
+  }
+  return checkpoint_mismatch(path, message(Msg::ContextReplayObjective, {{"NOW", std::to_string(e.now)},
+                                                                         {"RECORDED", std::to_string(e.recorded)}}));
 }
 
 namespace {

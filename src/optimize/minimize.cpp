@@ -29,7 +29,6 @@
 #include <utility>
 
 #include "qevolve/error.hpp"
-#include "qevolve/names.hpp"
 #include "qevolve/optimizer.hpp"
 
 namespace qevolve::optimize {
@@ -42,18 +41,6 @@ using Clock = std::chrono::steady_clock;
 struct Stop {
   StopReason reason;
 };
-
-/// |a - b| <= 1e-12 relative (absolute below 1): the replay check.
-bool same_point(const RVector& a, const RVector& b) {
-  if (a.size() != b.size()) return false;
-  if (a.size() == 0) return true;
-  return (a - b).norm() <= 1e-12 * std::max(1.0, b.norm());
-}
-
-[[noreturn]] void mismatch(const std::string& file, const std::string& why) {
-  throw InputError(SourceLocation{file, 0, 0}, {},
-                   "checkpoint does not match this configuration (" + why + ")");
-}
 
 /// One optimisation: replay, live evaluations, history, stopping rules and the checkpoint.
 class Run {
@@ -71,7 +58,7 @@ class Run {
       throw Error("optimize: the objective's bounds do not have " + std::to_string(n) + " entries");
     if ((lower_.array() > upper_.array()).any())
       throw Error("optimize: a lower bound is above its upper bound");
-    if (!x0.allFinite()) throw InputError("optimize: the start point is not finite");
+    precondition(x0.allFinite(), "optimize::minimize", "optimize", "a start point that is not finite");
     record_.x0 = x0;
     record_.names = objective.names();
     record_.settings = settings;
@@ -95,19 +82,16 @@ class Run {
     const EvaluationRecord* e = nullptr;
     if (replay_ && k < replay_->evaluations.size()) {
       e = &replay_->evaluations[k];
-      if (!same_point(x, e->x))
-        mismatch(settings_.resume, "evaluation " + std::to_string(k) + " is at another point");
-      if (e->gradient.size() != x.size()) mismatch(settings_.resume, "gradient length");
+      const int at = static_cast<int>(k);
+      if (!same_point(x, e->x)) throw ReplayMismatch(ReplayMismatch::Kind::point, at);
+      if (e->gradient.size() != x.size()) throw ReplayMismatch(ReplayMismatch::Kind::gradient_length, at);
       if (k == 0) {
         // The points alone do not identify the objective (another --steps asks for the same
         // start point): evaluate the start point once more and compare with the record.
         RVector g0, aux0;
         const double f0 = objective_.evaluate(x, g0, aux0);
         if (!(std::abs(f0 - e->f) <= 1e-9 * std::max(std::abs(e->f), 1e-300)))
-          mismatch(settings_.resume, "the objective at the start point is " + std::to_string(f0) +
-                                         " now but " + std::to_string(e->f) +
-                                         " in the checkpoint: another device, pulse, solver, "
-                                         "number of steps or optimize.leakage_weight?");
+          throw ReplayMismatch(ReplayMismatch::Kind::start_objective, at, f0, e->f);
       }
       objective_.restore(e->aux);
       record_.evaluations.push_back(*e);
@@ -196,20 +180,15 @@ class Run {
   }
 
  private:
+  /// Reads the checkpoint to resume from; the caller has refused one of another run
+  /// (io::check_resume: parameters, start point, method, learning rate).
   void open_replay() {
-    const std::string& file = settings_.resume;
-    replay_ = settings_.store->read(file);
+    replay_ = settings_.store->read(settings_.resume);
     const Record& r = *replay_;
-    if (r.x0.size() != record_.x0.size())
-      mismatch(file, std::to_string(r.x0.size()) + " parameters recorded, " +
-                         std::to_string(record_.x0.size()) + " now");
-    if (!same_point(record_.x0, r.x0)) mismatch(file, "another start point");
-    if (r.settings.method != settings_.method)
-      mismatch(file, "method " + std::string(enum_name(r.settings.method)) + " recorded, " +
-                         enum_name(settings_.method) + " now");
-    if (settings_.method == OptimizerMethod::adam &&
-        r.settings.learning_rate != settings_.learning_rate)
-      mismatch(file, "another learning_rate");
+    const bool same_run = same_point(record_.x0, r.x0) && r.settings.method == settings_.method &&
+                          (settings_.method != OptimizerMethod::adam ||
+                           r.settings.learning_rate == settings_.learning_rate);
+    precondition(same_run, "optimize::minimize", "--resume", "a checkpoint of another run");
   }
 
   /// Called before the first live evaluation: the clock continues from the replayed history.
@@ -411,13 +390,26 @@ std::string stop_description(StopReason reason, const Settings& s, double f) {
   return line;
 }
 
+bool same_point(const RVector& a, const RVector& b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() == 0) return true;
+  return (a - b).norm() <= 1e-12 * std::max(1.0, b.norm());
+}
+
+ReplayMismatch::ReplayMismatch(Kind kind_, int evaluation_, double now_, double recorded_)
+    : Error("optimize: the resumed checkpoint leaves its record at evaluation " + std::to_string(evaluation_)),
+      kind(kind_),
+      evaluation(evaluation_),
+      now(now_),
+      recorded(recorded_) {}
+
 Result minimize(Objective& objective, const RVector& x0, const Settings& settings,
                 const IterationCallback& on_iteration) {
   precondition(settings.checkpoint.empty() || settings.store != nullptr, "optimize::minimize",
                "optimize.checkpoint", "a checkpoint path without a RecordStore (settings.store)");
   precondition(settings.resume.empty() || settings.store != nullptr, "optimize::minimize", "--resume",
                "a checkpoint to resume without a RecordStore (settings.store)");
-  if (x0.size() == 0) throw InputError("nothing to optimise: no trainable parameter");
+  precondition(x0.size() > 0, "optimize::minimize", "pulses", "nothing to optimise: no trainable parameter");
   Run run(objective, x0, settings, on_iteration);
   const StopReason reason =
       settings.method == OptimizerMethod::adam ? run_adam(run, x0, settings) : run_lbfgs(run, x0);

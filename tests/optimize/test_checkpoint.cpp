@@ -2,7 +2,8 @@
 // by max_iterations, killed by an exception in the middle of a line search, or copied while it
 // ran) ends at exactly the point of an uninterrupted run -- replay rebuilds the optimiser's
 // state bit for bit, so the comparison is exact. Mismatched, missing and corrupt checkpoints
-// are InputErrors naming the file. The checkpoint goes through io's store (HDF5,
+// are InputErrors naming the file (a checkpoint of another run refused by io::check_resume
+// before minimize runs, what only the replay finds by io::resume_mismatch). The checkpoint goes through io's store (HDF5,
 // include/qevolve/optimize_record.hpp); without a store a checkpoint path is refused.
 #include <gtest/gtest.h>
 
@@ -218,10 +219,14 @@ TEST(Checkpoint, APathWithoutAStoreIsAPreconditionFailure) {
   EXPECT_FALSE(std::filesystem::exists(ck));
 }
 
-/// The InputError of a resume, with its message.
+/// The InputError of a resume, with its message, as the optimize command raises it: io refuses a
+/// checkpoint of another run before minimize runs, and what only the replay finds as it is found.
 std::string resume_error(optimize::Objective& f, const RVector& x0, const optimize::Settings& s) {
   try {
+    io::check_resume(s.resume, x0, s);
     (void)optimize::minimize(f, x0, s);
+  } catch (const optimize::ReplayMismatch& e) {
+    return io::resume_mismatch(s.resume, e).what();
   } catch (const InputError& e) {
     return e.what();
   }
@@ -248,6 +253,8 @@ TEST(Checkpoint, AnotherConfigurationIsRefused) {
   EXPECT_EQ(why.rfind(expected, 0), 0U) << why;
   EXPECT_NE(why.find("the objective at the start point"), std::string::npos) << why;
   EXPECT_EQ(b.evaluations + b.restores, 0);
+  // minimize itself asserts what io::check_resume refuses.
+  EXPECT_THROW((void)optimize::minimize(b, RVector::Zero(2), s), std::logic_error);
   RVector near = start();
   near(0) += 1e-9;  // beyond the 1e-12 relative tolerance
   EXPECT_EQ(resume_error(b, near, s).rfind(expected, 0), 0U);
