@@ -45,6 +45,18 @@ device::ResolvedDevice resolve(const Config& config, Purpose purpose);
 /// built without it (src/io/resolve_pulse_spec.cpp).
 void check_pulse_spec(const Config& config, const PulseSpec& spec);
 
+/// `qevolve converge`'s requirements (docs/accuracy.md "qevolve converge"), before any work:
+/// the tolerance in (0, max_tolerance] (an InputError at `tolerance_key`, the flag or the
+/// Python argument), a solver with steps (not adaptive), a target with the computational
+/// initial states.
+void check_converge(const Config& config, double tolerance, const std::string& tolerance_key, double max_tolerance);
+
+/// converge's first refinement of `mode` (at `key`, the key that sets its levels) from `levels`
+/// to `to` levels must be possible: refused when `to` == `levels` (already at max_levels) or
+/// when `problem` (why the refined config cannot be run: memory) is not empty.
+void check_converge_refinement(const Config& config, const std::string& key, const std::string& mode, int levels,
+                               int to, int max_levels, const std::string& problem);
+
 /// The matrix of a `matrix_file` gate (dataset /unitary, relative to the config's folder),
 /// checked: readable, 2^k x 2^k for its k qubits, finite, unitary to 1e-10. The stage and the
 /// fidelity layer's target build both read it through this.

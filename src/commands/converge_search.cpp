@@ -15,9 +15,7 @@
 #include "qevolve/error.hpp"
 #include "qevolve/gradient.hpp"
 #include "qevolve/memory_estimate.hpp"
-#include "qevolve/names.hpp"
 #include "qevolve/resolve.hpp"
-#include "qevolve/scheme_traits.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/step_error.hpp"
 #include "stopwatch.hpp"
@@ -254,45 +252,23 @@ class Search {
 
 void check_converge_input(const Config& config, double tolerance, const std::string& tolerance_key,
                           std::optional<double> max_memory) {
-  if (!(tolerance > 0.0 && tolerance <= kMaxConvergeTolerance)) {
-    char text[120];
-    std::snprintf(text, sizeof text, "the tolerance %g is not in (0, %g]", tolerance, kMaxConvergeTolerance);
-    throw InputError({}, tolerance_key, text, "an absolute error of F, e.g. 1e-6");
-  }
-  const EvolutionSpec& ev = config.evolution;
-  if (!solver::scheme_traits(ev).steps)
-    config.fail("evolution.solver",
-                std::string("converge refines evolution.steps, which solver ") + enum_name(ev.solver) +
-                    " chooses itself",
-                solver::solvers_with(&solver::SchemeTraits::steps));
-  if (!config.target || ev.initial_states.kind != InitialStates::Kind::computational)
-    config.fail(config.target ? "evolution.initial_states" : "target",
-                std::string("converge needs F, and ") +
-                    (config.target ? "initial_states is not computational" : "the config has no target"),
-                "a target and the computational initial states");
+  io::check_converge(config, tolerance, tolerance_key, kMaxConvergeTolerance);
   const device::ResolvedDevice dev = io::resolve(config, io::Purpose::evolve);
   (void)io::check_memory(config, dev, io::Purpose::evolve, max_memory, false);
   // Every mode's first refinement must be possible: it is the least converge tries.
   for (const device::ModeParams& m : dev.modes) {
-    const std::string key = levels_key(config, m);
     const int to = next_levels(m.levels);
-    if (to == m.levels)
-      config.fail(key,
-                  "mode `" + m.name + "` keeps " + std::to_string(m.levels) + " levels: converge raises a mode's levels up to " +
-                      std::to_string(kMaxConvergeLevels) + " and cannot check it",
-                  "fewer levels than " + std::to_string(kMaxConvergeLevels));
-    Config c = config;
-    set_levels(c, m.name, to);
     std::string problem;
-    try {
-      problem = memory_problem(c, max_memory);
-    } catch (const InputError& e) {
-      problem = e.problem();
+    if (to != m.levels) {
+      Config c = config;
+      set_levels(c, m.name, to);
+      try {
+        problem = memory_problem(c, max_memory);
+      } catch (const InputError& e) {
+        problem = e.problem();
+      }
     }
-    if (!problem.empty())
-      config.fail(key, "converge's first refinement of mode `" + m.name + "`, " + levels_change(m.name, m.levels, to) +
-                           ", cannot be run: " + problem,
-                  "a larger --max-memory, or fewer levels");
+    io::check_converge_refinement(config, levels_key(config, m), m.name, m.levels, to, kMaxConvergeLevels, problem);
   }
 }
 

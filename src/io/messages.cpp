@@ -437,6 +437,17 @@ constexpr std::array kTable{
           "another output name, or --force to replace it"},
     // --- resuming an optimisation ---------------------------------------------------------
     Entry{Msg::CheckpointMismatch, "checkpoint does not match this configuration (${WHY})", nullptr},
+    // --- `qevolve converge` ----------------------------------------------------------------
+    Entry{Msg::ConvergeTolerance, "the tolerance ${TOLERANCE} is not in (0, ${MAX}]", "an absolute error of F, e.g. 1e-6"},
+    Entry{Msg::ConvergeSolverSteps, "converge refines evolution.steps, which solver ${SOLVER} chooses itself",
+          "${SOLVERS}"},
+    Entry{Msg::ConvergeNeedsFidelity, "converge needs F, and ${WHY}", "a target and the computational initial states"},
+    Entry{Msg::ConvergeLevelsCap,
+          "mode `${NAME}` keeps ${LEVELS} levels: converge raises a mode's levels up to ${MAX} and cannot check it",
+          "fewer levels than ${MAX}"},
+    Entry{Msg::ConvergeRefinement,
+          "converge's first refinement of mode `${NAME}`, ${NAME} levels ${FROM} \u2192 ${TO}, cannot be run: ${PROBLEM}",
+          "a larger --max-memory, or fewer levels"},
     // --- fragments -------------------------------------------------------------------------
     Entry{Msg::NounList, "a list", nullptr},
     Entry{Msg::NounMap, "a mapping", nullptr},
@@ -520,6 +531,8 @@ constexpr std::array kTable{
           "the objective at the start point is ${NOW} now but ${RECORDED} in the checkpoint: another device, pulse, "
           "solver, number of steps or optimize.leakage_weight?",
           nullptr},
+    Entry{Msg::ContextNotComputational, "initial_states is not computational", nullptr},
+    Entry{Msg::ContextNoTarget, "the config has no target", nullptr},
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(Msg::kCount),

@@ -1,5 +1,6 @@
 // Every user-facing error text of the config loader and of the resolution stage
-// (include/qevolve/resolve.hpp and the src/io/resolve*.cpp checks), in one table (messages.cpp)
+// (include/qevolve/resolve.hpp and the src/io/resolve*.cpp checks, with `qevolve converge`'s and
+// a resumed checkpoint's: resolve_converge.cpp, optimize_record.cpp), in one table (messages.cpp)
 // keyed by Msg: no input error is written inline (docs/architecture.md "Errors").
 //
 // A message has a `problem` template and, for errors, an `expected` template; both may use
@@ -255,6 +256,12 @@ enum class Msg {
   WriteBackOverForeign,
   // --- resuming an optimisation (optimize_record.cpp) --------------------------------------
   CheckpointMismatch,
+  // --- `qevolve converge` (resolve_converge.cpp) ------------------------------------------
+  ConvergeTolerance,
+  ConvergeSolverSteps,
+  ConvergeNeedsFidelity,
+  ConvergeLevelsCap,
+  ConvergeRefinement,
   // --- fragments ---------------------------------------------------------------------------
   NounList,
   NounMap,
@@ -331,6 +338,8 @@ enum class Msg {
   ContextReplayPoint,
   ContextReplayGradient,
   ContextReplayObjective,
+  ContextNotComputational,
+  ContextNoTarget,
   kCount  // number of messages; keep last
 };
 
