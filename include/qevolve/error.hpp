@@ -42,8 +42,9 @@ class InputError : public Error {
 /// A precondition of a layer below the resolution stage (io::resolve, docs/architecture.md)
 /// does not hold: the layer was handed a Config that did not pass the stage (a programmatic
 /// Config in a test or a benchmark), or qevolve has a bug. Input errors are raised only by the
-/// stage; the layers check their preconditions with this type (exit code 1). The stage itself
-/// turns one into a located InputError when it asks a layer to compute something it checks.
+/// stage; a precondition failure is exit code 1. The engine layers assert theirs with
+/// precondition() below (tests/architecture/check_layers.py refuses unvalidated() there); this
+/// type is left to io's own preconditions.
 class UnvalidatedInput : public Error {
  public:
   UnvalidatedInput(std::string key_path, std::string problem, std::string expected = {});

@@ -4,9 +4,9 @@
 // options, initial states, noise and collapse operators, the target's gates and matrix files,
 // and the prerequisites of gradients and optimisation. It is the only place (with the loader)
 // that raises input errors (`FILE:LINE:COL: key.path: problem`, exit code 2); the device,
-// pulse, solver, fidelity and gradient layers receive validated values and check their
-// preconditions with UnvalidatedInput only. `qevolve check` runs the whole stage, so whatever
-// `run` or `optimize` would reject as input, `check` rejects too.
+// pulse, backend, solver, fidelity, gradient and optimize layers receive validated values and
+// assert their preconditions only (precondition(), a std::logic_error). `qevolve check` runs
+// the whole stage, so whatever `run` or `optimize` would reject as input, `check` rejects too.
 #pragma once
 
 #include "qevolve/config.hpp"

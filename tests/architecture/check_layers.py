@@ -20,6 +20,16 @@ that issue 35's refactor removes are listed in tests/architecture/layer_exceptio
 `FILE -> HEADER  # reason` a line; they pass, and an exception that no longer occurs fails, so
 the list only shrinks.
 
+Validation once (docs/architecture.md "Errors"): input errors are raised by the loader and the
+resolution stage (src/io) alone; the engine layers (ENGINE_LAYERS: device, pulse, backend,
+solver, fidelity, gradient, optimize, and their public headers) assert preconditions
+(precondition(), std::logic_error) and never validate input. So no code of theirs -- comments
+and string literals aside -- names InputError (throwing, building or catching one), calls
+`unvalidated(` or calls a `.fail(` / `->fail(` / `io::fail(` of the stage. Known exceptions are
+listed in tests/architecture/input_error_exceptions.txt, one `FILE: CONSTRUCT  # reason` a line
+(CONSTRUCT: InputError, unvalidated or fail); like layer_exceptions.txt the list only shrinks: a
+listed construct the file no longer uses fails.
+
 Prints one line per failure, FILE:LINE: problem, and exits 1; exits 0 otherwise. With
 --all, prints every upward include, excepted or not (exit status unchanged).
 Run from anywhere:  python3 tests/architecture/check_layers.py [ROOT]   (standard library only)
@@ -54,6 +64,7 @@ PUBLIC_HEADERS = {
     "qevolve/backend/local_gate.hpp": "backend/cpu",
     "qevolve/backend/parallel.hpp": "backend/cpu",
     "qevolve/backend/phase.hpp": "backend/cpu",
+    "qevolve/backend/chebyshev_series.hpp": "backend/cpu",
     "qevolve/backend/sparse_columns.hpp": "backend/cpu",
     "qevolve/backend/cuda.hpp": "backend/cuda",         # the plugin's API (cuda::impl)
     "qevolve/backend/cuda_plugin.hpp": "backend/cuda",  # the plugin's exported table
@@ -99,6 +110,14 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 TABLE_HEAD = re.compile(r"^\|\s*layer \(folder\)\s*\|")
 ROW = re.compile(r"^\|\s*`([^`]+?)/?`\s*\|")
 EXCEPTION = re.compile(r"^(\S+)\s+->\s+(\S+)\s+#\s*\S")
+# Validation once: the layers that must not raise input errors, and what raising one looks like.
+ENGINE_LAYERS = ("device", "pulse", "backend", "solver", "fidelity", "gradient", "optimize")
+INPUT_ERROR_CONSTRUCTS = {
+    "InputError": re.compile(r"\bInputError\b"),
+    "unvalidated": re.compile(r"\bunvalidated\s*\("),
+    "fail": re.compile(r"(?:\.|->|\bio::)\s*fail\s*\("),
+}
+INPUT_EXCEPTION = re.compile(r"^(\S+):\s+(\S+)\s+#\s*\S")
 
 
 def layer_order(root):
@@ -179,6 +198,91 @@ def read_exceptions(path):
     return exceptions, errors
 
 
+def is_engine(layer):
+    return layer is not None and any(layer == e or layer.startswith(e + "/") for e in ENGINE_LAYERS)
+
+
+def code_only(text):
+    """`text` with comments, string and character literals blanked (newlines kept), so that
+    a construct named in a comment or a message is not taken for code."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+        elif c == "R" and text.startswith('R"', i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            open_paren = text.find("(", i + 2)
+            delimiter = text[i + 2:open_paren]
+            j = text.find(")" + delimiter + '"', open_paren)
+            j = n if j < 0 else j + len(delimiter) + 2
+            out.append('""' + "\n" * text.count("\n", i, j))
+            i = j
+        elif c in "\"'" and not (c == "'" and i > 0 and text[i - 1].isalnum()):  # not a digit separator
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + c)
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def read_input_exceptions(path):
+    """{(file, construct): line number} from input_error_exceptions.txt; malformed lines are errors."""
+    exceptions, errors = {}, []
+    if not os.path.exists(path):
+        return exceptions, errors
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            m = INPUT_EXCEPTION.match(text)
+            if not m or m.group(2) not in INPUT_ERROR_CONSTRUCTS:
+                errors.append(f"{number}: expected 'FILE: InputError|unvalidated|fail  # reason': {text}")
+            elif (m.group(1), m.group(2)) in exceptions:
+                errors.append(f"{number}: listed twice: {m.group(1)}: {m.group(2)}")
+            else:
+                exceptions[(m.group(1), m.group(2))] = number
+    return exceptions, errors
+
+
+def input_error_failures(root, order):
+    """Validation once: FILE:LINE failures of engine-layer code that raises input errors."""
+    listing = "tests/architecture/input_error_exceptions.txt"
+    exceptions, errors = read_input_exceptions(os.path.join(root, listing))
+    failures = [f"{listing}:{e}" for e in errors]
+    seen = set()
+    for path in source_files(root):
+        layer = layer_of(path, order)
+        if not is_engine(layer):
+            continue
+        with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+            lines = code_only(f.read()).splitlines()
+        for number, line in enumerate(lines, 1):
+            for construct, pattern in INPUT_ERROR_CONSTRUCTS.items():
+                if not pattern.search(line):
+                    continue
+                if (path, construct) in exceptions:
+                    seen.add((path, construct))
+                    continue
+                failures.append(f"{path}:{number}: {construct} in engine layer {layer}: input errors are "
+                                "raised by the resolution stage (src/io, its message table); an engine layer "
+                                "asserts its preconditions (precondition(), docs/architecture.md \"Errors\")")
+    for (path, construct), number in sorted(exceptions.items(), key=lambda item: item[1]):
+        if (path, construct) not in seen:
+            failures.append(f"{listing}:{number}: stale: {path} no longer uses {construct} (remove the line)")
+    return failures, len(exceptions)
+
+
 def main(argv):
     show_all = "--all" in argv
     args = [a for a in argv if a != "--all"]
@@ -238,11 +342,13 @@ def main(argv):
         if (path, target) not in seen:
             failures.append(f"tests/architecture/layer_exceptions.txt:{number}: stale: {path} "
                             f"no longer includes {target} (remove the line)")
+    input_failures, input_exceptions = input_error_failures(root, order)
+    failures += input_failures
     for failure in failures:
         print(failure)
     if not show_all:
         print(f"check_layers: {len(order)} layers, {len(exceptions)} listed exceptions, "
-              f"{len(failures)} failures")
+              f"{input_exceptions} listed input-error exceptions, {len(failures)} failures")
     return 1 if failures else 0
 
 
