@@ -18,13 +18,19 @@
 
 #include <vector>
 
-#include "qevolve/backend/sparse_columns.hpp"
+#include "qevolve/backend/chebyshev_series.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::solver {
 
-/// The most levels of a mode whose drive operator is applied as a local term.
-inline constexpr int kMaxLocalLevels = 64;
+/// The series' types and kernels live in the backend (backend/chebyshev_series.hpp: the
+/// Chebyshev executor's and this adjoint's).
+using backend::ChebyshevSeries;
+using backend::ChebyshevWork;
+using backend::PlanarBlock;
+using backend::apply_chebyshev;
+using backend::kMaxLocalLevels;
+using Generator = backend::ChebyshevGenerator;
 
 /// The largest tail the series leaves per exponential (absolute, per unit-norm column).
 inline constexpr double kChebyshevTolerance = 1e-14;
@@ -33,12 +39,6 @@ inline constexpr double kChebyshevTolerance = 1e-14;
 /// J_0 + 2 sum J_2k = 1): accurate to rounding relative to 1 for every order.
 [[nodiscard]] std::vector<double> bessel_j_orders(double x, int n);
 
-struct ChebyshevSeries {
-  double center = 0.0;
-  double radius = 1.0;
-  std::vector<cplx> a;  ///< a_k, k = 0 .. K (the phase exp(-i tau c) included)
-};
-
 /// The series of exp(-i tau H) for a spectrum inside [lo, hi] (lo <= hi), cut where
 /// 2 (|J_K| + |J_{K+1}|) < tol past K > tau r.
 [[nodiscard]] ChebyshevSeries chebyshev_exponential(double tau, double lo, double hi,
@@ -46,44 +46,6 @@ struct ChebyshevSeries {
 
 /// The same series with conjugated coefficients: exp(+i tau H), the inverse step.
 [[nodiscard]] ChebyshevSeries conjugate(const ChebyshevSeries& s);
-
-/// A complex n x m block in planar row-major form (re[i m + j], im[i m + j]): the layout of
-/// backend::sparse_columns_step.
-struct PlanarBlock {
-  Index rows = 0, cols = 0;
-  std::vector<double> re, im;
-  void assign(const CMatrix& m);
-  void to(CMatrix& m) const;
-  void resize(Index r, Index c);
-};
-
-/// H as the series multiplies it: a sparse part (complex, or real: half the work) plus
-/// one-mode terms alpha O applied locally (a drive operator with imaginary entries, such as a
-/// fluxonium's n or a tunable transmon's sin phi, beside a real H0).
-struct Generator {
-  struct Local {
-    int d = 0;                    ///< the mode's levels
-    Index outer = 1, inner = 1;   ///< dimensions of the modes before / after it
-    std::vector<double> re, im;   ///< O, d x d row-major
-    cplx alpha{0.0, 0.0};
-  };
-  backend::SparseRows sparse;
-  std::vector<Local> locals;
-  /// A dense complex H (its nonzero entries), no local terms.
-  void assign(const CMatrix& H);
-};
-
-/// The buffers of the series between calls (the recurrence's blocks), reused without
-/// allocation from one step to the next.
-struct ChebyshevWork {
-  std::vector<PlanarBlock> blocks;
-  Generator h;  ///< the CMatrix overloads' generator
-};
-
-/// x <- p(Ht) x for the series p, H dense Hermitian (D x D), x D x m.
-void apply_chebyshev(const ChebyshevSeries& s, const Generator& H, PlanarBlock& x, ChebyshevWork& work);
-/// The same on Eigen matrices (converted; tests).
-void apply_chebyshev(const ChebyshevSeries& s, const CMatrix& H, CMatrix& x, ChebyshevWork& work);
 
 /// Positions (row[k], col[k]) of a D x D matrix.
 struct Entries {

@@ -11,11 +11,10 @@
 // resolution stage refuses evolution.noise); its adjoint (adjoint_steps.cpp) differentiates the series
 // (chebyshev_adjoint).
 #include <algorithm>
-#include <exception>
 
 #include "chebyshev.hpp"
+#include "device_select.hpp"
 #include "observe_points.hpp"
-#include "qevolve/backend/parallel.hpp"
 #include "scheme.hpp"
 #include "time_grid.hpp"
 
@@ -70,62 +69,52 @@ class ChebyshevScheme final : public Scheme {
     const auto coefficients = sim.drive().substep_coefficients();
     const int per = grid.samples_per_step();
     const std::vector<int> at = observe ? scaled_points(observed_steps(sim.options(), observe), per) : std::vector<int>();
-    // A block observer sees each thread's block at the boundaries inside the segment (the run
-    // stays one segment); else the segments end at the boundaries and the state is shown.
-    const bool in_blocks = observe && observe.block;
-    ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
-                         in_blocks ? std::vector<int>() : at);
-    if (in_blocks && !at.empty() && at.front() == 0) observe(0, state);
     const double tau = kTwoPi * grid.substep_dt();
-    // Columns are independent: each thread carries one block of them through a whole segment
+    // Columns are independent: the executor carries each block of them through a whole segment
     // (between observation points; without a trace, the whole run) with no barrier per step.
     const Index n = state.cols();
     const int threads = std::max(1, sim.options().threads);
     const Index blocks = std::max<Index>(1, std::min<Index>(n, threads));
     const Index width = (n + blocks - 1) / blocks;
-    const double flops = 8.0 * static_cast<double>(pattern_.col.size()) * static_cast<double>(n) * 20.0 *
-                         grid.substeps();  // ~20 products per step
-    const bool parallel = backend::worth_threads(threads, flops, blocks);
-    auto segment = [&](int u0, int u1) {
-      std::exception_ptr failure;
-      backend::run_team(threads, parallel, [&](backend::Team& team) {
-        team.for_dynamic(0, blocks, [&](Index b) {
-          try {
-            const Index c0 = b * width, w = std::min(width, n - c0);
-            if (w <= 0) return;
-            PlanarBlock x;
-            x.assign(state.middleCols(c0, w));
-            Generator H;
-            std::vector<double> c;
-            ChebyshevWork work;
-            for (int u = u0; u < u1; ++u) {
-              coefficients(u, c);
-              generator(c, H);
-              apply_chebyshev(series(tau, c), H, x, work);
-              if (in_blocks && std::binary_search(at.begin(), at.end(), u + 1))
-                observe.block((u + 1) / per, c0, w, x.re.data(), x.im.data());
-              // The calling thread reports (as every scheme's progress does); each block
-              // covers the whole segment, so its step is the run's.
-              if (team.thread() == 0 && progress) progress(static_cast<double>(u + 1) / grid.substeps());
-            }
-            CMatrix out;
-            x.to(out);
-            state.middleCols(c0, w) = out;
-          } catch (...) {
-            team.critical([&] { failure = std::current_exception(); });
-          }
-        });
-      });
-      if (failure) std::rethrow_exception(failure);
+    const double step_flops = 8.0 * static_cast<double>(pattern_.col.size()) * static_cast<double>(n) * 20.0;  // ~20 products per step
+    const auto executor = make_chebyshev_executor(sim.options().device, state.rows(), n, width, threads, step_flops);
+    // A block observer sees each block at the boundaries inside the segment (the run stays one
+    // segment); else the segments end at the boundaries and the state is shown.
+    bool in_blocks = false;
+    if (observe && observe.block) {
+      backend::BlockObserver<double> o{{}, [&observe, per](int u, Index c0, Index w, const double* re, const double* im) {
+                                         observe.block(u / per, c0, w, re, im);
+                                       }};
+      for (int u : at)
+        if (u > 0) o.at.push_back(u);
+      in_blocks = executor->observe_blocks(std::move(o));
+    }
+    ObservePoints points([&observe, per](int u, const CMatrix& s) { observe(u / per, s); },
+                         in_blocks ? std::vector<int>() : at);
+    if (in_blocks && !at.empty() && at.front() == 0) observe(0, state);
+    const auto step = [&](int u, backend::ChebyshevStep& data) {
+      std::vector<double> c;
+      coefficients(u, c);
+      generator(c, data.h);
+      data.series = series(tau, c);
+    };
+    const auto done = [&](int u) {
+      if (progress) progress(static_cast<double>(u + 1) / grid.substeps());
     };
     int u0 = 0;
     if (points.due(0)) points.call(0, state);
+    executor->upload(state);
     while (u0 < grid.substeps()) {
       const int u1 = points.clip(u0, grid.substeps());
-      segment(u0, u1);
+      executor->apply(u0, u1, step, done);
       u0 = u1;
-      if (points.due(u0)) points.call(u0, state);
+      if (points.due(u0)) {
+        executor->download(state);
+        points.call(u0, state);
+        executor->upload(state);
+      }
     }
+    executor->download(state);
   }
 
   void adjoint(const Simulator& sim, const SharedCache& /*shared*/, CMatrix& psi, CMatrix& lambda,

@@ -93,6 +93,12 @@ std::unique_ptr<backend::TermExecutor> make_term_executor(ComputeDevice device, 
   return backend::make_cpu_term_executor(schedule, columns, block_width, threads);
 }
 
+std::unique_ptr<backend::ChebyshevExecutor> make_chebyshev_executor(ComputeDevice device, Index dim, Index columns,
+                                                                   Index block_width, int threads, double step_flops) {
+  require(device, backend::ExecutorKind::chebyshev, "make_chebyshev_executor");
+  return backend::make_cpu_chebyshev_executor(dim, columns, block_width, threads, step_flops);
+}
+
 std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim, Index columns) {
   require(device, backend::ExecutorKind::dense, "make_dense_executor");
   if (device == ComputeDevice::cuda) {

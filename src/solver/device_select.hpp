@@ -33,6 +33,12 @@ template <typename Real>
                                                                         const backend::TermSchedule& schedule,
                                                                         Index columns, Index block_width, int threads);
 
+/// The Chebyshev executor of splitting: chebyshev for `device` (backend.hpp ChebyshevExecutor;
+/// the CPU's only).
+[[nodiscard]] std::unique_ptr<backend::ChebyshevExecutor> make_chebyshev_executor(ComputeDevice device, Index dim,
+                                                                                Index columns, Index block_width,
+                                                                                int threads, double step_flops);
+
 /// The dense (`expm`) executor for `device`.
 [[nodiscard]] std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim,
                                                                           Index columns);

@@ -1,6 +1,7 @@
 // The executors and the phase functor on the CPU backend (always available).
 #include "adjoint_executor_test_body.hpp"
 #include "executor_test_body.hpp"
+#include "chebyshev_executor_test_body.hpp"
 #include "open_adjoint_executor_test_body.hpp"
 #include "term_executor_test_body.hpp"
 #include "qevolve/backend/phase.hpp"
@@ -28,6 +29,10 @@ struct CpuExecutors {
   static std::unique_ptr<TermExecutor> term_executor(const TermSchedule& s, Index columns, Index width, int threads) {
     return make_cpu_term_executor(s, columns, width, threads);
   }
+  static std::unique_ptr<ChebyshevExecutor> chebyshev_executor(Index dim, Index columns, Index width, int threads,
+                                                               double step_flops) {
+    return make_cpu_chebyshev_executor(dim, columns, width, threads, step_flops);
+  }
   static void apply_phases(const double* v, double* w, const double* lambda, double scale, std::ptrdiff_t rows,
                            std::ptrdiff_t cols) {
     backend::apply_phases(v, w, lambda, scale, rows, cols);
@@ -41,6 +46,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, PhaseTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, AdjointExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, OpenAdjointExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, TermExecutorTest, CpuExecutors);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, ChebyshevExecutorTest, CpuExecutors);
 
 TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   std::mt19937 rng(1);

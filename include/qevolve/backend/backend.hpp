@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "qevolve/backend/chebyshev_series.hpp"
 #include "qevolve/types.hpp"
 
 namespace qevolve::backend {
@@ -218,6 +219,32 @@ class TermExecutor {
   virtual void download(CMatrix& state) = 0;
 };
 
+/// One step of a ChebyshevExecutor as the solver fills it: the generator H_u (its sparse part's
+/// values, its local terms' alphas) and the series of exp(-i tau H_u) (backend/chebyshev_series.hpp).
+struct ChebyshevStep {
+  ChebyshevGenerator h;
+  ChebyshevSeries series;
+};
+
+/// Exponentials of a sparse generator applied to the columns of one evolution by their Chebyshev
+/// series (splitting: chebyshev), in double precision. Use: upload(state), apply() for
+/// consecutive ranges of steps, download(state) with the same matrix. apply(u0, u1, step, done)
+/// takes every column block through the steps u0 .. u1 - 1: x <- sum_k a_k T_k((H_u - center) /
+/// radius) x, with step(u, data) filling step u's generator and series into `data` (which keeps
+/// what the previous call of the same block left in it: the caller copies its sparse pattern
+/// once). step is called concurrently for different blocks. done(u) follows step u on the calling
+/// thread (progress).
+class ChebyshevExecutor {
+ public:
+  virtual ~ChebyshevExecutor() = default;
+  virtual void upload(CMatrix& state) = 0;
+  virtual void apply(int u0, int u1, const std::function<void(int, ChebyshevStep&)>& step,
+                     const std::function<void(int)>& done) = 0;
+  virtual void download(CMatrix& state) = 0;
+  /// Installs a block observer (boundaries in steps u); false where the executor cannot call one.
+  virtual bool observe_blocks(BlockObserver<double> /*observer*/) { return false; }
+};
+
 /// The CPU gate executor: the columns are cut into blocks of `block_width` columns; per chunk
 /// every block is loaded into split planes (thread-local, cache-sized), carried through all
 /// steps of the chunk by one OpenMP thread (blocks taken dynamically) and stored back. It
@@ -248,6 +275,13 @@ template <typename Real>
 /// one block), the products by accumulate_gate (backend/local_gate.hpp), one sweep per term.
 [[nodiscard]] std::unique_ptr<TermExecutor> make_cpu_term_executor(const TermSchedule& schedule, Index columns,
                                                                    Index block_width, int threads);
+
+/// The CPU Chebyshev executor: blocks of `block_width` columns in planar blocks, each carried by
+/// one thread of backend/parallel.hpp through all the steps of an apply() (no barrier per step;
+/// a team when `step_flops` times the steps is worth one), which fills its own ChebyshevStep.
+[[nodiscard]] std::unique_ptr<ChebyshevExecutor> make_cpu_chebyshev_executor(Index dim, Index columns,
+                                                                             Index block_width, int threads,
+                                                                             double step_flops);
 
 /// The CPU dense executor: linalg::expm_hermitian (LAPACK eigendecomposition, eigenvectors
 /// refined to unitarity) and one BLAS product per step, in the uploaded matrix itself.

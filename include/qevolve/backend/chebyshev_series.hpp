@@ -1,0 +1,71 @@
+// The Chebyshev series on column blocks (docs/solvers.md "`splitting: chebyshev`"): the kernels of
+// the CPU Chebyshev executor (backend.hpp ChebyshevExecutor) and of the series' adjoint
+// (src/solver/chebyshev.cpp). x <- sum_k a_k T_k(Ht) x, Ht = (H - center) / radius, by the
+// three-term recurrence T_{k+1} = 2 Ht T_k - T_{k-1}, each product one sweep of the sparse
+// generator over the block (backend/sparse_columns.hpp) plus its one-mode local terms. The
+// series' coefficients and the spectral interval are the solver's (chebyshev_exponential).
+#pragma once
+
+#include <vector>
+
+#include "qevolve/backend/sparse_columns.hpp"
+#include "qevolve/types.hpp"
+
+namespace qevolve::backend {
+
+/// The most levels of a mode whose drive operator is applied as a local term.
+inline constexpr int kMaxLocalLevels = 64;
+
+/// A complex n x m block in planar row-major form (re[i m + j], im[i m + j]): the layout of
+/// sparse_columns_step, and of a column block's split planes (block_layout.hpp).
+struct PlanarBlock {
+  Index rows = 0, cols = 0;
+  std::vector<double> re, im;
+  void assign(const CMatrix& m);
+  void to(CMatrix& m) const;
+  void resize(Index r, Index c);
+};
+
+/// H as the series multiplies it: a sparse part (complex, or real: half the work) plus
+/// one-mode terms alpha O applied locally (a drive operator with imaginary entries, such as a
+/// fluxonium's n or a tunable transmon's sin phi, beside a real H0).
+struct ChebyshevGenerator {
+  struct Local {
+    int d = 0;                    ///< the mode's levels
+    Index outer = 1, inner = 1;   ///< dimensions of the modes before / after it
+    std::vector<double> re, im;   ///< O, d x d row-major
+    cplx alpha{0.0, 0.0};
+  };
+  SparseRows sparse;
+  std::vector<Local> locals;
+  /// A dense complex H (its nonzero entries), no local terms.
+  void assign(const CMatrix& H);
+};
+
+/// The series of one step: x <- sum_k a_k T_k((H - center) / radius) x.
+struct ChebyshevSeries {
+  double center = 0.0;
+  double radius = 1.0;
+  std::vector<cplx> a;  ///< a_k, k = 0 .. K (the phase exp(-i tau c) included)
+};
+
+/// The buffers of the series between calls (the recurrence's blocks), reused without
+/// allocation from one step to the next.
+struct ChebyshevWork {
+  std::vector<PlanarBlock> blocks;
+  ChebyshevGenerator h;  ///< the CMatrix overloads' generator
+};
+
+/// x <- p(Ht) x for the series p, H Hermitian, x D x m.
+void apply_chebyshev(const ChebyshevSeries& s, const ChebyshevGenerator& H, PlanarBlock& x, ChebyshevWork& work);
+/// The same on Eigen matrices (converted; tests).
+void apply_chebyshev(const ChebyshevSeries& s, const CMatrix& H, CMatrix& x, ChebyshevWork& work);
+
+/// out = scale (H in - c in) - prev (prev may be null): one step of the recurrence.
+void chebyshev_product(const ChebyshevGenerator& H, const PlanarBlock& in, const PlanarBlock* prev, double c,
+                       double scale, PlanarBlock& out);
+
+/// y += a x (planar).
+void add_scaled(cplx a, const PlanarBlock& x, PlanarBlock& y);
+
+}  // namespace qevolve::backend
