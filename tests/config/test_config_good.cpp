@@ -262,15 +262,20 @@ constexpr const char* kEverything =
     "  compensation_trainable: FALSE\r\n"
     "optimize: {method: adam, learning_rate: 0.01, max_iterations: 7}\r\n";
 
-TEST(GoodConfig, EveryKeyAndSpelling) {
-  // lambda_free is not a parameter: this text is not accepted as is; the real one drops it.
+/// kEverything as accepted: lambda_free is not a parameter, so the text is refused as is (checked
+/// here) and the real one drops it; the adaptive solver gives no gradient, so a config with
+/// trainables uses expm.
+Config everything() {
   std::string text = kEverything;
   const std::string bad = ", lambda_free";
   EXPECT_THROW((void)io::parse_config(text, "all.yaml"), InputError);
   text.erase(text.find(bad), bad.size());
-  // The adaptive solver gives no gradient: make the solver expm for a config with trainables.
   text.replace(text.find("solver: adaptive"), 16, "solver: expm    ");
-  const Config c = io::parse_config(text, "all.yaml");
+  return io::parse_config(text, "all.yaml");
+}
+
+TEST(GoodConfig, EveryDeviceAndPulseKeyAndSpelling) {
+  const Config c = everything();
 
   ASSERT_TRUE(c.device.preset.has_value());
   EXPECT_EQ(c.device.preset->name, "transmon_coupler_1d");
@@ -320,7 +325,10 @@ TEST(GoodConfig, EveryKeyAndSpelling) {
   // The alias repeats pulse 0 with its own path.
   EXPECT_EQ(c.pulses[9].shape, Shape::rampcos);
   EXPECT_EQ(c.pulses[9].path, "pulses[9]");
+}
 
+TEST(GoodConfig, EveryEvolutionTargetAndOptimizeKey) {
+  const Config c = everything();
   const EvolutionSpec& e = c.evolution;
   EXPECT_EQ(e.solver, Solver::expm);
   EXPECT_EQ(e.rtol, 1e-8);

@@ -48,7 +48,7 @@ std::string build_error(const PulseSpec& s, const std::vector<std::string>& pres
   return "";
 }
 
-TEST(PulseSpecRules, ErrorMessages) {
+TEST(PulseSpecRules, GeometryErrors) {
   PulseSpec s = base_spec(Shape::rampcos);
   s.duration = 50.0;
   EXPECT_EQ(build_error(s, {"duration"}),
@@ -111,8 +111,10 @@ TEST(PulseSpecRules, ErrorMessages) {
   s = base_spec(Shape::cos);
   EXPECT_EQ(build_error(s), "pulses.yaml:12:5: pulses[0].duration: a cos pulse needs a duration "
                             "(expected duration: the length in ns)");
+}
 
-  s = base_spec(Shape::rampcos);
+TEST(PulseSpecRules, KeyAndValueErrors) {
+  PulseSpec s = base_spec(Shape::rampcos);
   s.duration = 50.0, s.ramp = 10.0, s.sigma = 2.0;
   EXPECT_EQ(build_error(s, {"duration", "ramp", "sigma"}),
             "pulses.yaml:15:7: pulses[0].sigma: sigma does not apply to a rampcos pulse (expected "
