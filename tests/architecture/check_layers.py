@@ -45,6 +45,7 @@ PUBLIC_HEADERS = {
     "qevolve/error.hpp": "core",
     "qevolve/gates.hpp": "core",                # gate name table (src/core/gates.cpp)
     "qevolve/linalg.hpp": "core",
+    "qevolve/quadrature.hpp": "core",           # Gauss rules (src/core/quadrature.cpp)
     "qevolve/names.hpp": "core",
     "qevolve/text.hpp": "core",
     "qevolve/types.hpp": "core",
