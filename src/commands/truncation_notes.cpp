@@ -14,7 +14,11 @@ std::string truncation_note(const device::Device& device, const std::vector<doub
   std::string text = "truncation: top level population";
   char value[64];
   for (std::size_t k = 0; k < top.size(); ++k) {
-    std::snprintf(value, sizeof value, " %.2g", top[k]);
+    // NaN: a two-level qubit, whose top level is its |1> (not checked, docs/output.md).
+    if (std::isnan(top[k]))
+      std::snprintf(value, sizeof value, " -");
+    else
+      std::snprintf(value, sizeof value, " %.2g", top[k]);
     text += (k == 0 ? " " : ", ") + device.modes()[k].name() + value;
   }
   return text;

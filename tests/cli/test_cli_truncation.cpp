@@ -25,6 +25,25 @@ const std::string kCz = "'" + kSource + "/examples/cz_transmon_coupler.yaml'";
 // Fewer steps than shipped (the comparison is between levels) and no step-error run.
 const std::string kFast = " --threads 1 --steps 200 --set evolution.error_estimate=false";
 
+TEST(CliTruncation, ATwoLevelQubitIsNotCheckedAndSaysSo) {
+  // Its top level is its |1>: NaN in the file, `-` in the summary (docs/output.md), no warning.
+  TempDir dir;
+  const auto cfg = dir.write("two.yaml",
+                             "device:\n"
+                             "  qubits:\n"
+                             "    - {name: q, type: duffing, frequency: 5.0, anharmonicity: -0.2, levels: 2}\n"
+                             "    - {name: r, type: duffing, frequency: 5.3, anharmonicity: -0.2, levels: 3}\n"
+                             "  couplings: [{qubits: [q, r], capacitive: 0.01}]\n"
+                             "pulses:\n"
+                             "  - {qubit: q, shape: gaussian, amplitude: auto, angle: 3.141592653589793, duration: 20, sigma: 4}\n"
+                             "evolution: {solver: expm, steps: 200, error_estimate: false}\n"
+                             "target: {gates: [{gate: X, qubits: [q]}]}\n");
+  const auto r = run_qevolve("run '" + cfg.string() + "' --threads 1", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("truncation: top level population q -, r "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
+}
+
 TEST(CliTruncation, WarnsOnAnUnderTruncatedCoupler) {
   // The shipped CZ's coupler at 3 levels instead of 8: its level 2 fills to 5e-2 during the
   // pulse and F moves by 0.26 when the levels grow (under-truncated by physics).
