@@ -4,8 +4,9 @@
 // from its checkpoint (its K step-start states kept), and every step is walked back from its
 // own end state — unitary factors by their adjoints, dissipators by exp(-L frac dt), which
 // over one step amplifies nothing noticeable — while the cotangent lambda goes back through
-// the adjoint of every factor (the recomputation on the gate executor, evolve_density_steps; the
-// backward sweep on the open adjoint executor, backend.hpp OpenAdjointExecutor). Memory: (steps / K + K + 2) states of D^2 x columns, i.e.
+// the adjoint of every factor (the recomputation on the gate executor, DensitySteps in
+// lindblad.hpp; the backward sweep on the open adjoint executor, backend.hpp
+// OpenAdjointExecutor). Memory: (steps / K + K + 2) states of D^2 x columns, i.e.
 // O(sqrt(steps)), against `steps` states for storing every one.
 //
 // Parameter side: a unitary gate G appears as G on the row digits and conj(G) on the column
@@ -97,13 +98,12 @@ struct AppLayout {
 };
 
 /// The checkpoints x_0, x_K, x_2K, ... of a forward pass from x0.
-std::vector<CMatrix> forward_checkpoints(const DensityEvolution& job, const DensityPlan& plan,
-                                         const CMatrix& x0, int K) {
+std::vector<CMatrix> forward_checkpoints(const DensityEvolution& job, DensitySteps& steps, const CMatrix& x0, int K) {
   std::vector<CMatrix> checkpoints;
   CMatrix x = x0;
   for (int s = 0; s < job.steps; s += K) {
     checkpoints.push_back(x);
-    evolve_density_steps(job, plan, x, s, std::min(job.steps, s + K), nullptr, {});
+    steps.run(x, s, std::min(job.steps, s + K), nullptr);
   }
   return checkpoints;
 }
@@ -184,7 +184,8 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
   const auto& apps = plan.apps();
   const std::size_t num_apps = apps.size();
   const int K = interval > 0 ? interval : checkpoint_interval(job.steps);
-  const std::vector<CMatrix> checkpoints = forward_checkpoints(job, plan, x0, K);
+  DensitySteps recompute(job, plan, n, std::min(K, job.steps));  // the gate executor, built once
+  const std::vector<CMatrix> checkpoints = forward_checkpoints(job, recompute, x0, K);
   const AppLayout layout(plan);
   const std::size_t adj_per_step = layout.adj_per_step, env_per_step = layout.env_per_step;
   std::vector<double> diss_env(layout.diss_total, 0.0);
@@ -213,11 +214,11 @@ void adjoint_density(const DensityEvolution& job, const TermList& terms, const C
       make_open_adjoint_executor(job.compute_device, layout.schedule(plan), lambda.cols(), plan.width(), threads);
   executor->upload(lambda);
   std::vector<const CMatrix*> after;
+  std::vector<CMatrix> starts;  // a segment's step starts (the buffers reused)
   for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0; --c) {
     const int sa = c * K, sb = std::min(job.steps, sa + K);
     CMatrix x = checkpoints[static_cast<std::size_t>(c)];
-    std::vector<CMatrix> starts;
-    evolve_density_steps(job, plan, x, sa, sb, &starts, {});  // x = x_sb
+    recompute.run(x, sa, sb, &starts);  // x = x_sb
     for (int s = sa; s < sb; ++s) {
       const auto at = static_cast<std::size_t>(s - sa);
       job.coefficients(s, coeffs[at]);

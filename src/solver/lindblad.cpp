@@ -252,6 +252,7 @@ backend::GateSchedule DensityPlan::schedule() const {
     if (a.kind == DensityApp::Kind::dissipator) {
       g.mode_a = (*job_->dissipators)[static_cast<std::size_t>(a.gate)].mode;
       g.mode_b = g.mode_a + N;
+      g.fixed = true;  // the same exponential in every step
       g.offset = diss_offset[static_cast<std::size_t>(a.frac_index) * num_diss + static_cast<std::size_t>(a.gate)];
     } else {
       const TrotterGates& gates = *job_->unitary[static_cast<std::size_t>(a.set)];
@@ -333,54 +334,54 @@ void evolve_density(const DensityEvolution& job, CMatrix& vecs,
   if (points.due(job.steps)) points.call(job.steps, vecs);
 }
 
-void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, CMatrix& vecs, int s_begin,
-                          int s_end, std::vector<CMatrix>* store, const std::function<void(double)>& progress) {
-  const device::Device& dev = *job.device;
-  const Index D2 = dev.dim() * dev.dim();
-  const Index n = vecs.cols();
-  if (n == 0 || s_end <= s_begin) return;
-  if (vecs.rows() != D2) throw std::logic_error("evolve_density: columns are not D^2 long");
-  const int threads = std::max(1, job.threads);
-  const int len = s_end - s_begin;
-  // The open step on the gate executor, as evolve_density; the states at the step starts are
-  // copied out of the blocks by a block observer (or, where the executor has none, downloaded
-  // after every step).
+DensitySteps::DensitySteps(const DensityEvolution& job, const DensityPlan& plan, Index columns, int max_steps)
+    : job_(job), plan_(plan), columns_(columns) {
   const backend::GateSchedule schedule = plan.schedule();
-  const std::size_t step_size = schedule.step_size;
-  const int chunk = step_chunk(step_size * sizeof(double), len);
-  std::vector<double> buffer(step_size * static_cast<std::size_t>(chunk));
-  plan.fill_static(buffer.data(), chunk);
-  if (backend::worth_threads(threads, plan.step_flops(D2 * n) * std::min(chunk, len), plan.num_blocks()))
+  step_size_ = schedule.step_size;
+  chunk_ = step_chunk(step_size_ * sizeof(double), std::max(1, max_steps));
+  buffer_.resize(step_size_ * static_cast<std::size_t>(chunk_));
+  plan.fill_static(buffer_.data(), chunk_);
+  const int threads = std::max(1, job.threads);
+  const Index D2 = job.device->dim() * job.device->dim();
+  if (backend::worth_threads(threads, plan.step_flops(D2 * columns) * chunk_, plan.num_blocks()))
     linalg::park_blas_workers();
-  const auto executor = make_gate_executor<double>(job.compute_device, schedule, n, plan.width(), threads, chunk);
-  bool observed = store == nullptr;
+  executor_ = make_gate_executor<double>(job.compute_device, schedule, columns, plan.width(), threads, chunk_);
+}
+
+DensitySteps::~DensitySteps() = default;
+
+void DensitySteps::run(CMatrix& vecs, int s_begin, int s_end, std::vector<CMatrix>* store) {
+  const Index D2 = job_.device->dim() * job_.device->dim();
+  if (columns_ == 0 || s_end <= s_begin) return;
+  if (vecs.rows() != D2 || vecs.cols() != columns_) throw std::logic_error("DensitySteps: columns are not D^2 long");
+  const int len = s_end - s_begin;
+  backend::BlockObserver<double> o;
   if (store) {
-    store->assign(static_cast<std::size_t>(len), CMatrix(D2, n));
+    store->resize(static_cast<std::size_t>(len));
+    for (CMatrix& m : *store) m.resize(D2, columns_);
     (*store)[0] = vecs;
-    backend::BlockObserver<double> o;
     for (int s = s_begin + 1; s < s_end; ++s) o.at.push_back(s);
     o.call = [store, s_begin](int b, Index c0, Index w, const double* re, const double* im) {
       store_block((*store)[static_cast<std::size_t>(b - s_begin)], c0, w, re, im);
     };
-    observed = executor->observe_blocks(std::move(o));
   }
-  executor->upload(vecs);
+  const bool observed = executor_->observe_blocks(std::move(o)) || store == nullptr;
+  executor_->upload(vecs);
   std::vector<double> coeff;
   for (int s0 = s_begin, s1 = s_begin; s0 < s_end; s0 = s1) {
-    s1 = observed ? std::min(s_end, s0 + chunk) : s0 + 1;
+    s1 = observed ? std::min(s_end, s0 + chunk_) : s0 + 1;
     for (int s = s0; s < s1; ++s) {
-      job.coefficients(s, coeff);
-      plan.compute_step(coeff, buffer.data() + step_size * static_cast<std::size_t>(s - s0));
+      job_.coefficients(s, coeff);
+      plan_.compute_step(coeff, buffer_.data() + step_size_ * static_cast<std::size_t>(s - s0));
     }
-    executor->apply(buffer.data(), s0, s1);
+    executor_->apply(buffer_.data(), s0, s1);
     if (!observed && s1 < s_end) {
-      executor->download(vecs);
+      executor_->download(vecs);
       (*store)[static_cast<std::size_t>(s1 - s_begin)] = vecs;
-      executor->upload(vecs);
+      executor_->upload(vecs);
     }
-    if (progress) progress(static_cast<double>(s1 - s_begin) / len);
   }
-  executor->download(vecs);
+  executor_->download(vecs);
 }
 
 }  // namespace qevolve::solver

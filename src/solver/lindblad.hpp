@@ -11,8 +11,10 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "qevolve/backend/backend.hpp"
 #include "qevolve/config.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/types.hpp"
@@ -88,7 +90,7 @@ struct DensityEvolution {
   double dt = 0.0;
   int threads = 1;
   /// Where the steps run: the backend's gate executor (evolve_density and the adjoint's
-  /// recomputation, evolve_density_steps) and its open adjoint executor (adjoint_density; the
+  /// recomputation, DensitySteps) and its open adjoint executor (adjoint_density; the
   /// CPU's only, so the stage keeps open-system gradients on the CPU).
   ComputeDevice compute_device = ComputeDevice::cpu;
   /// output.trace: the steps (ascending, in [0, steps]) at which `observer` sees the state.
@@ -106,11 +108,30 @@ void evolve_density(const DensityEvolution& job, CMatrix& vecs,
 
 class DensityPlan;  // density_plan.hpp
 
-/// Steps [s_begin, s_end) only, with a plan built for vecs.cols() columns (the adjoint builds one
-/// and reuses it for every segment), on the gate executor as evolve_density; with `store`,
-/// (*store)[s - s_begin] receives the state at the start of step s (the adjoint's recomputation
-/// between checkpoints: a block observer copies it out of the executor's blocks).
-void evolve_density_steps(const DensityEvolution& job, const DensityPlan& plan, CMatrix& vecs, int s_begin,
-                          int s_end, std::vector<CMatrix>* store, const std::function<void(double)>& progress);
+/// The open step on the gate executor, as evolve_density, for the adjoint's checkpoints and its
+/// recomputation between them: built once for a plan (the schedule, the executor, a buffer of
+/// chunks of at most `max_steps` steps with the dissipators' exponentials written once), then
+/// run for any number of segments of at most max_steps steps.
+class DensitySteps {
+ public:
+  DensitySteps(const DensityEvolution& job, const DensityPlan& plan, Index columns, int max_steps);
+  DensitySteps(const DensitySteps&) = delete;
+  DensitySteps& operator=(const DensitySteps&) = delete;
+  ~DensitySteps();
+
+  /// Steps [s_begin, s_end) of `vecs` (the plan's columns) in place; with `store`,
+  /// (*store)[s - s_begin] receives the state at the start of step s (a block observer copies
+  /// it out of the executor's blocks; an executor without one is downloaded after every step).
+  void run(CMatrix& vecs, int s_begin, int s_end, std::vector<CMatrix>* store);
+
+ private:
+  const DensityEvolution& job_;
+  const DensityPlan& plan_;
+  Index columns_;
+  int chunk_;
+  std::size_t step_size_;
+  std::vector<double> buffer_;
+  std::unique_ptr<backend::GateExecutor<double>> executor_;
+};
 
 }  // namespace qevolve::solver

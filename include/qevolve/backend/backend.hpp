@@ -57,6 +57,10 @@ struct GateSchedule {
     int factor_position = -1;
     int factor_kind = 2;
     std::size_t factor_offset = 0;
+    /// The gate's matrix is the same in every step (a dissipator exponential of the open
+    /// step): every step buffer still holds it, and an executor may read it from any step of
+    /// the chunk (the CPU executor reads the chunk's first, which then stays in cache).
+    bool fixed = false;
   };
   std::vector<int> dims;
   std::vector<Gate> gates;

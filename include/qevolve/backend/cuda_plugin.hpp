@@ -25,7 +25,7 @@ namespace qevolve::backend::cuda {
 struct DeviceQuery;
 
 /// Raise whenever the table or a type passed through it changes layout or meaning.
-inline constexpr std::uint32_t kCudaPluginAbi = 2;
+inline constexpr std::uint32_t kCudaPluginAbi = 3;
 /// The one symbol the plugin exports: `extern "C" const CudaPlugin* qevolve_cuda_plugin()`.
 inline constexpr const char* kCudaPluginEntry = "qevolve_cuda_plugin";
 /// The environment variable naming the plugin file; it overrides the search (docs/backend.md).

@@ -58,8 +58,8 @@ class CpuGateExecutor final : public GateExecutor<Real> {
           for (int k = 0; k < last; ++k) {
             const auto& sub = block_gates_[static_cast<std::size_t>(k)];
             if (sub.empty()) {
-              apply_gate(re, im, geo[static_cast<std::size_t>(k)],
-                         step_gates + schedule_.gates[static_cast<std::size_t>(k)].offset);
+              const auto& gate = schedule_.gates[static_cast<std::size_t>(k)];
+              apply_gate(re, im, geo[static_cast<std::size_t>(k)], (gate.fixed ? gates : step_gates) + gate.offset);
               continue;
             }
             for (const BlockGate& bg : sub) {
