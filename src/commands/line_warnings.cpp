@@ -3,14 +3,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 namespace qevolve::commands {
 namespace {
 
-std::string format(const char* fmt, auto... args) {
+/// printf into a string; the compiler checks each call's format against its arguments.
+[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...) {
   char text[512];
-  std::snprintf(text, sizeof text, fmt, args...);
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(text, sizeof text, fmt, args);
+  va_end(args);
   return text;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <stdexcept>
 
@@ -50,9 +51,13 @@ std::vector<ResolvedValue> resolved_values(const Config& config, const solver::S
 
 namespace {
 
-std::string number(const char* format, double v) {
+/// `format` (one double) printed; the compiler checks each call's format against its argument.
+[[gnu::format(printf, 1, 2)]] std::string number(const char* format, ...) {
   char text[64];
-  std::snprintf(text, sizeof text, format, v);
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
   return text;
 }
 
