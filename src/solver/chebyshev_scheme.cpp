@@ -76,8 +76,9 @@ class ChebyshevScheme final : public Scheme {
     const int threads = std::max(1, sim.options().threads);
     const Index blocks = std::max<Index>(1, std::min<Index>(n, threads));
     const Index width = (n + blocks - 1) / blocks;
-    const double step_flops = 8.0 * static_cast<double>(pattern_.col.size()) * static_cast<double>(n) * 20.0;  // ~20 products per step
-    const auto executor = make_chebyshev_executor(sim.options().device, state.rows(), n, width, threads, step_flops);
+    const double flops = 8.0 * static_cast<double>(pattern_.col.size()) * static_cast<double>(n) * 20.0 *
+                         grid.substeps();  // ~20 products per step
+    const auto executor = make_chebyshev_executor(sim.options().device, state.rows(), n, width, threads, flops);
     // A block observer sees each block at the boundaries inside the segment (the run stays one
     // segment); else the segments end at the boundaries and the state is shown.
     bool in_blocks = false;

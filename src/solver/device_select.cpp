@@ -94,9 +94,9 @@ std::unique_ptr<backend::TermExecutor> make_term_executor(ComputeDevice device, 
 }
 
 std::unique_ptr<backend::ChebyshevExecutor> make_chebyshev_executor(ComputeDevice device, Index dim, Index columns,
-                                                                   Index block_width, int threads, double step_flops) {
+                                                                   Index block_width, int threads, double run_flops) {
   require(device, backend::ExecutorKind::chebyshev, "make_chebyshev_executor");
-  return backend::make_cpu_chebyshev_executor(dim, columns, block_width, threads, step_flops);
+  return backend::make_cpu_chebyshev_executor(dim, columns, block_width, threads, run_flops);
 }
 
 std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim, Index columns) {

@@ -37,7 +37,7 @@ template <typename Real>
 /// the CPU's only).
 [[nodiscard]] std::unique_ptr<backend::ChebyshevExecutor> make_chebyshev_executor(ComputeDevice device, Index dim,
                                                                                 Index columns, Index block_width,
-                                                                                int threads, double step_flops);
+                                                                                int threads, double run_flops);
 
 /// The dense (`expm`) executor for `device`.
 [[nodiscard]] std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim,

@@ -2,7 +2,7 @@
 // instantiated per backend that has one (backend/capabilities.hpp: the CPU today). A backend's
 // test file supplies, besides the executor_test_body.hpp members,
 //   static std::unique_ptr<ChebyshevExecutor> chebyshev_executor(Index dim, Index columns,
-//       Index block_width, int threads, double step_flops);
+//       Index block_width, int threads, double run_flops);
 // and instantiates ChebyshevExecutorTest<Backend>. Reference: per step the dense
 // H_u = A_u + alpha_u O (O on one mode, embedded) and x <- sum_k a_k T_k((H_u - c) / r) x by the
 // dense three-term recurrence (random a_k: the executor's arithmetic does not need a true

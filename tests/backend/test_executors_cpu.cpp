@@ -30,8 +30,8 @@ struct CpuExecutors {
     return make_cpu_term_executor(s, columns, width, threads);
   }
   static std::unique_ptr<ChebyshevExecutor> chebyshev_executor(Index dim, Index columns, Index width, int threads,
-                                                               double step_flops) {
-    return make_cpu_chebyshev_executor(dim, columns, width, threads, step_flops);
+                                                               double run_flops) {
+    return make_cpu_chebyshev_executor(dim, columns, width, threads, run_flops);
   }
   static void apply_phases(const double* v, double* w, const double* lambda, double scale, std::ptrdiff_t rows,
                            std::ptrdiff_t cols) {

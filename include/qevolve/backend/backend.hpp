@@ -281,11 +281,12 @@ template <typename Real>
                                                                    Index block_width, int threads);
 
 /// The CPU Chebyshev executor: blocks of `block_width` columns in planar blocks, each carried by
-/// one thread of backend/parallel.hpp through all the steps of an apply() (no barrier per step;
-/// a team when `step_flops` times the steps is worth one), which fills its own ChebyshevStep.
+/// one thread of backend/parallel.hpp through all the steps of an apply() (no barrier per step),
+/// which fills its own ChebyshevStep; a team for every apply() when `run_flops`, the work of the
+/// whole run, is worth one.
 [[nodiscard]] std::unique_ptr<ChebyshevExecutor> make_cpu_chebyshev_executor(Index dim, Index columns,
                                                                              Index block_width, int threads,
-                                                                             double step_flops);
+                                                                             double run_flops);
 
 /// The CPU dense executor: linalg::expm_hermitian (LAPACK eigendecomposition, eigenvectors
 /// refined to unitarity) and one BLAS product per step, in the uploaded matrix itself.

@@ -17,10 +17,13 @@ namespace {
 
 class CpuChebyshevExecutor final : public ChebyshevExecutor {
  public:
-  CpuChebyshevExecutor(Index dim, Index columns, Index block_width, int threads, double step_flops)
-      : dim_(dim), columns_(columns), threads_(std::max(1, threads)), step_flops_(step_flops) {
+  CpuChebyshevExecutor(Index dim, Index columns, Index block_width, int threads, double run_flops)
+      : dim_(dim), columns_(columns), threads_(std::max(1, threads)) {
     width_ = std::max<Index>(1, std::min(block_width, columns));
     num_blocks_ = (columns + width_ - 1) / width_;
+    // One decision for the whole run: its segments (between observation points) all run on a
+    // team when the run's work is worth one.
+    parallel_ = worth_threads(threads_, run_flops, num_blocks_);
   }
 
   void upload(CMatrix& state) override {
@@ -34,8 +37,7 @@ class CpuChebyshevExecutor final : public ChebyshevExecutor {
     if (state_ == nullptr) throw std::logic_error("ChebyshevExecutor::apply before upload");
     CMatrix& state = *state_;
     std::exception_ptr failure;
-    const bool parallel = worth_threads(threads_, step_flops_ * (u1 - u0), num_blocks_);
-    run_team(threads_, parallel, [&](Team& team) {
+    run_team(threads_, parallel_, [&](Team& team) {
       team.for_dynamic(0, num_blocks_, [&](Index b) {
         try {
           const Index c0 = b * width_, w = std::min(width_, columns_ - c0);
@@ -75,7 +77,7 @@ class CpuChebyshevExecutor final : public ChebyshevExecutor {
  private:
   Index dim_, columns_;
   int threads_;
-  double step_flops_;
+  bool parallel_ = false;
   Index width_ = 1, num_blocks_ = 0;
   CMatrix* state_ = nullptr;
   BlockObserver<double> observer_;
@@ -84,8 +86,8 @@ class CpuChebyshevExecutor final : public ChebyshevExecutor {
 }  // namespace
 
 std::unique_ptr<ChebyshevExecutor> make_cpu_chebyshev_executor(Index dim, Index columns, Index block_width,
-                                                               int threads, double step_flops) {
-  return std::make_unique<CpuChebyshevExecutor>(dim, columns, block_width, threads, step_flops);
+                                                               int threads, double run_flops) {
+  return std::make_unique<CpuChebyshevExecutor>(dim, columns, block_width, threads, run_flops);
 }
 
 }  // namespace qevolve::backend
