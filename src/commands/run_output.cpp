@@ -288,7 +288,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   const auto& o = sim.options();
   char line[400];
   out << title << "\n";
-  out << "device: " << device.num_modes() << " modes (" << device::describe_roles(device::mode_params(device))
+  out << "device: " << counted(device.num_modes(), "mode") << " (" << device::describe_roles(device::mode_params(device))
       << "), D = " << device.dim() << ", d = " << (Index{1} << device.qubit_modes().size()) << ", levels";
   for (int d : device.dims()) out << ' ' << d;
   out << "\n";

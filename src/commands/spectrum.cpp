@@ -7,6 +7,7 @@
 #include "stopwatch.hpp"
 #include "config_input.hpp"
 #include "run_output.hpp"
+#include "qevolve/text.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
 #include "qevolve/config_loader.hpp"
@@ -94,7 +95,7 @@ int spectrum(const SpectrumOptions& options, Streams io) {
 
   auto& out = io.out;
   out << "qevolve spectrum: " << options.config_path << "\n";
-  out << "device: " << dev.num_modes() << " modes (" << device::describe_roles(device::mode_params(dev))
+  out << "device: " << counted(dev.num_modes(), "mode") << " (" << device::describe_roles(device::mode_params(dev))
       << "), D = " << dev.dim() << " (levels";
   for (int d : dev.dims()) out << ' ' << d;
   out << ")\n\n";

@@ -352,7 +352,7 @@ constexpr std::array kTable{
           "precision: double for an open system"},
     Entry{Msg::SingleNotSplitSplitting, kSingleNotSplit, "precision: double, or splitting: terms | bonds"},
     Entry{Msg::SingleNotSplitSolver, kSingleNotSplit, "precision: double, or solver: trotter"},
-    Entry{Msg::LabelModeCount, "label `${LABEL}` has ${DIGITS} digits but the device has ${MODES} modes",
+    Entry{Msg::LabelModeCount, "label `${LABEL}` has ${DIGITS} digits but the device has ${MODES}",
           "one digit per mode"},
     Entry{Msg::LabelLevelNotKept, "level ${LEVEL} of mode `${NAME}` is not kept (levels ${LEVELS})",
           "a digit below the mode's levels"},

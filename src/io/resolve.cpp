@@ -18,6 +18,7 @@
 #include "qevolve/pulse.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/scheme_traits.hpp"
+#include "qevolve/text.hpp"
 #include "messages.hpp"
 #include "unknown_mode.hpp"
 
@@ -178,7 +179,7 @@ void check_initial_states(const Config& config, const Modes& modes) {
     const std::string path = "evolution.initial_states[" + std::to_string(k) + "]";
     if (label.size() != n)
       fail(config, path, Msg::LabelModeCount,
-           {{"LABEL", label}, {"DIGITS", std::to_string(label.size())}, {"MODES", std::to_string(n)}});
+           {{"LABEL", label}, {"DIGITS", std::to_string(label.size())}, {"MODES", counted(n, "mode")}});
     for (std::size_t q = 0; q < n; ++q) {
       const int level = label[q] - '0';
       const int levels = modes.dev.modes[q].levels;

@@ -49,7 +49,7 @@ inline std::vector<CorpusCase> stage_cases() {
           "level 5 of mode `t0` is not kept (levels 3)"),
       row("InitialStateTooLong", pulse + "evolution: {initial_states: ['01']}\n",
           "bad.yaml:6:30: evolution.initial_states[0]: label `01` has 2 digits but the device has "
-          "1 modes"),
+          "1 mode"),
       row("NoiseOnAMissingMode", pulse + "evolution: {noise: {q7: {t1: 1000}}}\n",
           "evolution.noise.q7: unknown mode `q7`"),
       row("SinglePrecisionWithNoise",
