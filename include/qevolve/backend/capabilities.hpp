@@ -18,7 +18,7 @@ enum class ExecutorKind : unsigned {
   terms,         ///< TermExecutor: a sum of local terms applied to column blocks (adaptive)
   chebyshev,     ///< ChebyshevExecutor: a sparse generator's Chebyshev series on column blocks
   /// No executor: dense linear algebra on the host (the dense adjoint, the dense Liouvillian of
-  /// open systems). Only the CPU backend runs these paths.
+  /// open systems, the Chebyshev series' adjoint). Only the CPU backend runs these paths.
   host,
 };
 
