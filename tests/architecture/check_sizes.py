@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Size rules of the code (docs/architecture.md "Style"): no source file over 800 lines, and
+"""Size rules of the code (docs/architecture.md, above "Call order"): no source file over 800 lines, and
 `solver::Simulator` (include/qevolve/simulator.hpp) at most 20 public member functions -- its
 drive, states, statistics and outputs are their own types (DriveModel, StateMap, CacheStats,
 StepWork), reached through const references.
