@@ -26,12 +26,13 @@ ComputeDeviceChoice choose_compute_device(const EvolutionSpec& evolution, const 
   if constexpr (!backend::kCudaBuilt) {
     return cpu_because("this qevolve was built without a CUDA backend", "auto: built without CUDA");
   } else {
+    // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU
+    // run maps no CUDA library), and says so first: that is why, whatever the run; `cuda` always
+    // asks the runtime, so its refusal says why.
+    if (!required && !backend::cuda::driver_present()) return cpu_because({}, "auto: no CUDA device found");
     if (const std::string part = cpu_only_part(evolution, trainable); !part.empty())
       return cpu_because("the CUDA backend does not support " + part + what_runs_on(ComputeDevice::cuda),
                          "auto: the CUDA backend does not support " + part);
-    // `auto` without an NVIDIA driver stays on the CPU without loading the CUDA plugin (a CPU
-    // run maps no CUDA library); `cuda` always asks the runtime, so its refusal says why.
-    if (!required && !backend::cuda::driver_present()) return cpu_because({}, "auto: no CUDA device found");
     const backend::cuda::DeviceQuery q = backend::cuda::query_devices();
     if (q.count == 0)
       return cpu_because("no CUDA device found (cudaGetDeviceCount said: " + q.said + ")", "auto: no CUDA device found");

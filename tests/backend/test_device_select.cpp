@@ -13,6 +13,7 @@
 #include "qevolve/backend/capabilities.hpp"
 #include "qevolve/scheme_traits.hpp"
 #include "qevolve/backend/cuda.hpp"
+#include "qevolve/backend/cuda_plugin.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/simulator.hpp"
@@ -22,6 +23,14 @@ namespace qevolve::testing {
 namespace {
 
 enum class Machine { no_cuda_build, no_device, device };
+
+/// Whether an NVIDIA driver is there (what `device: auto` asks first).
+bool driver_present() {
+  if constexpr (!backend::kCudaBuilt)
+    return false;
+  else
+    return backend::cuda::driver_present();
+}
 
 /// What this build and machine offer, and cudaGetDeviceCount's words when no device is found.
 Machine machine(std::string* said = nullptr) {
@@ -147,7 +156,9 @@ TEST(DeviceSelect, WhatOnlyTheCpuHas) {
     config->evolution.device = ComputeDevice::auto_;
     const solver::Options o = options_for(*config);
     EXPECT_EQ(o.device, ComputeDevice::cpu);
+    // `auto` says first that no driver is there (the reason whatever the run), then the part.
     EXPECT_EQ(o.device_note, machine() == Machine::no_cuda_build ? "auto: built without CUDA"
+                             : !driver_present()                 ? "auto: no CUDA device found"
                                                                   : "auto: the CUDA backend does not support " + part);
   }
 }
