@@ -1,7 +1,8 @@
 // The dense scheme (scheme.hpp): expm, and trotter / magnus4 with splitting: dense. One D x D
 // exponential exp(-i 2 pi dt H) per gate step on the backend's dense executor; its adjoint steps
 // back with the same eigen-decompositions (adjoint_dense.cpp); open systems exponentiate the
-// dense Liouvillian (small D only, checked by the resolution stage).
+// dense Liouvillian (small D only, checked by the resolution stage) and step the vectorised
+// density matrices on the backend's propagator executor.
 #include "device_select.hpp"
 #include "observe_points.hpp"
 #include "qevolve/linalg.hpp"
@@ -72,14 +73,21 @@ class DenseScheme final : public Scheme {
     const int steps = sim.options().steps;
     ObservePoints points(observe, observe ? observed_steps(sim.options(), observe) : std::vector<int>());
     std::vector<double> c;
+    const auto executor = make_propagator_executor(sim.options().device);
     if (points.due(0)) points.call(0, vecs);
+    executor->upload(vecs);
     for (int s = 0; s < steps; ++s) {
       coefficients(s, c);
       const CMatrix L = dense_liouvillian(dense_hamiltonian(sim, c), dissipator_);
-      vecs = linalg::expm(L * sim.options().dt()) * vecs;
+      executor->apply(linalg::expm(L * sim.options().dt()));
       if (progress) progress(static_cast<double>(s + 1) / steps);
-      if (points.due(s + 1)) points.call(s + 1, vecs);
+      if (points.due(s + 1)) {
+        executor->download(vecs);
+        points.call(s + 1, vecs);
+        executor->upload(vecs);
+      }
     }
+    executor->download(vecs);
   }
 
   CMatrix dense_hamiltonian(const Simulator& sim, const std::vector<double>& c) const override {

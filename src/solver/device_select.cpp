@@ -109,6 +109,11 @@ std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device
   return backend::make_cpu_dense_executor();
 }
 
+std::unique_ptr<backend::PropagatorExecutor> make_propagator_executor(ComputeDevice device) {
+  require(device, backend::ExecutorKind::propagator, "make_propagator_executor");
+  return backend::make_cpu_propagator_executor();
+}
+
 template std::unique_ptr<backend::GateExecutor<double>> make_gate_executor<double>(
     ComputeDevice, const backend::GateSchedule&, Index, Index, int, int);
 template std::unique_ptr<backend::GateExecutor<float>> make_gate_executor<float>(

@@ -43,4 +43,8 @@ template <typename Real>
 [[nodiscard]] std::unique_ptr<backend::DenseExecutor> make_dense_executor(ComputeDevice device, Index dim,
                                                                           Index columns);
 
+/// The propagator executor of the dense open step for `device` (backend.hpp PropagatorExecutor;
+/// the CPU's only).
+[[nodiscard]] std::unique_ptr<backend::PropagatorExecutor> make_propagator_executor(ComputeDevice device);
+
 }  // namespace qevolve::solver

@@ -74,6 +74,7 @@ constexpr backend::ExecutorKinds kAdjoint = backend::kind_bit(ExecutorKind::adjo
 constexpr backend::ExecutorKinds kOpenAdjoint = ExecutorKind::gate | ExecutorKind::open_adjoint;  // recompute + sweep
 constexpr backend::ExecutorKinds kTerms = backend::kind_bit(ExecutorKind::terms);
 constexpr backend::ExecutorKinds kChebyshev = backend::kind_bit(ExecutorKind::chebyshev);
+constexpr backend::ExecutorKinds kPropagator = backend::kind_bit(ExecutorKind::propagator);
 constexpr backend::ExecutorKinds kHost = backend::kind_bit(ExecutorKind::host);
 constexpr backend::ExecutorKinds kNone = backend::kNoExecutor;
 // clang-format off
@@ -85,10 +86,10 @@ const std::array kSchemes{
                true,  false, false, true,  kGate,      kAdjoint, kNone,  kNone,        "on local gates",
                false, false, fourth_order,   no_memory,        no_summary,      make_local_gate_scheme},
   SchemeTraits{Solver::expm,     kAnySplitting,             false, "",
-               true,  true,  false, true,  kDense,     kHost,    kHost,  kNone,        "",
+               true,  true,  false, true,  kDense,     kHost,    kPropagator, kNone,   "",
                true,  false, second_order,   dense_memory,     no_summary,      make_dense_scheme},
   SchemeTraits{Solver::trotter,  bit(Splitting::dense),     true,  " (dense)",
-               true,  true,  false, true,  kDense,     kHost,    kHost,  kNone,        "with splitting: dense",
+               true,  true,  false, true,  kDense,     kHost,    kPropagator, kNone,   "with splitting: dense",
                true,  false, midpoint_order, dense_memory,     exact_summary,   make_dense_scheme},
   SchemeTraits{Solver::magnus4,  bit(Splitting::dense),     true,  " (dense)",
                true,  false, false, true,  kDense,     kHost,    kNone,  kNone,        "with splitting: dense",

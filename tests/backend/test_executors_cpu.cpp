@@ -3,6 +3,7 @@
 #include "executor_test_body.hpp"
 #include "chebyshev_executor_test_body.hpp"
 #include "open_adjoint_executor_test_body.hpp"
+#include "propagator_executor_test_body.hpp"
 #include "term_executor_test_body.hpp"
 #include "qevolve/backend/phase.hpp"
 
@@ -18,6 +19,7 @@ struct CpuExecutors {
     return make_cpu_gate_executor<Real>(s, columns, width, threads);
   }
   static std::unique_ptr<DenseExecutor> dense_executor(Index, Index) { return make_cpu_dense_executor(); }
+  static std::unique_ptr<PropagatorExecutor> propagator_executor() { return make_cpu_propagator_executor(); }
   static std::unique_ptr<AdjointExecutor> adjoint_executor(const GateSchedule& s, std::vector<bool> environment,
                                                            Index columns, Index width, int threads) {
     return make_cpu_adjoint_executor(s, std::move(environment), columns, width, threads);
@@ -47,6 +49,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, AdjointExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, OpenAdjointExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, TermExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, ChebyshevExecutorTest, CpuExecutors);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, PropagatorExecutorTest, CpuExecutors);
 
 TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   std::mt19937 rng(1);

@@ -128,6 +128,18 @@ class DenseExecutor {
   virtual void download(CMatrix& state) = 0;
 };
 
+/// Steps by a general matrix the host computes (the open step of `expm` and `splitting: dense`:
+/// exp(L dt) of the dense Liouvillian on the vectorised density matrices): state <- M state, M
+/// any D' x D' complex matrix, in double precision. Use as DenseExecutor: upload, one apply per
+/// step, download with the same matrix.
+class PropagatorExecutor {
+ public:
+  virtual ~PropagatorExecutor() = default;
+  virtual void upload(CMatrix& state) = 0;
+  virtual void apply(const CMatrix& M) = 0;
+  virtual void download(CMatrix& state) = 0;
+};
+
 /// The closed adjoint of the gate path (docs/gradients.md "Method"), in double precision: per
 /// chunk of steps walked backwards, every column block is stepped back through the chunk with
 /// the fused sequence psi <- g^dag psi, env += psi lambda^dag (gate-local), lambda <- g^dag
@@ -291,5 +303,9 @@ template <typename Real>
 /// The CPU dense executor: linalg::expm_hermitian (LAPACK eigendecomposition, eigenvectors
 /// refined to unitarity) and one BLAS product per step, in the uploaded matrix itself.
 [[nodiscard]] std::unique_ptr<DenseExecutor> make_cpu_dense_executor();
+
+/// The CPU propagator executor: one BLAS product M * state per step, in the uploaded matrix
+/// itself.
+[[nodiscard]] std::unique_ptr<PropagatorExecutor> make_cpu_propagator_executor();
 
 }  // namespace qevolve::backend

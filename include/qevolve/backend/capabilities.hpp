@@ -17,8 +17,9 @@ enum class ExecutorKind : unsigned {
   open_adjoint,  ///< OpenAdjointExecutor: the open-system (Lindblad) adjoint's backward sweep
   terms,         ///< TermExecutor: a sum of local terms applied to column blocks (adaptive)
   chebyshev,     ///< ChebyshevExecutor: a sparse generator's Chebyshev series on column blocks
-  /// No executor: dense linear algebra on the host (the dense adjoint, the dense Liouvillian of
-  /// open systems, the Chebyshev series' adjoint). Only the CPU backend runs these paths.
+  propagator,    ///< PropagatorExecutor: a host-computed general matrix (the dense Liouvillian's exp)
+  /// No executor: dense linear algebra on the host (the dense adjoint, the Chebyshev series'
+  /// adjoint). Only the CPU backend runs these paths.
   host,
 };
 
