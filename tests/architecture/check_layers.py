@@ -179,8 +179,9 @@ def resolve(root, including, name):
     return None
 
 
-def read_exceptions(path):
-    """{(file, header): line number} from layer_exceptions.txt; malformed lines are errors."""
+def read_listing(path, pattern, expected, separator, valid=lambda m: True):
+    """{(group 1, group 2): line number} of the lines of a listing of allowed exceptions that
+    `pattern` matches (and `valid` accepts); malformed and repeated lines are errors."""
     exceptions, errors = {}, []
     if not os.path.exists(path):
         return exceptions, errors
@@ -189,14 +190,19 @@ def read_exceptions(path):
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
-            m = EXCEPTION.match(text)
-            if not m:
-                errors.append(f"{number}: expected 'FILE -> HEADER  # reason': {text}")
+            m = pattern.match(text)
+            if not m or not valid(m):
+                errors.append(f"{number}: expected '{expected}': {text}")
             elif (m.group(1), m.group(2)) in exceptions:
-                errors.append(f"{number}: listed twice: {m.group(1)} -> {m.group(2)}")
+                errors.append(f"{number}: listed twice: {m.group(1)}{separator}{m.group(2)}")
             else:
                 exceptions[(m.group(1), m.group(2))] = number
     return exceptions, errors
+
+
+def read_exceptions(path):
+    """{(file, header): line number} from layer_exceptions.txt; malformed lines are errors."""
+    return read_listing(path, EXCEPTION, "FILE -> HEADER  # reason", " -> ")
 
 
 def is_engine(layer):
@@ -238,22 +244,8 @@ def code_only(text):
 
 def read_input_exceptions(path):
     """{(file, construct): line number} from input_error_exceptions.txt; malformed lines are errors."""
-    exceptions, errors = {}, []
-    if not os.path.exists(path):
-        return exceptions, errors
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            m = INPUT_EXCEPTION.match(text)
-            if not m or m.group(2) not in INPUT_ERROR_CONSTRUCTS:
-                errors.append(f"{number}: expected 'FILE: InputError|unvalidated|fail  # reason': {text}")
-            elif (m.group(1), m.group(2)) in exceptions:
-                errors.append(f"{number}: listed twice: {m.group(1)}: {m.group(2)}")
-            else:
-                exceptions[(m.group(1), m.group(2))] = number
-    return exceptions, errors
+    return read_listing(path, INPUT_EXCEPTION, "FILE: InputError|unvalidated|fail  # reason", ": ",
+                        lambda m: m.group(2) in INPUT_ERROR_CONSTRUCTS)
 
 
 def input_error_failures(root, order):
