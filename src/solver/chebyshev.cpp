@@ -61,75 +61,10 @@ ChebyshevSeries chebyshev_exponential(double tau, double lo, double hi, double t
   return s;
 }
 
-ChebyshevSeries conjugate(const ChebyshevSeries& s) {
-  ChebyshevSeries out = s;
-  for (cplx& a : out.a) a = std::conj(a);
-  return out;
-}
-
-namespace {
-
-using backend::add_scaled;
-using backend::chebyshev_product;
-
-/// The adjoint step (chebyshev_adjoint) with the sum of M's terms left to `accumulate(coef, T, W)`,
-/// called for m = K .. 1 with coef = coef_m / r, T = T_{m-1} psi and W = W_m.
-template <typename Accumulate>
-void adjoint_step(const ChebyshevSeries& s, const Generator& H, CMatrix& psi, CMatrix& lambda, ChebyshevWork& work,
-                  Accumulate&& accumulate) {
-  const std::size_t K = s.a.size() - 1;
-  PlanarBlock p;
-  p.assign(psi);
-  apply_chebyshev(conjugate(s), H, p, work);  // psi before the step
-  p.to(psi);
-  const Index D = H.sparse.n;
-  if (K == 0) {
-    lambda *= std::conj(s.a[0]);
-    return;
-  }
-  // T_j psi, j = 0 .. K - 1 (the forward recurrence of the step, kept), then three blocks for
-  // W and one for lambda.
-  std::vector<PlanarBlock>& b = work.blocks;
-  b.resize(K + 4);
-  b[0] = p;
-  if (K > 1) chebyshev_product(H, b[0], nullptr, s.center, 1.0 / s.radius, b[1]);
-  for (std::size_t j = 2; j < K; ++j) chebyshev_product(H, b[j - 1], &b[j - 2], s.center, 2.0 / s.radius, b[j]);
-  // Clenshaw backward: W_m = conj(a_m) lambda + 2 Ht W_{m+1} - W_{m+2}, m = K .. 0.
-  PlanarBlock& lam = b[K + 3];
-  lam.assign(lambda);
-  PlanarBlock* w2 = &b[K];      // W_{m+2}
-  PlanarBlock* w1 = &b[K + 1];  // W_{m+1}
-  PlanarBlock* w0 = &b[K + 2];  // W_m
-  for (PlanarBlock* w : {w2, w1, w0}) {
-    w->resize(D, lambda.cols());
-    std::fill(w->re.begin(), w->re.end(), 0.0);
-    std::fill(w->im.begin(), w->im.end(), 0.0);
-  }
-  CMatrix W, W2_at_0;
-  for (std::size_t m = K + 1; m-- > 0;) {
-    if (m == K) {
-      std::fill(w0->re.begin(), w0->re.end(), 0.0);
-      std::fill(w0->im.begin(), w0->im.end(), 0.0);
-    } else {
-      chebyshev_product(H, *w1, w2, s.center, 2.0 / s.radius, *w0);
-    }
-    add_scaled(std::conj(s.a[m]), lam, *w0);
-    if (m >= 1) accumulate((m == 1 ? 1.0 : 2.0) / s.radius, b[m - 1], *w0);
-    if (m == 0) w2->to(W2_at_0);
-    std::swap(w2, w1);
-    std::swap(w1, w0);
-  }
-  // After the loop w1 holds W_0.
-  w1->to(W);
-  lambda = 0.5 * (W - W2_at_0 + std::conj(s.a[0]) * lambda);
-}
-
-}  // namespace
-
-std::vector<cplx> chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi, CMatrix& lambda,
-                                    ChebyshevWork& work, const Entries& at) {
+std::vector<cplx> chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H,
+                                    backend::ChebyshevAdjointExecutor& executor, const Entries& at) {
   std::vector<double> vr(at.row.size(), 0.0), vi(at.row.size(), 0.0);
-  adjoint_step(s, H, psi, lambda, work, [&](double coef, const PlanarBlock& t, const PlanarBlock& w) {
+  executor.step_back(s, H, [&](double coef, const PlanarBlock& t, const PlanarBlock& w) {
     // M(j, i) += coef sum_c T(j, c) conj(W(i, c)) at every (i, j) = (row_k, col_k).
     const Index m = t.cols;
     for (std::size_t k = 0; k < at.row.size(); ++k) {

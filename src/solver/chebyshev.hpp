@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/chebyshev_series.hpp"
 #include "qevolve/types.hpp"
 
@@ -29,6 +30,7 @@ using backend::ChebyshevSeries;
 using backend::ChebyshevWork;
 using backend::PlanarBlock;
 using backend::apply_chebyshev;
+using backend::conjugate;
 using backend::kMaxLocalLevels;
 using Generator = backend::ChebyshevGenerator;
 
@@ -44,16 +46,14 @@ inline constexpr double kChebyshevTolerance = 1e-14;
 [[nodiscard]] ChebyshevSeries chebyshev_exponential(double tau, double lo, double hi,
                                                     double tol = kChebyshevTolerance);
 
-/// The same series with conjugated coefficients: exp(+i tau H), the inverse step.
-[[nodiscard]] ChebyshevSeries conjugate(const ChebyshevSeries& s);
-
 /// Positions (row[k], col[k]) of a D x D matrix.
 struct Entries {
   std::vector<Index> row, col;
 };
 
-/// One step of the adjoint pass for y = p(Ht) psi: on entry psi = y (the state after the
-/// step) and lambda the cotangent after the step; on exit psi is the state before the step
+/// One step of the adjoint pass for y = p(Ht) psi on the executor's psi and lambda
+/// (backend.hpp ChebyshevAdjointExecutor): on entry psi = y (the state after the step) and
+/// lambda the cotangent after the step; on exit psi is the state before the step
 /// (the inverse series) and lambda = p(Ht)^dag lambda. With M = sum_m coef_m T_{m-1} psi
 /// W_m^dag / r (coef_1 = 1, coef_m = 2), <lambda| dp(Ht)[E] psi> = Tr(E M) for any direction E
 /// of H (the derivative of the truncated series at fixed centre, radius and coefficients).
@@ -61,7 +61,7 @@ struct Entries {
 /// Tr(E M) = sum_k E(row_k, col_k) values_k for every E that vanishes outside `at` (the drive
 /// operators and device tangents act on one or two modes: O(|at| m) per term instead of the
 /// O(D^2 m) of the whole M).
-[[nodiscard]] std::vector<cplx> chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H, CMatrix& psi,
-                                                  CMatrix& lambda, ChebyshevWork& work, const Entries& at);
+[[nodiscard]] std::vector<cplx> chebyshev_adjoint(const ChebyshevSeries& s, const Generator& H,
+                                                  backend::ChebyshevAdjointExecutor& executor, const Entries& at);
 
 }  // namespace qevolve::solver

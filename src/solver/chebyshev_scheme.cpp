@@ -9,7 +9,7 @@
 // ranges of the couplings and undriven modes (fixed) and of each driven mode's energies plus its
 // drives at the step's coefficients (a small eigenproblem per step). Closed systems only (the
 // resolution stage refuses evolution.noise); its adjoint (adjoint_steps.cpp) differentiates the series
-// (chebyshev_adjoint).
+// (chebyshev_adjoint) on the backend's Chebyshev adjoint executor.
 #include <algorithm>
 
 #include "chebyshev.hpp"
@@ -123,13 +123,15 @@ class ChebyshevScheme final : public Scheme {
                std::vector<double>& tangent_sums) const override {
     const TimeGrid grid = sim.drive().time_grid();
     const double tau = kTwoPi * grid.substep_dt();
-    ChebyshevWork work;
     Generator H;
     const Entries at = directions(sim, tangents);
+    const auto executor = make_chebyshev_adjoint_executor(sim.options().device);
+    executor->upload(psi, lambda);
     StepsAdjointJob job{{}, &ops_, sim.drive().substep_coefficients(), grid.substeps()};
-    job.step_back = [&](const std::vector<double>& c, CMatrix& p, CMatrix& l) -> DenseContraction {
+    // adjoint_steps hands back the psi and lambda it was given: the executor's, uploaded above.
+    job.step_back = [&](const std::vector<double>& c, CMatrix& /*p*/, CMatrix& /*l*/) -> DenseContraction {
       generator(c, H);
-      std::vector<cplx> m = chebyshev_adjoint(series(tau, c), H, p, l, work, at);
+      std::vector<cplx> m = chebyshev_adjoint(series(tau, c), H, *executor, at);
       return [&at, m = std::move(m)](const CMatrix& E) {
         double sum = 0.0;
         for (std::size_t k = 0; k < m.size(); ++k) sum += (E(at.row[k], at.col[k]) * m[k]).real();
@@ -137,6 +139,7 @@ class ChebyshevScheme final : public Scheme {
       };
     };
     adjoint_steps(job, sim.device(), sim.drive().channels(), psi, lambda, tangents, on_substep, tangent_sums);
+    executor->download(psi, lambda);
   }
 
   void evolve_density(const Simulator& /*sim*/, const SharedCache& /*shared*/, CMatrix& /*vecs*/,

@@ -114,6 +114,11 @@ std::unique_ptr<backend::PropagatorExecutor> make_propagator_executor(ComputeDev
   return backend::make_cpu_propagator_executor();
 }
 
+std::unique_ptr<backend::ChebyshevAdjointExecutor> make_chebyshev_adjoint_executor(ComputeDevice device) {
+  require(device, backend::ExecutorKind::chebyshev_adjoint, "make_chebyshev_adjoint_executor");
+  return backend::make_cpu_chebyshev_adjoint_executor();
+}
+
 template std::unique_ptr<backend::GateExecutor<double>> make_gate_executor<double>(
     ComputeDevice, const backend::GateSchedule&, Index, Index, int, int);
 template std::unique_ptr<backend::GateExecutor<float>> make_gate_executor<float>(

@@ -47,4 +47,8 @@ template <typename Real>
 /// the CPU's only).
 [[nodiscard]] std::unique_ptr<backend::PropagatorExecutor> make_propagator_executor(ComputeDevice device);
 
+/// The Chebyshev adjoint executor of splitting: chebyshev for `device` (backend.hpp
+/// ChebyshevAdjointExecutor; the CPU's only).
+[[nodiscard]] std::unique_ptr<backend::ChebyshevAdjointExecutor> make_chebyshev_adjoint_executor(ComputeDevice device);
+
 }  // namespace qevolve::solver

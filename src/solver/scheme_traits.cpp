@@ -75,6 +75,7 @@ constexpr backend::ExecutorKinds kOpenAdjoint = ExecutorKind::gate | ExecutorKin
 constexpr backend::ExecutorKinds kTerms = backend::kind_bit(ExecutorKind::terms);
 constexpr backend::ExecutorKinds kChebyshev = backend::kind_bit(ExecutorKind::chebyshev);
 constexpr backend::ExecutorKinds kPropagator = backend::kind_bit(ExecutorKind::propagator);
+constexpr backend::ExecutorKinds kChebyshevAdjoint = backend::kind_bit(ExecutorKind::chebyshev_adjoint);
 constexpr backend::ExecutorKinds kHost = backend::kind_bit(ExecutorKind::host);
 constexpr backend::ExecutorKinds kNone = backend::kNoExecutor;
 // clang-format off
@@ -95,10 +96,10 @@ const std::array kSchemes{
                true,  false, false, true,  kDense,     kHost,    kNone,  kNone,        "with splitting: dense",
                true,  false, fourth_order,   dense_memory,     exact_summary,   make_dense_scheme},
   SchemeTraits{Solver::trotter,  bit(Splitting::chebyshev), true,  " (chebyshev)",
-               true,  false, false, true,  kChebyshev, kHost,    kNone,  kNone,        "with splitting: chebyshev",
+               true,  false, false, true,  kChebyshev, kChebyshevAdjoint, kNone, kNone, "with splitting: chebyshev",
                true,  true,  midpoint_order, chebyshev_memory, exact_summary,   make_chebyshev_scheme},
   SchemeTraits{Solver::magnus4,  bit(Splitting::chebyshev), true,  " (chebyshev)",
-               true,  false, false, true,  kChebyshev, kHost,    kNone,  kNone,        "with splitting: chebyshev",
+               true,  false, false, true,  kChebyshev, kChebyshevAdjoint, kNone, kNone, "with splitting: chebyshev",
                true,  true,  fourth_order,   chebyshev_memory, exact_summary,   make_chebyshev_scheme},
   SchemeTraits{Solver::adaptive, kAnySplitting,             false, "",
                false, true,  false, false, kTerms,     kNone,    kTerms, kNone,        "",

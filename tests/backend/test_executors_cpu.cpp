@@ -1,6 +1,7 @@
 // The executors and the phase functor on the CPU backend (always available).
 #include "adjoint_executor_test_body.hpp"
 #include "executor_test_body.hpp"
+#include "chebyshev_adjoint_executor_test_body.hpp"
 #include "chebyshev_executor_test_body.hpp"
 #include "open_adjoint_executor_test_body.hpp"
 #include "propagator_executor_test_body.hpp"
@@ -20,6 +21,9 @@ struct CpuExecutors {
   }
   static std::unique_ptr<DenseExecutor> dense_executor(Index, Index) { return make_cpu_dense_executor(); }
   static std::unique_ptr<PropagatorExecutor> propagator_executor() { return make_cpu_propagator_executor(); }
+  static std::unique_ptr<ChebyshevAdjointExecutor> chebyshev_adjoint_executor() {
+    return make_cpu_chebyshev_adjoint_executor();
+  }
   static std::unique_ptr<AdjointExecutor> adjoint_executor(const GateSchedule& s, std::vector<bool> environment,
                                                            Index columns, Index width, int threads) {
     return make_cpu_adjoint_executor(s, std::move(environment), columns, width, threads);
@@ -50,6 +54,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, OpenAdjointExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, TermExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, ChebyshevExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, PropagatorExecutorTest, CpuExecutors);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, ChebyshevAdjointExecutorTest, CpuExecutors);
 
 TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   std::mt19937 rng(1);

@@ -242,6 +242,21 @@ struct ChebyshevStep {
   ChebyshevSeries series;
 };
 
+/// The adjoint of splitting: chebyshev (solver/chebyshev.hpp chebyshev_adjoint), in double
+/// precision: per step, last first, step_back(series, H, accumulate) takes the uploaded psi (the
+/// state after the step) back through the inverse series and lambda through p(Ht)^dag, handing the
+/// terms of the direction contraction to `accumulate` (chebyshev_step_back,
+/// backend/chebyshev_series.hpp). Use: upload(psi, lambda), step_back per step, download(psi,
+/// lambda) with the same matrices.
+class ChebyshevAdjointExecutor {
+ public:
+  virtual ~ChebyshevAdjointExecutor() = default;
+  virtual void upload(CMatrix& psi, CMatrix& lambda) = 0;
+  virtual void step_back(const ChebyshevSeries& series, const ChebyshevGenerator& H,
+                         const ChebyshevAccumulate& accumulate) = 0;
+  virtual void download(CMatrix& psi, CMatrix& lambda) = 0;
+};
+
 /// Exponentials of a sparse generator applied to the columns of one evolution by their Chebyshev
 /// series (splitting: chebyshev), in double precision. Use: upload(state), apply() for
 /// consecutive ranges of steps, download(state) with the same matrix. apply(u0, u1, step, done)
@@ -307,5 +322,9 @@ template <typename Real>
 /// The CPU propagator executor: one BLAS product M * state per step, in the uploaded matrix
 /// itself.
 [[nodiscard]] std::unique_ptr<PropagatorExecutor> make_cpu_propagator_executor();
+
+/// The CPU Chebyshev adjoint executor: all columns in one block (the contraction sums over the
+/// columns in order), its recurrence's buffers kept from step to step.
+[[nodiscard]] std::unique_ptr<ChebyshevAdjointExecutor> make_cpu_chebyshev_adjoint_executor();
 
 }  // namespace qevolve::backend

@@ -18,8 +18,9 @@ enum class ExecutorKind : unsigned {
   terms,         ///< TermExecutor: a sum of local terms applied to column blocks (adaptive)
   chebyshev,     ///< ChebyshevExecutor: a sparse generator's Chebyshev series on column blocks
   propagator,    ///< PropagatorExecutor: a host-computed general matrix (the dense Liouvillian's exp)
-  /// No executor: dense linear algebra on the host (the dense adjoint, the Chebyshev series'
-  /// adjoint). Only the CPU backend runs these paths.
+  chebyshev_adjoint,  ///< ChebyshevAdjointExecutor: the Chebyshev series' adjoint step
+  /// No executor: dense linear algebra on the host (the dense adjoint). Only the CPU backend
+  /// runs these paths.
   host,
 };
 

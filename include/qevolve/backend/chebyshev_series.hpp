@@ -1,11 +1,12 @@
 // The Chebyshev series on column blocks (docs/solvers.md "`splitting: chebyshev`"): the kernels of
 // the CPU Chebyshev executor (backend.hpp ChebyshevExecutor) and of the series' adjoint
-// (src/solver/chebyshev.cpp). x <- sum_k a_k T_k(Ht) x, Ht = (H - center) / radius, by the
+// (chebyshev_step_back, on the CPU Chebyshev adjoint executor). x <- sum_k a_k T_k(Ht) x, Ht = (H - center) / radius, by the
 // three-term recurrence T_{k+1} = 2 Ht T_k - T_{k-1}, each product one sweep of the sparse
 // generator over the block (backend/sparse_columns.hpp) plus its one-mode local terms. The
 // series' coefficients and the spectral interval are the solver's (chebyshev_exponential).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "qevolve/backend/sparse_columns.hpp"
@@ -56,6 +57,9 @@ struct ChebyshevWork {
   ChebyshevGenerator h;  ///< the CMatrix overloads' generator
 };
 
+/// The same series with conjugated coefficients: exp(+i tau H), the inverse step.
+[[nodiscard]] ChebyshevSeries conjugate(const ChebyshevSeries& s);
+
 /// x <- p(Ht) x for the series p, H Hermitian, x D x m.
 void apply_chebyshev(const ChebyshevSeries& s, const ChebyshevGenerator& H, PlanarBlock& x, ChebyshevWork& work);
 /// The same on Eigen matrices (converted; tests).
@@ -67,5 +71,16 @@ void chebyshev_product(const ChebyshevGenerator& H, const PlanarBlock& in, const
 
 /// y += a x (planar).
 void add_scaled(cplx a, const PlanarBlock& x, PlanarBlock& y);
+
+/// What the series' adjoint step hands its caller for m = K .. 1: accumulate(coef, T, W) with
+/// coef = coef_m / r (coef_1 = 1, coef_m = 2), T = T_{m-1} psi and W = W_m.
+using ChebyshevAccumulate = std::function<void(double coef, const PlanarBlock& t, const PlanarBlock& w)>;
+
+/// One step of the series' adjoint (solver/chebyshev.hpp, chebyshev_adjoint) for y = p(Ht) psi:
+/// on entry psi = y and lambda the cotangent after the step; on exit psi is the state before the
+/// step (the inverse series) and lambda = p(Ht)^dag lambda; the terms of M = sum_m coef_m
+/// T_{m-1} psi W_m^dag / r go to `accumulate` (Clenshaw's backward recurrence for W_m).
+void chebyshev_step_back(const ChebyshevSeries& s, const ChebyshevGenerator& H, CMatrix& psi, CMatrix& lambda,
+                         ChebyshevWork& work, const ChebyshevAccumulate& accumulate);
 
 }  // namespace qevolve::backend

@@ -172,4 +172,60 @@ void apply_chebyshev(const ChebyshevSeries& s, const CMatrix& H, CMatrix& x, Che
   px.to(x);
 }
 
+ChebyshevSeries conjugate(const ChebyshevSeries& s) {
+  ChebyshevSeries out = s;
+  for (cplx& a : out.a) a = std::conj(a);
+  return out;
+}
+
+// Moved unchanged from src/solver/chebyshev.cpp (adjoint_step), the accumulation a callback.
+void chebyshev_step_back(const ChebyshevSeries& s, const ChebyshevGenerator& H, CMatrix& psi, CMatrix& lambda,
+                         ChebyshevWork& work, const ChebyshevAccumulate& accumulate) {
+  const std::size_t K = s.a.size() - 1;
+  PlanarBlock p;
+  p.assign(psi);
+  apply_chebyshev(conjugate(s), H, p, work);  // psi before the step
+  p.to(psi);
+  const Index D = H.sparse.n;
+  if (K == 0) {
+    lambda *= std::conj(s.a[0]);
+    return;
+  }
+  // T_j psi, j = 0 .. K - 1 (the forward recurrence of the step, kept), then three blocks for
+  // W and one for lambda.
+  std::vector<PlanarBlock>& b = work.blocks;
+  b.resize(K + 4);
+  b[0] = p;
+  if (K > 1) chebyshev_product(H, b[0], nullptr, s.center, 1.0 / s.radius, b[1]);
+  for (std::size_t j = 2; j < K; ++j) chebyshev_product(H, b[j - 1], &b[j - 2], s.center, 2.0 / s.radius, b[j]);
+  // Clenshaw backward: W_m = conj(a_m) lambda + 2 Ht W_{m+1} - W_{m+2}, m = K .. 0.
+  PlanarBlock& lam = b[K + 3];
+  lam.assign(lambda);
+  PlanarBlock* w2 = &b[K];      // W_{m+2}
+  PlanarBlock* w1 = &b[K + 1];  // W_{m+1}
+  PlanarBlock* w0 = &b[K + 2];  // W_m
+  for (PlanarBlock* w : {w2, w1, w0}) {
+    w->resize(D, lambda.cols());
+    std::fill(w->re.begin(), w->re.end(), 0.0);
+    std::fill(w->im.begin(), w->im.end(), 0.0);
+  }
+  CMatrix W, W2_at_0;
+  for (std::size_t m = K + 1; m-- > 0;) {
+    if (m == K) {
+      std::fill(w0->re.begin(), w0->re.end(), 0.0);
+      std::fill(w0->im.begin(), w0->im.end(), 0.0);
+    } else {
+      chebyshev_product(H, *w1, w2, s.center, 2.0 / s.radius, *w0);
+    }
+    add_scaled(std::conj(s.a[m]), lam, *w0);
+    if (m >= 1) accumulate((m == 1 ? 1.0 : 2.0) / s.radius, b[m - 1], *w0);
+    if (m == 0) w2->to(W2_at_0);
+    std::swap(w2, w1);
+    std::swap(w1, w0);
+  }
+  // After the loop w1 holds W_0.
+  w1->to(W);
+  lambda = 0.5 * (W - W2_at_0 + std::conj(s.a[0]) * lambda);
+}
+
 }  // namespace qevolve::backend
