@@ -11,32 +11,13 @@
 #include "qevolve/config.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/resolve.hpp"
+#include "pulse/pulse_test_util.hpp"
 
 namespace qevolve::test {
 namespace {
 
-/// A Config with the source file and locations the loader would record for `pulses[0]`.
-Config make_config(const std::vector<std::string>& present_keys = {}) {
-  Config config;
-  config.source_file = "pulses.yaml";
-  config.where["pulses[0]"] = SourceLocation{"pulses.yaml", 12, 5};
-  int line = 13;
-  for (const std::string& k : present_keys) config.where["pulses[0]." + k] = SourceLocation{"pulses.yaml", line++, 7};
-  return config;
-}
-
-/// A pulse spec with carrier settings shared by most tests.
-PulseSpec base_spec(Shape shape) {
-  PulseSpec s;
-  s.qubit = "q0";
-  s.shape = shape;
-  s.amplitude = 0.07;
-  s.frequency = 0.55;
-  s.phase = 0.3;
-  s.delay = 3.0;
-  s.path = "pulses[0]";
-  return s;
-}
+using pulse::testing::base_spec;
+using pulse::testing::make_config;
 
 /// The stage's InputError for `s` ("" if it passes).
 std::string build_error(const PulseSpec& s, const std::vector<std::string>& present = {}) {
