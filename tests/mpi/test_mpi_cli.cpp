@@ -14,7 +14,10 @@ namespace {
 
 const std::string kMpi = std::string(
                              "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                             "OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none ") +
+                             "OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none "
+                             // the session directory in the test's own (run_command runs there): two
+                             // mpirun at once under ctest -j both create /tmp/ompi.HOST.UID otherwise
+                             "OMPI_MCA_orte_tmpdir_base=\"$PWD\" ") +
                          QEVOLVE_MPIEXEC;
 
 std::string data(const char* name) { return std::string(QEVOLVE_SOURCE_DIR) + "/tests/mpi/data/" + name; }

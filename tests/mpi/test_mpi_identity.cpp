@@ -22,10 +22,12 @@ struct Case {
 
 std::string config_path(const char* name) { return std::string(QEVOLVE_SOURCE_DIR) + "/tests/mpi/data/" + name; }
 
-/// Lets OpenMPI start as root (CI containers) and oversubscribe the cores.
+/// Lets OpenMPI start as root (CI containers) and oversubscribe the cores. Its session directory
+/// goes under the test's own directory (the command runs there: run_command): two mpirun started at
+/// once under ctest -j both create /tmp/ompi.HOST.UID, and the loser aborts ("File exists").
 const char* kMpiEnv =
     "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-    "OMPI_MCA_btl_vader_single_copy_mechanism=none ";
+    "OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_orte_tmpdir_base=\"$PWD\" ";
 
 class MpiIdentity : public ::testing::TestWithParam<Case> {
  protected:
