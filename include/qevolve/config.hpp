@@ -218,6 +218,35 @@ struct TraceSpec {
 struct OutputSpec {
   std::string file;  // empty: no HDF5 output unless -o is given
   TraceSpec trace;
+  bool ensemble_unitaries = false;  // output.ensemble_unitaries: each member's unitary too
+};
+
+/// `ensemble:` (docs/config.md "ensemble"): one pulse over several variants of the config,
+/// each a set of overrides in `--set` syntax; io::ensemble_members (qevolve/ensemble.hpp)
+/// lists them. The objective combines the members' 1 - F: their weighted mean, or the worst.
+enum class EnsembleObjective { mean, worst };
+enum class EnsembleDistribution { normal, uniform };
+
+/// One entry of ensemble.members.
+struct EnsembleMemberSpec {
+  std::vector<std::pair<std::string, std::string>> set;  // key path, YAML value text, file order
+  double weight = 1.0;                                   // > 0, normalised by ensemble_members
+};
+
+/// One entry of ensemble.vary: `points` Gauss nodes of the key's distribution (normal: mean,
+/// std; uniform: low, high). Several entries form the tensor grid, the first entry slowest.
+struct EnsembleVarySpec {
+  std::string key;
+  EnsembleDistribution distribution = EnsembleDistribution::normal;
+  double mean = 0, std = 0, low = 0, high = 0;
+  int points = 0;
+};
+
+/// Exactly one of `members` and `vary` is non-empty.
+struct EnsembleSpec {
+  std::vector<EnsembleMemberSpec> members;
+  std::vector<EnsembleVarySpec> vary;
+  EnsembleObjective objective = EnsembleObjective::mean;
 };
 
 /// One `--set KEY=VALUE` (or one `--vary` value) applied to the YAML tree before the loader
@@ -247,6 +276,7 @@ struct Config {
   std::optional<TargetSpec> target;
   std::optional<OptimizeSpec> optimize;
   OutputSpec output;
+  std::optional<EnsembleSpec> ensemble;
 
   /// Location of every key that was present in the file, by key path
   /// ("device.qubits[2].ec", "pulses[0]", "evolution.steps").

@@ -56,6 +56,8 @@ template <> std::span<const EnumRow<InitialStates::Kind>> enum_table<InitialStat
 template <> std::span<const EnumRow<Compensation>> enum_table<Compensation>();
 template <> std::span<const EnumRow<OptimizerMethod>> enum_table<OptimizerMethod>();
 template <> std::span<const EnumRow<FilterType>> enum_table<FilterType>();
+template <> std::span<const EnumRow<EnsembleObjective>> enum_table<EnsembleObjective>();
+template <> std::span<const EnumRow<EnsembleDistribution>> enum_table<EnsembleDistribution>();
 
 /// The row of `value`; a row named "?" for a value its table does not spell (InitialStates::
 /// Kind::list, FrequencyMode::value). A table that spells every value lists them in enum order

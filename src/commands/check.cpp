@@ -35,6 +35,7 @@ int check(const CheckOptions& options, Streams io) {
   // one with a device alone (no pulses, evolution or target) for `qevolve spectrum`.
   const io::Purpose purpose = command_purpose(config);
   const device::ResolvedDevice dev = io::resolve(config, purpose);
+  check_command_ensemble(config);  // each member's overrides, as `run` checks them
   // The memory estimate of the command the config is for (refused as `run` would refuse it).
   const io::MemoryEstimate memory =
       io::check_memory(config, dev, purpose, options.max_memory, !config.output.file.empty());

@@ -3,6 +3,8 @@
 #include <optional>
 #include <span>
 
+#include "qevolve/ensemble.hpp"
+
 namespace qevolve::commands {
 
 std::vector<io::Override> parse_sets(const std::vector<std::string>& sets) {
@@ -51,6 +53,11 @@ Config load_command_config(const std::string& path, const std::vector<std::strin
                            comm::Communicator& comm, const std::optional<int>& steps) {
   return io::parse_config(read_command_config(path, comm), io::source_name(path),
                           command_overrides(sets, steps));
+}
+
+void check_command_ensemble(const Config& config) {
+  if (!config.ensemble) return;
+  io::check_ensemble(io::ParsedConfig(config.yaml_text, config.source_file), {}, config);
 }
 
 io::Purpose command_purpose(const Config& config) {

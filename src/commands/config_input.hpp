@@ -32,6 +32,11 @@ namespace qevolve::commands {
 [[nodiscard]] Config load_command_config(const std::string& path, const std::vector<std::string>& sets,
                                          comm::Communicator& comm, const std::optional<int>& steps = std::nullopt);
 
+/// io::check_ensemble of a loaded config that passed the resolution stage (nothing without
+/// `ensemble:`): every member read from the text as run (Config::yaml_text: the file's, or the
+/// overridden tree's with `--set`) with its overrides, checked as `check` and `run` check it.
+void check_command_ensemble(const Config& config);
+
 /// The command a config is for, as `qevolve check` validates it: with an `optimize` section
 /// `optimize`; a device alone (no pulses, evolution or target) `spectrum` (inspect); else `run`.
 [[nodiscard]] io::Purpose command_purpose(const Config& config);

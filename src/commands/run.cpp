@@ -40,6 +40,7 @@ int run(const RunOptions& options, Streams io) {
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   // Every input error, and a run that cannot fit in memory, before any work.
   const device::ResolvedDevice resolved = io::resolve(config, io::Purpose::evolve);
+  check_command_ensemble(config);  // each member of `ensemble:` (docs/config.md "ensemble")
   const io::MemoryEstimate memory = io::check_memory(config, resolved, io::Purpose::evolve, options.max_memory,
                                                      !options.output.empty() || !config.output.file.empty());
   io::check_output_path(config, options.output, io::Replacing{"run", options.force});  // before the work, not after it

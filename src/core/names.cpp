@@ -54,6 +54,10 @@ constexpr EnumRow<FilterType> kFilters[] = {{FilterType::gaussian, "gaussian"},
                                             {FilterType::highpass, "highpass"},
                                             {FilterType::exponential, "exponential"},
                                             {FilterType::fir, "fir"}};
+constexpr EnumRow<EnsembleObjective> kObjectives[] = {{EnsembleObjective::mean, "mean"},
+                                                      {EnsembleObjective::worst, "worst"}};
+constexpr EnumRow<EnsembleDistribution> kDistributions[] = {{EnsembleDistribution::normal, "normal"},
+                                                            {EnsembleDistribution::uniform, "uniform"}};
 
 /// Whether `rows` lists the values 0, 1, 2, ... in order (enum_row's one look-up). Every table
 /// but kFrequencyModes (whose value 0 has no name) is.
@@ -66,7 +70,8 @@ constexpr bool in_enum_order(const EnumRow<E> (&rows)[N]) {
 static_assert(in_enum_order(kModeTypes) && in_enum_order(kModeRoles) && in_enum_order(kShapes) && in_enum_order(kSolvers) &&
               in_enum_order(kSplittings) && in_enum_order(kBases) && in_enum_order(kFrames) &&
               in_enum_order(kPrecisions) && in_enum_order(kDevices) && in_enum_order(kStateSets) &&
-              in_enum_order(kCompensations) && in_enum_order(kMethods) && in_enum_order(kFilters));
+              in_enum_order(kCompensations) && in_enum_order(kMethods) && in_enum_order(kFilters) &&
+              in_enum_order(kObjectives) && in_enum_order(kDistributions));
 
 }  // namespace
 
@@ -92,5 +97,11 @@ template <> std::span<const EnumRow<OptimizerMethod>> enum_table<OptimizerMethod
   return kMethods;
 }
 template <> std::span<const EnumRow<FilterType>> enum_table<FilterType>() { return kFilters; }
+template <> std::span<const EnumRow<EnsembleObjective>> enum_table<EnsembleObjective>() {
+  return kObjectives;
+}
+template <> std::span<const EnumRow<EnsembleDistribution>> enum_table<EnsembleDistribution>() {
+  return kDistributions;
+}
 
 }  // namespace qevolve

@@ -10,8 +10,8 @@
 namespace qevolve::io {
 namespace {
 
-constexpr std::string_view kTopKeys[] = {"device", "pulses", "lines", "evolution",
-                                         "target", "optimize", "output"};
+constexpr std::string_view kTopKeys[] = {"device", "pulses", "lines",  "evolution",
+                                         "target", "optimize", "output", "ensemble"};
 
 /// Problems that only show when two sections are read together.
 void check_across(const Config& cfg) {
@@ -90,6 +90,7 @@ void read_tree(const YAML::Node& root, const std::string& name, Config& cfg) {
   if (const Item* it = top.find("optimize"))
     detail::read_optimize(doc, *it, cfg.optimize.emplace());
   if (const Item* it = top.find("output")) detail::read_output(doc, *it, cfg.output);
+  if (const Item* it = top.find("ensemble")) detail::read_ensemble(doc, *it, cfg.ensemble.emplace());
   check_across(cfg);
 }
 

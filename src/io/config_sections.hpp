@@ -19,6 +19,7 @@ void read_evolution(Doc& doc, const Item& item, EvolutionSpec& evolution);
 void read_target(Doc& doc, const Item& item, TargetSpec& target);
 void read_optimize(Doc& doc, const Item& item, OptimizeSpec& optimize);
 void read_output(Doc& doc, const Item& item, OutputSpec& output);
+void read_ensemble(Doc& doc, const Item& item, EnsembleSpec& ensemble);
 
 /// A pulse's `line`: the name of an entry of the Config's `lines`, read before the pulses
 /// (config_lines.cpp; UnknownLine with a suggestion otherwise).

@@ -15,7 +15,7 @@ constexpr std::string_view kFixedGateKeys[] = {"gate", "qubits"};
 constexpr std::string_view kMatrixGateKeys[] = {"matrix_file", "qubits"};
 constexpr std::string_view kOptimizeKeys[] = {"method", "max_iterations", "target_infidelity",
                                               "learning_rate", "checkpoint", "leakage_weight"};
-constexpr std::string_view kOutputKeys[] = {"file", "trace"};
+constexpr std::string_view kOutputKeys[] = {"file", "trace", "ensemble_unitaries"};
 constexpr std::string_view kTraceKeys[] = {"every", "times"};
 
 GateSpec read_gate(Doc& doc, const Item& item) {
@@ -94,6 +94,7 @@ void read_output(Doc& doc, const Item& item, OutputSpec& out) {
   const MapView m(doc, item);
   m.check_keys(kOutputKeys);
   if (const Item* it = m.find("file")) out.file = get_string(doc, *it);
+  if (const Item* it = m.find("ensemble_unitaries")) out.ensemble_unitaries = get_bool(doc, *it);
   if (const Item* it = m.find("trace")) {
     const MapView t(doc, *it);
     t.check_keys(kTraceKeys);

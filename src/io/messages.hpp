@@ -125,6 +125,17 @@ enum class Msg {
   StepsAutoWithoutFidelity,
   ChebyshevOrder,
   CompensationTrainableNone,
+  // --- ensemble (config_ensemble.cpp, ensemble_check.cpp) --------------------------------
+  EnsembleBoth,
+  EnsembleNeither,
+  EnsembleSetEmpty,
+  EnsembleSetBlock,
+  EnsembleKeyReserved,
+  EnsembleLowHigh,
+  EnsembleTooMany,
+  EnsembleVaryTwice,
+  EnsembleKeyTrained,
+  EnsembleStructure,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,
   SetBadKey,
@@ -340,6 +351,12 @@ enum class Msg {
   ContextReplayObjective,
   ContextNotComputational,
   ContextNoTarget,
+  ExpectEnsembleSet,
+  ExpectEnsembleEntries,
+  ExpectSetValue,
+  ExpectVaryKey,
+  ExpectDistributionKeys,
+  ContextDistribution,
   kCount  // number of messages; keep last
 };
 

@@ -87,6 +87,7 @@ PUBLIC_HEADERS = {
     "qevolve/config_loader.hpp": "io",
     "qevolve/config_writer.hpp": "io",
     "qevolve/device_param_key.hpp": "io",
+    "qevolve/ensemble.hpp": "io",               # ensemble members and their check
     "qevolve/hdf5_file.hpp": "io",
     "qevolve/interrupt.hpp": "io",
     "qevolve/memory_estimate.hpp": "io",        # qevolve::io and ::sizes, for the stage

@@ -20,11 +20,11 @@ inline constexpr BadCase kDeviceCases[] = {
      "- device\n"
      "- pulses\n",
      "bad.yaml:1:1: the top level is a list"
-     " (expected a mapping with the keys device, pulses, lines, evolution, target, optimize, output)"},
+     " (expected a mapping with the keys device, pulses, lines, evolution, target, optimize, output, ensemble)"},
     {"TopLevelScalar",
      "hello\n",
      "bad.yaml:1:1: the top level is the value `hello`"
-     " (expected a mapping with the keys device, pulses, lines, evolution, target, optimize, output)"},
+     " (expected a mapping with the keys device, pulses, lines, evolution, target, optimize, output, ensemble)"},
     {"MultipleDocuments",
      "device: {preset: mpc_fluxonium_1d}\n"
      "---\n"
@@ -70,12 +70,12 @@ inline constexpr BadCase kDeviceCases[] = {
      "device: {preset: mpc_fluxonium_1d}\n"
      "pulse: []\n",
      "bad.yaml:2:1: pulse: unknown key `pulse`, did you mean `pulses`?"
-     " (expected one of: device, pulses, lines, evolution, target, optimize, output)"},
+     " (expected one of: device, pulses, lines, evolution, target, optimize, output, ensemble)"},
     {"UnknownTopKey",
      "device: {preset: mpc_fluxonium_1d}\n"
      "foo: 1\n",
      "bad.yaml:2:1: foo: unknown key `foo`"
-     " (expected one of: device, pulses, lines, evolution, target, optimize, output)"},
+     " (expected one of: device, pulses, lines, evolution, target, optimize, output, ensemble)"},
     {"MissingDevice",
      "pulses: []\n",
      "bad.yaml:1:1: missing required key `device`"
