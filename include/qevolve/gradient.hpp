@@ -114,7 +114,37 @@ struct PipelineHooks {
 
 struct GradientPlan;  // include/qevolve/gradient_plan.hpp
 
-class GradientProblem {
+/// What the optimiser, optimize's certification and the step search drive: one
+/// GradientProblem, or an ensemble of them (include/qevolve/ensemble_problem.hpp). Each
+/// evaluation is collective over the problem's communicators.
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  [[nodiscard]] virtual const std::vector<ParameterInfo>& parameters() const = 0;
+  [[nodiscard]] virtual std::vector<std::string> names() const = 0;
+  [[nodiscard]] virtual RVector values() const = 0;
+  /// Sets every parameter; NumericalError (nothing changed) if a value leaves its domain.
+  virtual void set_values(const RVector& values) = 0;
+  /// Forward run (and the gradient if `with_gradient`) with the pipeline's hooks.
+  [[nodiscard]] virtual Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks) = 0;
+  [[nodiscard]] Evaluation evaluate(bool with_gradient) { return evaluate(with_gradient, PipelineHooks{}); }
+  /// The step-error estimate of the evaluation `fine` just returned.
+  [[nodiscard]] virtual StepError estimate_step_error(const Evaluation& fine,
+                                                      const std::function<void(double)>& progress = {}) = 0;
+  /// The compensation angles the next evaluation starts its solves from (checkpointed).
+  [[nodiscard]] virtual RVector warm_angles() const = 0;
+  virtual void set_warm_angles(const RVector& angles) = 0;
+  /// The length of warm_angles() after an evaluation (0: nothing is re-optimised).
+  [[nodiscard]] virtual Index warm_angle_count() const = 0;
+  /// w of the objective (1 - F) + w leakage.
+  virtual void set_leakage_weight(double w) = 0;
+  /// The step count of every simulator (steps: auto, optimize's certification).
+  virtual void set_steps(int steps) = 0;
+  /// A simulator in the problem's current state (steps, pulses), for output.
+  [[nodiscard]] virtual const solver::Simulator& simulator() const = 0;
+};
+
+class GradientProblem final : public Problem {
  public:
   /// Builds the cached simulator from the plan (io::gradient_plan: auto values resolved once,
   /// the trainable parameters found, the target read). The plan's rules (something trainable, a
@@ -132,37 +162,37 @@ class GradientProblem {
   GradientProblem(const GradientProblem&) = delete;
   GradientProblem& operator=(const GradientProblem&) = delete;
 
-  [[nodiscard]] const std::vector<ParameterInfo>& parameters() const;
-  [[nodiscard]] std::vector<std::string> names() const;
-  [[nodiscard]] RVector values() const;
+  [[nodiscard]] const std::vector<ParameterInfo>& parameters() const override;
+  [[nodiscard]] std::vector<std::string> names() const override;
+  [[nodiscard]] RVector values() const override;
   /// Sets every parameter; NumericalError (nothing changed) if a value leaves its domain.
-  void set_values(const RVector& values);
+  void set_values(const RVector& values) override;
 
   /// Forward run (and adjoint pass if `with_gradient`). With compensation the angles are
   /// re-optimised (warm-started from the previous optimum) unless compensation_trainable.
   [[nodiscard]] Evaluation evaluate(bool with_gradient);
   /// The same with the pipeline's hooks (progress, column check).
-  [[nodiscard]] Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks);
+  [[nodiscard]] Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks) override;
 
   /// The step-error estimate of the evaluation `fine` just returned (include/qevolve/step_error.hpp):
   /// a coarser run of the same parameters, collective like evaluate().
   [[nodiscard]] StepError estimate_step_error(const Evaluation& fine,
-                                              const std::function<void(double)>& progress = {});
+                                              const std::function<void(double)>& progress = {}) override;
 
   /// The compensation angles the next evaluation starts its solve from (the previous optimum);
   /// part of the optimiser's checkpoint so a resumed run repeats the same solves.
-  [[nodiscard]] RVector warm_angles() const;
+  [[nodiscard]] RVector warm_angles() const override;
   /// w of the objective (1 - F) + w leakage that evaluate() returns and differentiates
   /// (`optimize.leakage_weight`; 0, the default: 1 - F).
-  void set_leakage_weight(double w);
+  void set_leakage_weight(double w) override;
   /// The simulator's step count (steps: auto, optimize's certification; docs/accuracy.md).
-  void set_steps(int steps);
-  void set_warm_angles(const RVector& angles);
+  void set_steps(int steps) override;
+  void set_warm_angles(const RVector& angles) override;
   /// The length of warm_angles() after an evaluation (0: nothing is re-optimised).
-  [[nodiscard]] Index warm_angle_count() const;
+  [[nodiscard]] Index warm_angle_count() const override;
 
   /// The simulator's current state, for output (io::frozen_config writes what it resolved).
-  [[nodiscard]] const solver::Simulator& simulator() const;
+  [[nodiscard]] const solver::Simulator& simulator() const override;
 
  private:
   struct Impl;

@@ -47,7 +47,7 @@ AutoSteps choose_steps(const StepSearch& search, int start, double tolerance,
   }
 }
 
-AutoSteps search_steps(solver::Simulator* sim, gradient::GradientProblem* problem,
+AutoSteps search_steps(solver::Simulator* sim, gradient::Problem* problem,
                        const std::optional<fidelity::ObjectiveSpec>& objective, double tolerance,
                        comm::Communicator& comm, comm::Communicator& reduce,
                        const std::function<void(const std::string&)>& log) {

@@ -52,7 +52,7 @@ struct AutoSteps {
 /// The run's search on a plain simulator or through `problem` (exactly one non-null); NumericalError
 /// (exit 3) with the best estimate when the tolerance cannot be reached under kMaxAutoSteps.
 /// Leaves the simulator at the chosen steps.
-[[nodiscard]] AutoSteps search_steps(solver::Simulator* sim, gradient::GradientProblem* problem,
+[[nodiscard]] AutoSteps search_steps(solver::Simulator* sim, gradient::Problem* problem,
                                      const std::optional<fidelity::ObjectiveSpec>& objective,
                                      double tolerance, comm::Communicator& comm, comm::Communicator& reduce,
                                      const std::function<void(const std::string&)>& log = {});

@@ -10,7 +10,7 @@
 
 namespace qevolve::commands {
 
-Certification certify_optimum(gradient::GradientProblem& problem, const OptimizeSpec& spec, double tolerance,
+Certification certify_optimum(gradient::Problem& problem, const OptimizeSpec& spec, double tolerance,
                               OptimizeOutcome& outcome, bool root, const std::function<void(const std::string&)>& line) {
   Certification c;
   c.steps_before = problem.simulator().options().steps;
@@ -53,7 +53,7 @@ Certification certify_optimum(gradient::GradientProblem& problem, const Optimize
   }
 }
 
-CertifiedOutcome optimize_certified(gradient::GradientProblem& problem, const Config& config, const std::string& resume,
+CertifiedOutcome optimize_certified(gradient::Problem& problem, const Config& config, const std::string& resume,
                                     bool root, comm::Communicator& comm,
                                     const std::function<void(const std::string&)>& line) {
   const double tolerance = config.evolution.tolerance.value_or(EvolutionSpec::kDefaultTolerance);

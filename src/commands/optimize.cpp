@@ -33,6 +33,7 @@
 #include "qevolve/optimizer.hpp"
 #include "qevolve/optimize_record.hpp"
 #include "optimize_problem.hpp"
+#include "ensemble_run.hpp"
 #include "run_output.hpp"
 #include "truncation_notes.hpp"
 
@@ -48,7 +49,7 @@ namespace {
 class ProblemObjective final : public optimize::Objective {
  public:
   static constexpr Index kMetrics = 2;
-  explicit ProblemObjective(gradient::GradientProblem& p) : p_(p), angle_count_(p.warm_angle_count()) {
+  explicit ProblemObjective(gradient::Problem& p) : p_(p), angle_count_(p.warm_angle_count()) {
     const auto& info = p_.parameters();
     scale_.resize(static_cast<Index>(info.size()));
     for (std::size_t i = 0; i < info.size(); ++i) scale_(static_cast<Index>(i)) = info[i].scale;
@@ -84,7 +85,7 @@ class ProblemObjective final : public optimize::Objective {
       v(static_cast<Index>(i)) = (lower ? info[i].lower : info[i].upper) / info[i].scale;
     return v;
   }
-  gradient::GradientProblem& p_;
+  gradient::Problem& p_;
   Index angle_count_;
   RVector scale_;
 };
@@ -111,7 +112,7 @@ std::string yaml_path(const std::string& output, const std::string& config_path)
 
 }  // namespace
 
-OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const OptimizeSpec& spec,
+OptimizeOutcome optimize_problem(gradient::Problem& problem, const OptimizeSpec& spec,
                                  const std::string& resume, bool root,
                                  const std::function<void(const std::string&)>& line) {
   optimize::Settings settings;
@@ -195,7 +196,7 @@ void check_optimize_paths(const Config& config, const OptimizeOptions& options) 
 
 /// The optimised config (OUT.optimized.yaml): the trained values at `x`, what the simulator
 /// resolved (auto values, duration, the certified steps), written atomically.
-void write_optimized_yaml(const std::string& yaml, const Config& config, const gradient::GradientProblem& problem,
+void write_optimized_yaml(const std::string& yaml, const Config& config, const gradient::Problem& problem,
                           const RVector& x) {
   const Config frozen = io::frozen_config(config, problem.simulator());  // steps: certified or chosen by steps: auto
   const std::string text = write_back_yaml(config, frozen, problem.names(), x);
@@ -257,7 +258,12 @@ int optimize(const OptimizeOptions& options, Streams io) {
   comm::Communicator& world = comm::world();
   const auto nccl = comm::gpu_reductions(world, config.evolution.device == ComputeDevice::cuda);
   comm::Communicator& reduce = nccl ? *nccl : world;  // the output gather stays on MPI (world)
-  gradient::GradientProblem problem(io::gradient_plan(config), options.threads, world, reduce);
+  // An ensemble (docs/ensembles.md): its members' problems, built once, optimised together.
+  std::unique_ptr<gradient::EnsembleProblem> members =
+      config.ensemble ? ensemble_problem(config, options.threads, world, reduce) : nullptr;
+  std::unique_ptr<gradient::GradientProblem> single =
+      members ? nullptr : std::make_unique<gradient::GradientProblem>(io::gradient_plan(config), options.threads, world, reduce);
+  gradient::Problem& problem = members ? static_cast<gradient::Problem&>(*members) : *single;
   RunReport report;
   report.config = &config;
   report.sim = &problem.simulator();
@@ -281,10 +287,16 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // The trace of the optimised pulses, when there is a file to hold it.
   final_hooks.trace = config.output.trace.requested() && !(options.output.empty() && config.output.file.empty());
   final_hooks.truncation = true;  // the iterations skip the truncation check, the final evaluation runs it
-  take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
-  if (certified) {  // the same steps and parameters
-    report.step_error = certified->estimate;
-    report.t_step_error = certified->estimate.seconds;
+  if (members) {
+    const gradient::Evaluation combined = members->evaluate(true, final_hooks);
+    take_ensemble(report, ensemble_outcome(*members, config, combined, certified.has_value()), config, problem.names());
+    if (certified) report.t_step_error = certified->estimate.seconds;
+  } else {
+    take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
+    if (certified) {  // the same steps and parameters
+      report.step_error = certified->estimate;
+      report.t_step_error = certified->estimate.seconds;
+    }
   }
   if (world.is_root())  // docs/cli.md "The truncation warning"
     print_warning_lines(io.err, truncation_warnings(problem.simulator().device(), report.top_level_population));

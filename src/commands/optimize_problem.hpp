@@ -28,7 +28,7 @@ struct OptimizeOutcome {
 /// (method, iterations, target, learning rate, leakage weight; its checkpoint is written when
 /// `root`), resuming from `resume` when not empty. `line` receives each iteration's progress
 /// line (docs/optimize.md "Progress"); empty: none. Leaves the problem at the last evaluated point.
-[[nodiscard]] OptimizeOutcome optimize_problem(gradient::GradientProblem& problem, const OptimizeSpec& spec,
+[[nodiscard]] OptimizeOutcome optimize_problem(gradient::Problem& problem, const OptimizeSpec& spec,
                                                const std::string& resume, bool root,
                                                const std::function<void(const std::string&)>& line);
 
@@ -52,7 +52,7 @@ struct Certification {
 /// optimisation from the current optimum (warm start; no checkpoint resume) and check again, at
 /// most kMaxCertifyRounds times and up to kMaxAutoSteps steps. `outcome` gains the continued
 /// iterations (history, evaluations, time, stop reason, x). Leaves the problem at outcome.x.
-[[nodiscard]] Certification certify_optimum(gradient::GradientProblem& problem, const OptimizeSpec& spec,
+[[nodiscard]] Certification certify_optimum(gradient::Problem& problem, const OptimizeSpec& spec,
                                             double tolerance, OptimizeOutcome& outcome, bool root,
                                             const std::function<void(const std::string&)>& line);
 
@@ -65,7 +65,7 @@ struct CertifiedOutcome {
   OptimizeOutcome outcome;
   std::optional<Certification> certification;
 };
-[[nodiscard]] CertifiedOutcome optimize_certified(gradient::GradientProblem& problem, const Config& config,
+[[nodiscard]] CertifiedOutcome optimize_certified(gradient::Problem& problem, const Config& config,
                                                   const std::string& resume, bool root, comm::Communicator& comm,
                                                   const std::function<void(const std::string&)>& line);
 

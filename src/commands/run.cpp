@@ -8,6 +8,7 @@
 #include <string>
 
 #include "config_input.hpp"
+#include "ensemble_run.hpp"
 #include "progress.hpp"
 #include "rank_device.hpp"
 #include "qevolve/plan.hpp"
@@ -102,12 +103,17 @@ int run(const RunOptions& options, Streams io) {
       io.err << "qevolve: evolution done; the gradient (adjoint pass) next, about " << duration_text(gradient_s)
              << "\n" << std::flush;
   };
-  RunEvaluation run = problem ? evaluate_run(RunTarget{nullptr, std::nullopt, problem.get()}, config.evolution, comm,
-                                             reduce, hooks, shown)
-                              : cache.run(*point, built, comm, reduce, hooks, shown);
-  coarse.reset();
-  take_evaluation(report, std::move(run.ev), problem ? problem->names() : std::vector<std::string>());
-  if (run.searched) report.t_step_error = run.search_s;  // the whole search
+  if (config.ensemble) {  // every member evaluated on the nominal pulses (docs/ensembles.md)
+    EnsembleOutcome e = evaluate_ensemble(config, sim, options.threads, comm, reduce);
+    take_ensemble(report, std::move(e), config, problem ? problem->names() : std::vector<std::string>());
+  } else {
+    RunEvaluation run = problem ? evaluate_run(RunTarget{nullptr, std::nullopt, problem.get()}, config.evolution,
+                                               comm, reduce, hooks, shown)
+                                : cache.run(*point, built, comm, reduce, hooks, shown);
+    coarse.reset();
+    take_evaluation(report, std::move(run.ev), problem ? problem->names() : std::vector<std::string>());
+    if (run.searched) report.t_step_error = run.search_s;  // the whole search
+  }
   bar.reset();
   report.bytes_communicated = comm.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
   if (!root) return 0;

@@ -21,7 +21,7 @@ namespace qevolve::commands {
 struct RunTarget {
   solver::Simulator* sim = nullptr;
   std::optional<fidelity::ObjectiveSpec> objective;  ///< the plain simulator's (io::objective_spec)
-  gradient::GradientProblem* problem = nullptr;
+  gradient::Problem* problem = nullptr;
   [[nodiscard]] const solver::Simulator& simulator() const;
 };
 

@@ -113,7 +113,7 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
   std::optional<device::DressedBasis> dressed = sim.dressed();
   if (!dressed && dev.dim() <= kMaxDenseEnergies) dressed = device::dress(dev);
   io::Hdf5Writer w(path);
-  if (r.fidelity) {
+  if (r.fidelity && !r.ensemble) {  // an ensemble's members each have their own (/ensemble/*)
     if (sim.options().open) {
       w.write("/superoperator_compensated", r.fidelity->superoperator_compensated);
     } else {
@@ -121,6 +121,8 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
       w.write("/unitary_compensated", r.fidelity->unitary_compensated);
     }
     w.write("/compensation/angles", r.fidelity->angles);
+  }
+  if (r.fidelity) {
     w.attribute("compensation", std::string(enum_name(r.fidelity->compensation)));
     w.attribute("fidelity", r.fidelity->fidelity);
     w.attribute("fidelity_uncompensated", r.fidelity->fidelity_uncompensated);
@@ -130,10 +132,12 @@ bool write_run_output(const std::string& path, const RunReport& r, double wall_t
       w.attribute("fidelity_error_steps_order", static_cast<long long>(r.step_error->order));
       w.attribute("fidelity_error_steps_coarse", static_cast<long long>(r.step_error->coarse_steps));
     }
-    if (const auto cp = conditional_phase(*r.config, r.unitary); cp && !sim.options().open)
+    if (const auto cp = r.unitary.size() > 0 ? conditional_phase(*r.config, r.unitary) : std::nullopt; cp && !sim.options().open)
       w.attribute("conditional_phase", cp->phase);
   }
-  if (sim.options().open)
+  if (r.ensemble)
+    write_ensemble(w, *r.ensemble);
+  else if (sim.options().open)
     w.write("/superoperator", r.superoperator);
   else
     w.write("/propagator", r.columns);
@@ -295,10 +299,14 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   // How the steps are taken, in the scheme's words (trotter's order and gates, the split
   // solvers' exact exponentials; qevolve/scheme_traits.hpp).
   const std::string how = solver::scheme_traits(o.solver, o.splitting).summary(sim);
-  std::snprintf(line, sizeof line,
-                "solver: %s%s, %d steps, dt = %.6g ns, T = %.6g ns, %zu initial states, %d thread%s%s\n",
-                enum_name(o.solver), how.c_str(), o.steps, sim.options().dt(), o.duration, sim.states().initial_indices().size(),
-                o.threads, o.threads == 1 ? "" : "s", o.precision == Precision::single ? ", single precision" : "");
+  char steps[64];  // an ensemble with steps: auto: each member searched its own (its table)
+  if (r.ensemble && r.config->evolution.steps_auto)
+    std::snprintf(steps, sizeof steps, "steps: auto per member");
+  else
+    std::snprintf(steps, sizeof steps, "%d steps, dt = %.6g ns", o.steps, sim.options().dt());
+  std::snprintf(line, sizeof line, "solver: %s%s, %s, T = %.6g ns, %zu initial states, %d thread%s%s\n",
+                enum_name(o.solver), how.c_str(), steps, o.duration, sim.states().initial_indices().size(), o.threads,
+                o.threads == 1 ? "" : "s", o.precision == Precision::single ? ", single precision" : "");
   out << line;
   // The resolved evolution.device (docs/backend.md "Selection").
   const bool cuda = o.device == ComputeDevice::cuda;
@@ -335,7 +343,8 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
     out << line;
   }
   if (!r.top_level_population.empty()) out << truncation_note(device, r.top_level_population) << "\n";
-  print_fidelity(out, r);
+  if (r.ensemble && r.fidelity) print_ensemble(out, *r.ensemble, *r.fidelity);
+  else print_fidelity(out, r);
   print_gradient(out, r);
   print_wall_times(out, r, t_output, t_total);
 }

@@ -15,6 +15,7 @@
 #include "qevolve/config.hpp"
 #include "qevolve/fidelity.hpp"
 #include "qevolve/gradient.hpp"
+#include "qevolve/hdf5_file.hpp"
 #include "qevolve/optimizer.hpp"
 #include "qevolve/simulator.hpp"
 #include "qevolve/step_error.hpp"
@@ -35,6 +36,19 @@ struct HistoryRow {
   double leakage = 0.0;
   double objective = 0.0;   ///< (1 - F) + w leakage
   double gradient_norm = 0.0, step = 0.0, wall_time_s = 0.0;
+};
+
+/// An ensemble run's members (docs/ensembles.md; /ensemble/* of docs/output.md).
+struct EnsembleReport {
+  std::string objective;               ///< "mean" or "worst"
+  std::vector<std::string> overrides;  ///< per member: "KEY = VALUE, ..."
+  std::vector<double> weights, fidelity, fidelity_uncompensated, leakage;
+  std::vector<double> step_error;      ///< per member; NaN: none
+  std::vector<long long> steps;        ///< per member: the steps it ran
+  double objective_step_error = std::numeric_limits<double>::quiet_NaN();  ///< bound on the objective's; NaN: none
+  std::int64_t worst = -1;             ///< the member with the largest 1 - F (+ w leakage)
+  std::vector<CMatrix> unitaries;      ///< output.ensemble_unitaries: per member (closed systems)
+  long device_builds = 0, simulator_builds = 0;
 };
 
 /// Everything a run (or the final evaluation of an optimisation) reports.
@@ -65,6 +79,8 @@ struct RunReport {
   double t_build = 0.0, t_evolve = 0.0, t_fidelity = 0.0, t_gradient = 0.0, t_optimize = 0.0;
   double t_step_error = 0.0;  ///< the coarser run of the step-error estimate
   double estimated_s = 0.0;  ///< the time estimate printed before the run (0: none)
+  /// An ensemble: `fidelity` holds the objective's figures (no unitary, no angles), /ensemble/*.
+  std::optional<EnsembleReport> ensemble;
 };
 
 /// Closed-system evolution keeps every column normalised; a larger deviation than the solver's
@@ -87,6 +103,11 @@ void print_summary(std::ostream& out, const RunReport& report, const std::string
 /// The warning when the step-error estimate is not small against 1 - F (more than a tenth of
 /// it, and above the config's tolerance); empty otherwise.
 [[nodiscard]] std::string step_error_warning(const RunReport& report);
+
+/// /ensemble/* (docs/output.md "Ensembles"); in ensemble_output.cpp.
+void write_ensemble(io::Hdf5Writer& w, const EnsembleReport& e);
+/// The summary's per-member table and objective line.
+void print_ensemble(std::ostream& out, const EnsembleReport& e, const fidelity::FidelityResult& objective);
 
 /// `qevolve: warning: LINE`, one line each.
 void print_warning_lines(std::ostream& err, const std::vector<std::string>& lines);

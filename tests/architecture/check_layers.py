@@ -82,6 +82,7 @@ PUBLIC_HEADERS = {
     "qevolve/fidelity.hpp": "fidelity",
     "qevolve/gradient.hpp": "gradient",
     "qevolve/gradient_plan.hpp": "gradient",    # what a GradientProblem is built from
+    "qevolve/ensemble_problem.hpp": "gradient",  # an ensemble of GradientProblems (docs/ensembles.md)
     "qevolve/step_error.hpp": "gradient",
     "qevolve/optimizer.hpp": "optimize",
     "qevolve/config_loader.hpp": "io",

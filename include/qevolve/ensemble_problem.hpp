@@ -1,0 +1,90 @@
+// An ensemble of gradient problems (docs/ensembles.md): one set of parameters over K device
+// variants, each member a GradientProblem built once from its plan (its static factors reused by
+// every evaluation), the members' figures combined into the objective: the weighted mean, or
+// the worst member with the smooth power mean for the value that is optimised and its gradient.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "qevolve/comm.hpp"
+#include "qevolve/gradient.hpp"
+#include "qevolve/gradient_plan.hpp"
+
+namespace qevolve::gradient {
+
+/// The exponent p of the smooth form of the worst member, J = (sum_k o_k^p / K)^(1/p).
+inline constexpr double kWorstPower = 16.0;
+
+/// One member's figures, what the combination reads.
+struct MemberFigures {
+  double fidelity = 0.0, fidelity_uncompensated = 0.0, leakage = 0.0;
+  double objective = 0.0;  ///< o_k = (1 - F_k) + w leakage_k
+  RVector gradient;        ///< d o_k / d theta; empty: none
+};
+
+struct EnsembleCombination {
+  std::size_t worst = 0;  ///< the member with the largest o_k (the first of equals)
+  /// mean: the weighted means; worst: the worst member's figures.
+  double fidelity = 0.0, fidelity_uncompensated = 0.0, leakage = 0.0;
+  /// What is optimised: mean sum_k w_k o_k; worst J = (sum_k o_k^p / K)^(1/p), p = kWorstPower.
+  double value = 0.0;
+  RVector gradient;  ///< d value / d theta (empty when the members have none)
+};
+
+/// Combines the members' figures (weights normalised, same length as `members`).
+[[nodiscard]] EnsembleCombination combine_ensemble(std::span<const MemberFigures> members,
+                                                   std::span<const double> weights, bool worst);
+
+class EnsembleProblem final : public Problem {
+ public:
+  /// The members' plans (the same trainable parameters, in the same order), their normalised
+  /// weights, and whether the objective is the worst member (else the weighted mean). Every
+  /// member is built here, once.
+  EnsembleProblem(std::vector<GradientPlan> plans, std::vector<double> weights, bool worst, int threads,
+                  comm::Communicator& comm, comm::Communicator& reduce);
+  ~EnsembleProblem() override;
+
+  [[nodiscard]] const std::vector<ParameterInfo>& parameters() const override;
+  [[nodiscard]] std::vector<std::string> names() const override;
+  [[nodiscard]] RVector values() const override;
+  void set_values(const RVector& values) override;
+  /// Every member evaluated; the result's fidelity, infidelity and leakage are the
+  /// combination's figures, `objective` and `gradient` its value and gradient; no columns or
+  /// unitary; the truncation check the largest over the members; phase times summed.
+  [[nodiscard]] Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks) override;
+  /// Each member's estimate of its last evaluation; mean: sum_k w_k e_k, worst: the worst
+  /// member's (order and coarse steps of member 0, seconds summed).
+  [[nodiscard]] StepError estimate_step_error(const Evaluation& fine,
+                                              const std::function<void(double)>& progress = {}) override;
+  [[nodiscard]] RVector warm_angles() const override;  ///< the members' warm angles, in order
+  void set_warm_angles(const RVector& angles) override;
+  [[nodiscard]] Index warm_angle_count() const override;
+  void set_leakage_weight(double w) override;
+  void set_steps(int steps) override;
+  /// Member 0's simulator: the shared pulses, the current steps.
+  [[nodiscard]] const solver::Simulator& simulator() const override;
+
+  [[nodiscard]] std::size_t size() const { return members_.size(); }
+  [[nodiscard]] const std::vector<double>& weights() const { return weights_; }
+  [[nodiscard]] bool worst() const { return worst_; }
+  /// The members' evaluations of the last evaluate() (their own figures, unitaries on rank 0).
+  [[nodiscard]] const std::vector<Evaluation>& member_evaluations() const { return last_; }
+  /// The members' step-error estimates of the last estimate_step_error() (empty before).
+  [[nodiscard]] const std::vector<StepError>& member_step_errors() const { return last_errors_; }
+  [[nodiscard]] const GradientProblem& member(std::size_t k) const { return *members_[k]; }
+  /// How many members have been built (once each, in the constructor).
+  [[nodiscard]] long builds() const { return builds_; }
+
+ private:
+  std::vector<std::unique_ptr<GradientProblem>> members_;
+  std::vector<double> weights_;
+  bool worst_ = false;
+  std::vector<Evaluation> last_;
+  std::vector<StepError> last_errors_;
+  long builds_ = 0;
+};
+
+}  // namespace qevolve::gradient

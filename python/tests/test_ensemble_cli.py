@@ -1,0 +1,134 @@
+"""`qevolve run` with an `ensemble:` (docs/ensembles.md) against independent runs: every member's
+F and leakage equal a separate `run --set` of that member (the same engine, the same steps and
+threads: bit for bit, checked to 1e-12); the objective and its gradient equal the weighted
+combination of the members' (1e-12 / 1e-10 relative: sums of a few terms); `worst` is the
+largest member 1 - F with the gradient of its documented smooth form; mpirun -n 2 and -n 3 equal
+one process to 1e-12."""
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES, cli, h5, qevolve_exe
+
+PLAIN = (EXAMPLES / "fluxonium_x.yaml").read_text()
+TRAINED = (EXAMPLES / "fluxonium_x_optimize.yaml").read_text()
+
+VARY_EL = """
+ensemble:
+  vary:
+    - {key: "device.qubits[0].el", distribution: normal, mean: 1.0, std: 0.002, points: 3}
+"""
+MEMBERS = """
+ensemble:
+  members:
+    - {set: {"device.qubits[0].el": 0.999}, weight: 1}
+    - {set: {"device.qubits[0].el": 1.0}, weight: 2}
+    - {set: {"device.qubits[0].ec": 1.001, "device.qubits[0].el": 1.001}, weight: 1}
+  objective: OBJECTIVE
+"""
+
+
+def member_sets(ref):
+    """The --set arguments of each member, from /ensemble/overrides ("KEY = VALUE, ...")."""
+    out = []
+    for text in ref["/ensemble/overrides"]:
+        text = text.decode() if isinstance(text, bytes) else text
+        out.append([part.replace(" = ", "=") for part in text.split(", ")])
+    return out
+
+
+def separate_runs(config, ref, tmp_path):
+    runs = []
+    for k, sets in enumerate(member_sets(ref)):
+        args = [a for s in sets for a in ("--set", s)]
+        cli("run", config, *args, "--threads", "1", "-o", tmp_path / f"m{k}.h5", "--quiet")
+        runs.append(h5(tmp_path / f"m{k}.h5"))
+    return runs
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_members_equal_separate_runs_and_the_mean_is_weighted(tmp_path):
+    cfg = write(tmp_path, "ens.yaml", PLAIN + VARY_EL)
+    plain = write(tmp_path, "plain.yaml", PLAIN)
+    p = cli("run", cfg, "--threads", "1", "-o", tmp_path / "ens.h5")
+    assert "ensemble: 3 members, objective mean" in p.stdout, p.stdout
+    ref = h5(tmp_path / "ens.h5")
+    w = ref["/ensemble/weights"]
+    np.testing.assert_allclose(w, [1 / 6, 2 / 3, 1 / 6], rtol=0, atol=1e-15)
+    runs = separate_runs(plain, ref, tmp_path)
+    F = np.array([r["@fidelity"] for r in runs])
+    L = np.array([r["@leakage"] for r in runs])
+    np.testing.assert_allclose(ref["/ensemble/fidelity"], F, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ref["/ensemble/leakage"], L, rtol=0, atol=1e-12)
+    assert ref["@fidelity"] == pytest.approx(w @ F, abs=1e-12)
+    assert ref["@leakage"] == pytest.approx(w @ L, abs=1e-12)
+    # The nodes: mean -/+ sqrt(3) std (Gauss-Hermite, 3 points).
+    sets = member_sets(ref)
+    nodes = [float(s[0].split("=")[1]) for s in sets]
+    np.testing.assert_allclose(nodes, [1 - 3 ** 0.5 * 0.002, 1.0, 1 + 3 ** 0.5 * 0.002], rtol=0, atol=1e-15)
+    assert "/unitary" not in ref and "/ensemble/unitaries/0" not in ref
+
+
+@pytest.mark.parametrize("objective", ["mean", "worst"])
+def test_gradient_is_the_objectives(objective, tmp_path):
+    cfg = write(tmp_path, "ens.yaml", TRAINED + MEMBERS.replace("OBJECTIVE", objective))
+    plain = write(tmp_path, "plain.yaml", TRAINED)
+    cli("run", cfg, "--threads", "1", "-o", tmp_path / "ens.h5")
+    ref = h5(tmp_path / "ens.h5")
+    runs = separate_runs(plain, ref, tmp_path)
+    F = np.array([r["@fidelity"] for r in runs])
+    G = np.array([r["/gradient"] for r in runs])
+    np.testing.assert_allclose(ref["/ensemble/fidelity"], F, rtol=0, atol=1e-12)
+    w = np.array([1, 2, 1]) / 4
+    np.testing.assert_allclose(ref["/ensemble/weights"], w, rtol=0, atol=1e-15)
+    if objective == "mean":
+        assert ref["@fidelity"] == pytest.approx(w @ F, abs=1e-12)
+        expected = w @ G
+    else:  # the worst member's F; the gradient of J = (mean_k o_k^16)^(1/16), o_k = 1 - F_k
+        assert ref["@fidelity"] == F.min()
+        o = 1 - F
+        J = np.mean(o ** 16) ** (1 / 16)
+        expected = J ** -15 * np.mean(o[:, None] ** 15 * G, axis=0)
+    np.testing.assert_allclose(ref["/gradient"], expected, rtol=1e-10, atol=0)
+
+
+def test_unitaries_on_request(tmp_path):
+    cfg = write(tmp_path, "ens.yaml", PLAIN + VARY_EL + "output: {ensemble_unitaries: true}\n")
+    plain = write(tmp_path, "plain.yaml", PLAIN)
+    cli("run", cfg, "--threads", "1", "-o", tmp_path / "ens.h5", "--quiet")
+    ref = h5(tmp_path / "ens.h5")
+    runs = separate_runs(plain, ref, tmp_path)
+    for k, r in enumerate(runs):
+        np.testing.assert_allclose(ref[f"/ensemble/unitaries/{k}"], r["/unitary"], rtol=0, atol=1e-12)
+
+
+MPIRUN = shutil.which("mpirun")
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="no mpirun")
+@pytest.mark.parametrize("ranks", [2, 3])
+@pytest.mark.parametrize("points", [3, 5])
+def test_mpirun_equals_one_process(ranks, points, tmp_path):
+    text = TRAINED + MEMBERS.replace("OBJECTIVE", "mean") if points == 3 else \
+        TRAINED + VARY_EL.replace("points: 3", "points: 5")
+    cfg = write(tmp_path, "ens.yaml", text)
+    cli("run", cfg, "--threads", "1", "-o", tmp_path / "one.h5", "--quiet")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none",
+               OMPI_MCA_orte_tmpdir_base=str(tmp_path))
+    p = subprocess.run([MPIRUN, "-n", str(ranks), qevolve_exe(), "run", str(cfg), "--threads", "1", "-o",
+                        str(tmp_path / "many.h5"), "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    one, many = h5(tmp_path / "one.h5"), h5(tmp_path / "many.h5")
+    assert len(one["/ensemble/fidelity"]) == points
+    np.testing.assert_allclose(many["/ensemble/fidelity"], one["/ensemble/fidelity"], rtol=0, atol=1e-12)
+    assert many["@fidelity"] == pytest.approx(one["@fidelity"], abs=1e-12)
+    np.testing.assert_allclose(many["/gradient"], one["/gradient"], rtol=1e-12, atol=0)

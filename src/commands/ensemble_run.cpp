@@ -1,0 +1,217 @@
+// An ensemble's evaluation (ensemble_run.hpp; docs/ensembles.md).
+#include "ensemble_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "qevolve/config_writer.hpp"
+#include "qevolve/error.hpp"
+#include "qevolve/names.hpp"
+#include "qevolve/plan.hpp"
+#include "qevolve/resolve.hpp"
+
+namespace qevolve::commands {
+
+namespace {
+
+/// What a member's override changes (the sweep's scopes, io::parse_vary): the reuse keys of
+/// its point, so that members differing only in pulse keys share the device and simulator.
+void add_reuse_keys(SweepPoint& point, const io::Override& o) {
+  const std::string top = o.key.substr(0, o.key.find_first_of(".["));
+  const std::string value = o.key + "=" + o.value;
+  if (top == "device") point.device_key.push_back(value);
+  if (top == "device" || top == "evolution") point.simulator_key.push_back(value);
+  if (top == "target") point.target_key.push_back(value);
+}
+
+MemberFigures figures_of(gradient::Evaluation& ev, int steps) {
+  MemberFigures m;
+  if (ev.fidelity) {
+    m.fidelity = ev.fidelity->fidelity;
+    m.fidelity_uncompensated = ev.fidelity->fidelity_uncompensated;
+    m.leakage = ev.fidelity->leakage;
+  }
+  m.objective = ev.objective;
+  if (ev.step_error) m.step_error = ev.step_error->error;
+  m.steps = steps;
+  m.gradient = std::move(ev.gradient);
+  m.unitary = std::move(ev.unitary);
+  return m;
+}
+
+void add_times(EnsembleOutcome& out, const RunEvaluation& run, double step_error_s) {
+  out.evolve_s += run.ev.evolve_s;
+  out.fidelity_s += run.ev.fidelity_s;
+  out.gradient_s += run.ev.gradient_s;
+  out.step_error_s += step_error_s;
+}
+
+}  // namespace
+
+std::vector<SweepPoint> ensemble_points(const Config& nominal, const solver::Simulator& nominal_sim,
+                                        const std::vector<io::EnsembleMember>& members) {
+  // The nominal's resolved values written into its text (what `optimize` writes back), read
+  // again with each member's overrides: one pulse for every member.
+  const Config frozen = io::frozen_config(nominal, nominal_sim);
+  const io::ParsedConfig parsed(write_back_yaml(nominal, frozen, {}, RVector()), nominal.source_file);
+  std::vector<SweepPoint> points;
+  points.reserve(members.size());
+  for (const io::EnsembleMember& member : members) {
+    SweepPoint p;
+    p.config = parsed.read(member.sets, false);
+    p.config.ensemble.reset();  // a member is one config
+    // steps: auto: every member searches its own steps (each converged to the tolerance); the
+    // pulses stay the nominal's.
+    if (nominal.evolution.steps_auto) {
+      p.config.evolution.steps_auto = true;
+      p.config.evolution.steps = nominal.evolution.steps;
+    }
+    p.resolved = io::resolve(p.config, io::Purpose::evolve);
+    p.label = member.label;
+    for (const io::Override& o : member.sets) add_reuse_keys(p, o);
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+void combine_members(EnsembleOutcome& out) {
+  std::vector<gradient::MemberFigures> figures;
+  std::vector<double> weights;
+  for (std::size_t k = 0; k < out.figures.size(); ++k) {
+    const MemberFigures& m = out.figures[k];
+    figures.push_back({m.fidelity, m.fidelity_uncompensated, m.leakage, m.objective, m.gradient});
+    weights.push_back(out.members[k].weight);
+  }
+  const bool worst = out.objective == EnsembleObjective::worst;
+  gradient::EnsembleCombination c = gradient::combine_ensemble(figures, weights, worst);
+  out.worst = static_cast<std::int64_t>(c.worst);
+  out.fidelity = c.fidelity;
+  out.fidelity_uncompensated = c.fidelity_uncompensated;
+  out.leakage = c.leakage;
+  out.gradient = std::move(c.gradient);
+  // The step-error bound of F: mean |sum_k w_k (F_k - F_k(inf))| <= sum_k w_k e_k; worst e_worst.
+  out.step_error = worst ? out.figures[c.worst].step_error : 0.0;
+  for (std::size_t k = 0; k < out.figures.size() && !worst; ++k)
+    out.step_error = (out.step_error < 0.0 || out.figures[k].step_error < 0.0)
+                         ? -1.0
+                         : out.step_error + weights[k] * out.figures[k].step_error;
+}
+
+EnsembleOutcome evaluate_ensemble(const Config& nominal, const solver::Simulator& nominal_sim, int threads,
+                                  comm::Communicator& comm, comm::Communicator& reduce) {
+  EnsembleOutcome out;
+  out.members = io::ensemble_members(nominal);
+  out.objective = nominal.ensemble->objective;
+  const std::vector<SweepPoint> points = ensemble_points(nominal, nominal_sim, out.members);
+  const bool trainable = io::has_trainable(nominal);
+  CachedSimulator cache;
+  for (const SweepPoint& p : points) {
+    const auto t0 = Clock::now();
+    RunEvaluation run;
+    double build_s = 0.0;
+    int steps = 0;
+    if (trainable) {
+      gradient::GradientProblem problem(io::gradient_plan(p.config), threads, comm, reduce);
+      ++out.stats.device_builds;
+      ++out.stats.simulator_builds;
+      build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      const auto hooks = run_hooks(problem.simulator(), comm, false);
+      run = evaluate_run(RunTarget{nullptr, std::nullopt, &problem}, p.config.evolution, comm, reduce, hooks);
+      steps = problem.simulator().options().steps;
+    } else {
+      const solver::Simulator& sim = cache.prepare(p, out.stats, threads);
+      build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      run = cache.run(p, out.stats, comm, reduce, run_hooks(sim, comm, false));
+      steps = cache.simulator()->options().steps;
+    }
+    const double total = std::chrono::duration<double>(Clock::now() - t0).count();
+    out.build_s += build_s;
+    add_times(out, run, std::max(0.0, total - build_s - run.ev.evolve_s - run.ev.fidelity_s - run.ev.gradient_s));
+    out.figures.push_back(figures_of(run.ev, steps));
+  }
+  if (comm.is_root()) combine_members(out);
+  return out;
+}
+
+std::unique_ptr<gradient::EnsembleProblem> ensemble_problem(const Config& nominal, int threads,
+                                                            comm::Communicator& comm, comm::Communicator& reduce) {
+  const std::vector<io::EnsembleMember> members = io::ensemble_members(nominal);
+  std::vector<SweepPoint> points;
+  {
+    const solver::Simulator sim(io::evolution_plan(nominal), threads);  // resolves the shared pulses
+    points = ensemble_points(nominal, sim, members);
+  }
+  std::vector<gradient::GradientPlan> plans;
+  std::vector<double> weights;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    plans.push_back(io::gradient_plan(points[k].config));
+    weights.push_back(members[k].weight);
+  }
+  return std::make_unique<gradient::EnsembleProblem>(std::move(plans), std::move(weights),
+                                                     nominal.ensemble->objective == EnsembleObjective::worst, threads,
+                                                     comm, reduce);
+}
+
+EnsembleOutcome ensemble_outcome(const gradient::EnsembleProblem& problem, const Config& nominal,
+                                 const gradient::Evaluation& combined, bool step_errors) {
+  EnsembleOutcome out;
+  out.members = io::ensemble_members(nominal);
+  out.objective = nominal.ensemble->objective;
+  out.stats.device_builds = out.stats.simulator_builds = problem.builds();
+  for (std::size_t k = 0; k < problem.size(); ++k) {
+    gradient::Evaluation ev = problem.member_evaluations()[k];
+    if (step_errors && k < problem.member_step_errors().size()) ev.step_error = problem.member_step_errors()[k];
+    out.figures.push_back(figures_of(ev, problem.member(k).simulator().options().steps));
+  }
+  if (!combined.fidelity) return out;
+  combine_members(out);
+  out.evolve_s = combined.evolve_s;
+  out.fidelity_s = combined.fidelity_s;
+  out.gradient_s = combined.gradient_s;
+  return out;
+}
+
+void take_ensemble(RunReport& report, EnsembleOutcome&& out, const Config& config, std::vector<std::string> names) {
+  report.ensemble.emplace();
+  if (out.figures.empty() || out.worst < 0) return;  // ranks other than 0
+  EnsembleReport& e = *report.ensemble;
+  e.objective = enum_name(out.objective);
+  e.worst = out.worst;
+  e.device_builds = out.stats.device_builds;
+  e.simulator_builds = out.stats.simulator_builds;
+  if (out.step_error >= 0.0) e.objective_step_error = out.step_error;
+  for (std::size_t k = 0; k < out.members.size(); ++k) {
+    MemberFigures& m = out.figures[k];
+    e.overrides.push_back(out.members[k].label);
+    e.weights.push_back(out.members[k].weight);
+    e.fidelity.push_back(m.fidelity);
+    e.fidelity_uncompensated.push_back(m.fidelity_uncompensated);
+    e.leakage.push_back(m.leakage);
+    e.step_error.push_back(m.step_error >= 0.0 ? m.step_error : std::nan(""));
+    e.steps.push_back(m.steps);
+    if (config.output.ensemble_unitaries && m.unitary.size() > 0) e.unitaries.push_back(std::move(m.unitary));
+  }
+  fidelity::FidelityResult f;
+  f.compensation = config.target ? config.target->compensation : Compensation::none;
+  f.fidelity = out.fidelity;
+  f.fidelity_uncompensated = out.fidelity_uncompensated;
+  f.leakage = out.leakage;
+  report.fidelity = f;
+  if (out.gradient.size() > 0) {
+    report.gradient = std::move(out.gradient);
+    report.gradient_names = std::move(names);
+  }
+  if (config.evolution.steps_auto && report.sim) {  // each member searched its own: the table has them
+    std::vector<ResolvedValue> values = resolved_values(config, *report.sim);
+    std::erase_if(values, [](const ResolvedValue& v) { return v.key == "evolution.steps"; });
+    report.resolved = std::move(values);
+  }
+  report.t_build += out.build_s;
+  report.t_evolve = out.evolve_s;
+  report.t_fidelity = out.fidelity_s;
+  report.t_gradient = out.gradient_s;
+  report.t_step_error = out.step_error_s;
+}
+
+}  // namespace qevolve::commands
