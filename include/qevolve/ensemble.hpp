@@ -43,4 +43,8 @@ struct EnsembleMember {
 /// simulator: one device resolution per member.
 void check_ensemble(const ParsedConfig& parsed, const std::vector<Override>& sets, const Config& nominal);
 
+/// A command that does not evaluate an ensemble (`command`: "sweep", "converge", ...)
+/// refuses a config with one: a located InputError at `ensemble` (nothing without one).
+void refuse_ensemble(const Config& config, const std::string& command);
+
 }  // namespace qevolve::io

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "qevolve/ensemble.hpp"
 #include "qevolve/plan.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
@@ -211,6 +212,7 @@ int bench_accuracy(const BenchAccuracyOptions& options, Streams io) {
   if (!options.plot.empty() && options.csv.empty())
     throw InputError({}, "--plot", "the plot is drawn from the CSV file", "--csv FILE as well");
   const Config config = io::load_config(options.config_path);
+  io::refuse_ensemble(config, "bench accuracy");
   linalg::set_blas_threads(options.threads);  // --threads bounds BLAS too (no spinning workers)
   if (!solver::scheme_traits(config.evolution).steps || config.evolution.is_open())
     throw InputError({}, "bench accuracy", "the ladder compares the step-based closed-system solvers",

@@ -60,6 +60,10 @@ void check_command_ensemble(const Config& config) {
   io::check_ensemble(io::ParsedConfig(config.yaml_text, config.source_file), {}, config);
 }
 
+void refuse_ensemble(const Config& config, const std::string& command) {
+  io::refuse_ensemble(config, command);
+}
+
 io::Purpose command_purpose(const Config& config) {
   const bool device_only = config.pulses.empty() && !config.has_evolution && !config.target;
   return config.optimize ? io::Purpose::optimize : device_only ? io::Purpose::inspect : io::Purpose::evolve;

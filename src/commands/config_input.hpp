@@ -37,6 +37,10 @@ namespace qevolve::commands {
 /// overridden tree's with `--set`) with its overrides, checked as `check` and `run` check it.
 void check_command_ensemble(const Config& config);
 
+/// The commands that do not evaluate an ensemble (`command`: sweep, converge, spectrum, bench
+/// accuracy) refuse a config with `ensemble:` (a located input error at `ensemble`).
+void refuse_ensemble(const Config& config, const std::string& command);
+
 /// The command a config is for, as `qevolve check` validates it: with an `optimize` section
 /// `optimize`; a device alone (no pulses, evolution or target) `spectrum` (inspect); else `run`.
 [[nodiscard]] io::Purpose command_purpose(const Config& config);

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "auto_steps.hpp"
+#include "qevolve/ensemble.hpp"
 #include "qevolve/plan.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/config_writer.hpp"
@@ -252,6 +253,7 @@ class Search {
 
 void check_converge_input(const Config& config, double tolerance, const std::string& tolerance_key,
                           std::optional<double> max_memory) {
+  io::refuse_ensemble(config, "converge");
   io::check_converge(config, tolerance, tolerance_key, kMaxConvergeTolerance);
   const device::ResolvedDevice dev = io::resolve(config, io::Purpose::evolve);
   (void)io::check_memory(config, dev, io::Purpose::evolve, max_memory, false);

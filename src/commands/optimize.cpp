@@ -249,6 +249,7 @@ int optimize(const OptimizeOptions& options, Streams io) {
   // Every input error, and a run that cannot fit in memory, before any work.
   (void)io::check_memory(config, io::resolve(config, io::Purpose::optimize), io::Purpose::optimize,
                          options.max_memory, !options.output.empty() || !config.output.file.empty());
+  check_command_ensemble(config);  // each member of `ensemble:` (docs/ensembles.md)
   check_optimize_paths(config, options);  // before the work
   bind_rank_device(comm::world(), config);  // one GPU per rank (CUDA builds)
   const OptimizeSpec spec = config.optimize.value_or(OptimizeSpec{});

@@ -7,6 +7,7 @@
 #include "stopwatch.hpp"
 #include "config_input.hpp"
 #include "run_output.hpp"
+#include "qevolve/ensemble.hpp"
 #include "qevolve/text.hpp"
 #include "qevolve/resolve.hpp"
 #include "qevolve/commands.hpp"
@@ -70,6 +71,7 @@ int spectrum(const SpectrumOptions& options, Streams io) {
   const auto t0 = Clock::now();
   comm::SerialCommunicator serial;
   Config config = load_command_config(options.config_path, options.sets, serial);
+  io::refuse_ensemble(config, "spectrum");
   if (options.levels) {
     // --levels K truncates every mode to K levels (preset modes through preset_args).
     if (config.device.preset) {

@@ -137,4 +137,8 @@ void check_ensemble(const ParsedConfig& parsed, const std::vector<Override>& set
   }
 }
 
+void refuse_ensemble(const Config& config, const std::string& command) {
+  if (config.ensemble) fail(config, "ensemble", Msg::EnsembleCommand, {{"COMMAND", command}});
+}
+
 }  // namespace qevolve::io

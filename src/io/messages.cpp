@@ -229,6 +229,8 @@ constexpr std::array kTable{
           "a key that no `optimize:` list names, or remove it from the list"},
     Entry{Msg::EnsembleStructure, "changes the device's structure: ${WHAT}",
           "members with the nominal device's modes (in order), levels and d = ${D}"},
+    Entry{Msg::EnsembleCommand, "`qevolve ${COMMAND}` does not take an ensemble",
+          "`qevolve run` or `qevolve optimize` for an ensemble (docs/ensembles.md), or a config without `ensemble:`"},
     // --- overrides (--set, --vary) ---------------------------------------------------------
     Entry{Msg::SetNoEquals, "`${ARG}` has no `=`", "KEY=VALUE, e.g. pulses[0].amplitude=0.05"},
     Entry{Msg::SetBadKey, "`${KEY}` is not a key path",

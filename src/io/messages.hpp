@@ -136,6 +136,7 @@ enum class Msg {
   EnsembleVaryTwice,
   EnsembleKeyTrained,
   EnsembleStructure,
+  EnsembleCommand,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,
   SetBadKey,
