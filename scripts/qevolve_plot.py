@@ -12,6 +12,9 @@ One figure, one panel per part the file holds (docs/output.md "What `qevolve plo
   computational state) from /sweep/populations, on a linear scale (qevolve_plot_sweep.py).
 - /history: what the optimiser minimised per iteration (1 - F, or (1 - F) + w leakage with 1 - F
   and leakage beside it; log scale) and the gradient norm.
+- /ensemble/fidelity (a config with `ensemble:`): 1 - F per member (log scale), against the key
+  of a one-key ensemble, else against the member index; the objective as a line, the worst
+  member marked, marker areas by weight (qevolve_plot_ensemble.py). Such a file has no /unitary.
 - /trace: populations against time, one panel per initial state (at most 4): the most populated
   basis states of /trace/populations, or the mode levels of /trace/mode_populations.
 - /unitary: |U|^2 of the computational block, labelled with /initial_states, and the phases of U
@@ -41,6 +44,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from qevolve_plot_common import (FLOOR, BadFile, BadFlag, CannotWrite, Units, label_log_axis,  # noqa: E402,F401
                                  log_floor, log_grid, need_shape, read, strings, text)
+from qevolve_plot_ensemble import ensemble_panels  # noqa: E402
 from qevolve_plot_sweep import sweep_panels  # noqa: E402
 from qevolve_plot_unitary import channel_panels, unitary_panels  # noqa: E402
 
@@ -94,6 +98,8 @@ def history_objective(f, infid):
     if weight > 0 and objective is not None:
         extra = [("1 − F", infid)] + ([("leakage", leakage)] if leakage is not None else [])
         return f"(1 − F) + {weight:g} leakage", objective, extra
+    if "/ensemble/fidelity" in f:  # the ensemble's objective (docs/ensembles.md)
+        return f"1 − F ({text(f['/ensemble/fidelity'].attrs.get('objective', 'mean'))} of the ensemble)", infid, []
     return "1 − F", infid, []
 
 
@@ -353,7 +359,9 @@ def title_of(f, path):
     parts = [f"{os.path.basename(path)}  ({kind})"]
     if "fidelity" in f.attrs:
         fid = float(f.attrs["fidelity"])
-        parts.append(f"F = {fid:.8g} (1 − F = {1 - fid:.3g})")
+        objective = (f", ensemble {text(f['/ensemble/fidelity'].attrs.get('objective', 'mean'))}"
+                     if "/ensemble/fidelity" in f else "")
+        parts.append(f"F = {fid:.8g} (1 − F = {1 - fid:.3g}{objective})")
     if "leakage" in f.attrs:
         parts.append(f"leakage {float(f.attrs['leakage']):.3g}")
     if "duration_ns" in f.attrs and "steps" in f.attrs:
@@ -374,6 +382,8 @@ def collect_panels(f, population=None):
         panels += sweep_panels(f, units, population)
     if "/history/infidelity" in f:
         panels += history_panels(f)
+    if "/ensemble/fidelity" in f:
+        panels += ensemble_panels(f, units)
     if "/trace/time" in f and ("/trace/populations" in f or "/trace/mode_populations" in f):
         panels += trace_panels(f, dims)
     if "/unitary" in f:
@@ -410,8 +420,8 @@ def draw(h5_path, out_path, population=None):
     with f:
         panels, pulses = collect_panels(f, population)
         if not panels and not pulses:
-            raise BadFile("nothing to draw (no /sweep, /history, /trace, /unitary, /superoperator, /energies, /zz "
-                          "or /pulses)")
+            raise BadFile("nothing to draw (no /sweep, /history, /ensemble, /trace, /unitary, /superoperator, "
+                          "/energies, /zz or /pulses)")
         # Two columns (three for three panels; an odd last panel spans the row), then the pulses
         # across the whole width.
         cols = 1 if len(panels) <= 1 else 3 if len(panels) == 3 else 2

@@ -1,6 +1,6 @@
 """What the parts of qevolve_plot.py share: the errors, reading datasets, log axes and the units
-of config keys (docs/units.md). Imported by qevolve_plot.py, qevolve_plot_sweep.py and
-qevolve_plot_unitary.py, which live beside it in scripts/."""
+of config keys (docs/units.md). Imported by qevolve_plot.py, qevolve_plot_sweep.py,
+qevolve_plot_unitary.py and qevolve_plot_ensemble.py, which live beside it in scripts/."""
 import re
 
 import h5py

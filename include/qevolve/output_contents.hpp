@@ -12,6 +12,7 @@ namespace qevolve::io {
 struct OutputContents {
   bool sweep = false;     ///< /sweep/fidelity (with /sweep/leakage, /sweep/axes/<k>)
   bool history = false;   ///< /history/infidelity (optimize output or checkpoint)
+  bool ensemble = false;  ///< /ensemble/fidelity (a config with `ensemble:`, docs/ensembles.md)
   bool trace = false;     ///< /trace/time with /trace/populations or /trace/mode_populations
   bool pulses = false;    ///< /pulses/time and /pulses/values
   bool unitary = false;   ///< /unitary

@@ -57,8 +57,9 @@ namespace {
 std::vector<std::string> OutputContents::names() const {
   std::vector<std::string> out;
   const std::pair<bool, const char*> parts[] = {
-      {sweep, "sweep"},     {history, "history"},   {trace, "trace"}, {unitary, "unitary"},
-      {channel, "channel"}, {energies, "energies"}, {zz, "zz"},       {pulses, "pulses"}};
+      {sweep, "sweep"},     {history, "history"},   {ensemble, "ensemble"}, {trace, "trace"},
+      {unitary, "unitary"}, {channel, "channel"},   {energies, "energies"}, {zz, "zz"},
+      {pulses, "pulses"}};
   for (const auto& [present, name] : parts)
     if (present) out.emplace_back(name);
   return out;
@@ -76,6 +77,7 @@ OutputContents inspect_output_file(const std::string& file) {
   OutputContents c;
   c.sweep = has_dataset(f, "/sweep/fidelity");
   c.history = has_dataset(f, "/history/infidelity");
+  c.ensemble = has_dataset(f, "/ensemble/fidelity");
   c.trace = has_dataset(f, "/trace/time") &&
             (has_dataset(f, "/trace/populations") || has_dataset(f, "/trace/mode_populations"));
   c.pulses = has_dataset(f, "/pulses/time") && has_dataset(f, "/pulses/values");
@@ -85,8 +87,9 @@ OutputContents inspect_output_file(const std::string& file) {
   c.zz = has_dataset(f, "/zz");
   if (c.names().empty())
     bad_file(file, "nothing to draw",
-             "one of /sweep/fidelity, /history/infidelity, /trace/time with /trace/populations or "
-             "/trace/mode_populations, /pulses/values, /unitary, /superoperator, /energies, /zz");
+             "one of /sweep/fidelity, /history/infidelity, /ensemble/fidelity, /trace/time with "
+             "/trace/populations or /trace/mode_populations, /pulses/values, /unitary, /superoperator, "
+             "/energies, /zz");
   return c;
 }
 

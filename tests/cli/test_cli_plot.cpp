@@ -126,6 +126,7 @@ TEST(CliPlot, FilesItCannotDrawAreInputErrors) {
   expect_input_error(shell_word(empty),
                      empty.string() +
                          ": nothing to draw (expected one of /sweep/fidelity, /history/infidelity, "
+                         "/ensemble/fidelity, "
                          "/trace/time with /trace/populations or /trace/mode_populations, "
                          "/pulses/values, /unitary, /superoperator, /energies, /zz)");
   const auto levels = small_file(dir, "levels.h5", false, false);
@@ -293,6 +294,37 @@ fig = plt.figure()
 pulses[0](fig, fig.add_gridspec(1, 1)[0])
 lo, hi = fig.axes[0].get_ylim()
 assert lo <= v.min() and hi >= ideal.max() and lo > -0.2 * hi, (lo, hi)
+)");
+  EXPECT_EQ(py.exit_code, 0) << py.out << py.err;
+}
+
+// A run of an ensemble (docs/ensembles.md): the ensemble panel, 1 - F against the one key that
+// varies, the objective (the weighted mean) as its line; no /unitary, so no unitary panel.
+TEST(CliPlot, EnsembleRunDrawsTheMembersAgainstTheKey) {
+  if (!python_can_plot())
+    GTEST_SKIP() << QEVOLVE_PYTHON << " lacks matplotlib, h5py or numpy: no image drawn";
+  TempDir dir;
+  const auto cfg = dir.write(
+      "ens.yaml", read_file(kSource + "/examples/fluxonium_x.yaml") +
+                      "\nensemble:\n  vary:\n    - {key: \"device.qubits[0].el\", "
+                      "distribution: normal, mean: 1.0, std: 0.002, points: 3}\n");
+  auto r = run_qevolve(
+      "run " + shell_word(cfg) + " --steps 400 --quiet -o " + shell_word(dir / "ens.h5"), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_qevolve("plot " + shell_word(dir / "ens.h5"), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + (dir / "ens.png").string() + " (ensemble, energies, pulses)\n");
+  const auto py = check_in(dir, R"(
+f = h5py.File('ens.h5', 'r')
+fid, w = f['/ensemble/fidelity'][()], f['/ensemble/weights'][()]
+assert fid.size == 3 and '/unitary' not in f, list(f)
+assert abs(float(np.dot(w, fid)) - float(f.attrs['fidelity'])) < 1e-12
+worst = int(f['/ensemble/fidelity'].attrs['worst'])
+d = description('ens.png')
+assert 'ensemble: 1 \u2212 F of the pulse against device.qubits[0].el' in d, d
+assert f'objective (mean): 1 \u2212 F = {1 - float(f.attrs["fidelity"]):.3g}' in d, d
+assert f'worst member (#{worst}): 1 \u2212 F = {1 - fid[worst]:.3g}' in d, d
+assert '|U|' not in d, d
 )");
   EXPECT_EQ(py.exit_code, 0) << py.out << py.err;
 }

@@ -27,6 +27,11 @@ operator, α = -0.25 GHz:
   delay 5 ns) through a first-order high-pass of tau = LINE_TAU (a bias tee): /pulses/values
   droops below /pulses/ideal over the plateau and undershoots after the pulse; beside it a drive
   pulse without a line (its ideal row equals its values);
+- ensemble1.h5: a run of a one-key ensemble (docs/ensembles.md): the X gate's 1 - F and
+  leakage at 5 drive frequencies (Gauss-Hermite nodes and weights, std 2 MHz), the root
+  fidelity their weighted mean, no /unitary; ensemble1_opt.h5 the same with /history (an
+  optimize result);
+- ensemble2.h5: a two-key ensemble (frequency x amplitude, 3 x 2), objective worst;
 - bad_trace.h5: /trace/populations whose first axis does not match /trace/time;
 - bad_ideal.h5: lined_run.h5 with a /pulses/ideal of the wrong shape.
 Every sweep holds /sweep/populations (|U(out, in)|² of levels 0 and 1) and /sweep/labels.
@@ -206,6 +211,29 @@ def lined_run_file(path):
         f["/pulses/names"] = np.array(["pulses[0]", "pulses[1]"], dtype=STR)
 
 
+def ensemble_file(path, keys, objective="mean"):
+    """A run of an ensemble over the grid of `keys` [(key, nodes, weights)] (the first varies
+    slowest), the member's F and leakage from gate_figures (drive frequency and amplitude)."""
+    grids = np.meshgrid(*[nodes for _, nodes, _ in keys], indexing="ij")
+    weights = np.prod(np.meshgrid(*[w for _, _, w in keys], indexing="ij"), axis=0).ravel()
+    members = [{key: g.ravel()[m] for (key, _, _), g in zip(keys, grids)} for m in range(weights.size)]
+    figures = np.array([gate_figures(m.get("pulses[0].amplitude", OMEGA_PI),
+                                     m.get("pulses[0].frequency", F01) - F01, T_GATE)[:2] for m in members])
+    fid, leak = figures[:, 0], figures[:, 1]
+    worst = int(np.argmin(fid))
+    with h5py.File(path, "w") as f:
+        root_attributes(f, [LEVELS], 200)
+        f.attrs["fidelity"] = float(np.dot(weights, fid)) if objective == "mean" else float(fid[worst])
+        f["/ensemble/fidelity"] = fid
+        f["/ensemble/fidelity"].attrs["objective"] = objective
+        f["/ensemble/fidelity"].attrs["worst"] = np.int64(worst)
+        f["/ensemble/leakage"] = leak
+        f["/ensemble/weights"] = weights
+        f["/ensemble/overrides"] = np.array([", ".join(f"{k} = {float(v)!r}" for k, v in m.items()) for m in members],
+                                            dtype=STR)
+        f["/ensemble/steps"] = np.full(weights.size, 200, dtype=np.int64)
+
+
 def main(folder):
     os.makedirs(folder, exist_ok=True)
     trace_file(os.path.join(folder, "trace.h5"), True)
@@ -242,6 +270,18 @@ def main(folder):
     sweep_file(os.path.join(folder, "leak_map.h5"), [("pulses[0].amplitude", np.linspace(0, 1.2, 13) * OMEGA_PI),
                                                      ("pulses[0].frequency", dets[::5])])
     cz_file(os.path.join(folder, "cz_run.h5"))
+    # Gauss-Hermite nodes and weights (5 points; 3 points: mean ± √3 σ), Gauss-Legendre (2 points)
+    hermite, hermite_w = np.polynomial.hermite_e.hermegauss(5)
+    freqs = ("pulses[0].frequency", F01 + 0.002 * hermite, hermite_w / hermite_w.sum())
+    ensemble_file(os.path.join(folder, "ensemble1.h5"), [freqs])
+    ensemble_file(os.path.join(folder, "ensemble1_opt.h5"), [freqs])
+    with h5py.File(os.path.join(folder, "ensemble1_opt.h5"), "a") as f:
+        f["/history/infidelity"] = np.array([0.1, 0.03, 1 - f.attrs["fidelity"]])
+    three, three_w = np.polynomial.hermite_e.hermegauss(3)
+    ensemble_file(os.path.join(folder, "ensemble2.h5"),
+                  [("pulses[0].frequency", F01 + 0.002 * three, three_w / three_w.sum()),
+                   ("pulses[0].amplitude", OMEGA_PI * (1 + 0.01 * np.array([-1, 1]) / np.sqrt(3)), np.array([0.5, 0.5]))],
+                  objective="worst")
     with h5py.File(os.path.join(folder, "bad_trace.h5"), "w") as f:
         root_attributes(f, [2], 10)
         f["/trace/time"] = np.linspace(0, 10, 11)

@@ -5,7 +5,8 @@ after compensation and its conditional phase, leakage below 1e-12 left out of th
 and a sweep's population (--population OUT --from IN) are checked against the numbers the files
 were made from (a two-level chevron against the Rabi formula); a malformed file or a state the
 sweep does not have must give exit status 2 and one line naming the problem; a run with a control
-line draws each pulse on a line before and after it (/pulses/ideal). Exit 77 (skipped)
+line draws each pulse on a line before and after it (/pulses/ideal); an ensemble file draws 1 − F
+per member (against the key of a one-key ensemble). Exit 77 (skipped)
 without matplotlib or h5py.
 
 Usage: test_plot_script.py [KEEP_FOLDER]  (the PNGs stay there to be looked at)
@@ -37,7 +38,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 # file -> the number of panels (4 initial states and the pulses; 1 or 2 sweep panels)
 EXPECTED = {"trace.h5": 5, "trace_modes.h5": 5, "sweep1.h5": 1, "chevron.h5": 2, "sweep3.h5": 2,
             "sweep_text.h5": 2, "sweep_notarget.h5": 1, "chevron_2level.h5": 2, "leak_line.h5": 1,
-            "leak_map.h5": 2, "cz_run.h5": 2, "lined_run.h5": 1}
+            "leak_map.h5": 2, "cz_run.h5": 2, "lined_run.h5": 1, "ensemble1.h5": 1, "ensemble1_opt.h5": 2,
+            "ensemble2.h5": 1}
 LEAKAGE_FLOOR = 1e-12  # docs/output.md: leakage below this is not drawn
 
 
@@ -344,6 +346,61 @@ def ideal_failures(folder):
     return failures
 
 
+def ensemble_failures(folder):
+    """The ensemble panel (docs/output.md "What `qevolve plot` draws"): 1 − F per member, against
+    the key of a one-key ensemble (ensemble1.h5), against the member index with the overrides as
+    tick labels otherwise (ensemble2.h5); the objective's line (the weighted mean, or the worst
+    member's), the worst member ringed, marker areas in proportion to the weights; an optimize
+    file's title says that it is the optimised pulse; a /ensemble/weights of the wrong length is
+    refused (exit 2, one line)."""
+    import matplotlib.pyplot as plt
+    failures = []
+    for name, keyed in (("ensemble1.h5", True), ("ensemble1_opt.h5", True), ("ensemble2.h5", False)):
+        h5 = os.path.join(folder, name)
+        with h5py.File(h5, "r") as f:
+            fid, weights = f["/ensemble/fidelity"][()], f["/ensemble/weights"][()]
+            objective, worst = f["/ensemble/fidelity"].attrs["objective"], int(f["/ensemble/fidelity"].attrs["worst"])
+            overrides = [s.decode() for s in f["/ensemble/overrides"][()]]
+        ax = drawn_axes(h5)[-1]
+        want_x = (np.array([float(s.split(" = ")[1]) for s in overrides]) if keyed else np.arange(fid.size))
+        members, ring = ax.collections[0], ax.collections[1]
+        xy = members.get_offsets()
+        if not (np.array_equal(xy[:, 0], want_x) and np.allclose(xy[:, 1], 1 - fid, rtol=1e-12, atol=0)):
+            failures.append(f"{name}: members drawn at {xy.tolist()}, expected (x, 1 − F) = "
+                            f"{list(zip(want_x, 1 - fid))}")
+        sizes = members.get_sizes()
+        if not np.allclose(sizes, np.maximum(sizes.max() * weights / weights.max(), 8.0), rtol=1e-12):  # 8 pt² least
+            failures.append(f"{name}: marker areas {sizes}, expected in proportion to the weights {weights}")
+        if not np.allclose(ring.get_offsets()[0], [want_x[worst], 1 - fid[worst]], rtol=1e-12, atol=0) \
+                or worst != int(np.argmin(fid)):
+            failures.append(f"{name}: worst member ringed at {ring.get_offsets()[0]}, expected #{worst}")
+        value = float(np.dot(weights, fid)) if objective == "mean" else float(fid[worst])
+        flat = [line for line in ax.get_lines() if line.get_label().startswith(f"objective ({objective})")]
+        if len(flat) != 1 or not np.allclose(flat[0].get_ydata(), 1 - value, rtol=1e-12, atol=0):
+            failures.append(f"{name}: objective line {[l.get_ydata() for l in flat]}, expected 1 − F = {1 - value}")
+        title, label = ax.get_title(), ax.get_xlabel()
+        if keyed and (label != "pulses[0].frequency [GHz]" or "against pulses[0].frequency" not in title):
+            failures.append(f"{name}: x label {label!r}, title {title!r}: expected F against pulses[0].frequency")
+        ticks = [t.get_text() for t in ax.get_xticklabels()]
+        if not keyed and (label != "member" or ticks[0] != "#0: frequency = 4.79654\namplitude = 0.0248557"
+                          or "per member" not in title):
+            failures.append(f"{name}: x label {label!r}, ticks {ticks[:2]}, title {title!r}")
+        optimised = "the optimised pulse" in title and "the start point's members are not in the file" in title
+        if optimised != (name == "ensemble1_opt.h5"):
+            failures.append(f"{name}: title {title!r} (an optimize file's names the optimised pulse)")
+        plt.close("all")
+    bad = os.path.join(folder, "ensemble_bad.h5")
+    make_plot_inputs.ensemble_file(bad, [("pulses[0].frequency", np.array([4.79, 4.81]), np.array([0.5, 0.5]))])
+    with h5py.File(bad, "a") as f:
+        del f["/ensemble/weights"]
+        f["/ensemble/weights"] = np.ones(3) / 3
+    r = run(bad, os.path.join(folder, "ensemble_bad.png"))
+    want = f"{bad}: /ensemble/weights has 3 entries, /ensemble/fidelity 2"
+    if r.returncode != 2 or r.stderr.strip() != want:
+        failures.append(f"ensemble_bad.h5: exit {r.returncode}, stderr {r.stderr.strip()!r}, expected 2 and {want!r}")
+    return failures
+
+
 def description_failures(folder):
     """The PNG's Description names what was drawn: the population, the conditional phase."""
     from PIL import Image
@@ -392,6 +449,7 @@ def main(folder):
     failures += unit_and_phase_failures()
     failures += phase_failures(folder) + leakage_failures(folder) + population_failures(folder)
     failures += flag_error_failures(folder) + description_failures(folder) + ideal_failures(folder)
+    failures += ensemble_failures(folder)
     # A malformed file: exit 2, one line `FILE: problem`, no image.
     bad = os.path.join(folder, "bad_trace.h5")
     r = run(bad, os.path.join(folder, "bad.png"))
@@ -406,7 +464,7 @@ def main(folder):
     for f in failures:
         print("FAIL", f)
     print(f"{len(EXPECTED)} files drawn, the best point, the slice, a CZ's phases, leakage below 1e-12, "
-          f"populations, flag errors, descriptions, a line's ideal pulses, a malformed file and an unwritable "
+          f"populations, flag errors, descriptions, a line's ideal pulses, ensembles, a malformed file and an unwritable "
           f"image checked: "
           f"{len(failures)} failures")
     return 1 if failures else 0
