@@ -160,3 +160,31 @@ def test_optimize_builds_each_member_once_and_improves_the_mean(tmp_path):
     again = cli("run", tmp_path / "opt.optimized.yaml", "--threads", "1", "-o", tmp_path / "again.h5")
     np.testing.assert_allclose(h5(tmp_path / "again.h5")["/ensemble/fidelity"], ref["/ensemble/fidelity"],
                                rtol=0, atol=1e-12)
+
+
+def header_figure(text, label):
+    import re
+    m = re.search(re.escape(label) + r"\s+1 - F = (\S+)", text)
+    assert m, label
+    return float(m.group(1))
+
+
+def test_robust_x_example_reproduces_its_header(tmp_path):
+    # examples/robust_x.yaml: the worst member's 1 - F of the robust pulse and of the nominal
+    # pulse (fluxonium_x.yaml's cos pulse, the splines at 0) as its header states them (4
+    # digits), and the robust one at least 5x lower (issue 37: >= 5x; the header says 1434x).
+    path = EXAMPLES / "robust_x.yaml"
+    text = path.read_text()
+    robust = header_figure(text, "this pulse")
+    nominal = header_figure(text, "the nominal pulse (fluxonium_x.yaml's)")
+    cli("run", path, "--threads", "1", "-o", tmp_path / "robust.h5", "--quiet")
+    zeros = "[" + ", ".join(["0"] * 12) + "]"
+    cli("run", path, "--threads", "1", "-o", tmp_path / "nominal.h5", "--quiet",
+        "--set", "pulses[0].amplitude=0.0823684365012486", "--set", "pulses[0].frequency=0.5823664862818624",
+        "--set", "pulses[0].phase=0.64509906", "--set", f"pulses[1].values={zeros}",
+        "--set", f"pulses[2].values={zeros}")
+    r, n = h5(tmp_path / "robust.h5"), h5(tmp_path / "nominal.h5")
+    assert 1 - r["@fidelity"] == pytest.approx(robust, rel=1e-4)
+    assert 1 - n["@fidelity"] == pytest.approx(nominal, rel=1e-4)
+    assert r["@fidelity"] == r["/ensemble/fidelity"].min()
+    assert nominal >= 5 * robust

@@ -127,6 +127,9 @@ OptimizeOutcome optimize_problem(gradient::Problem& problem, const OptimizeSpec&
     std::snprintf(name, sizeof name, "(1 - F) + %g leakage", spec.leakage_weight);
     settings.objective_name = name;
   }
+  // An ensemble's worst member is optimised through its smooth form (docs/ensembles.md).
+  if (const auto* e = dynamic_cast<const gradient::EnsembleProblem*>(&problem); e && e->worst())
+    settings.objective_name = "J (the members' power mean of " + settings.objective_name + ", p = 16)";
   // A relative checkpoint path is taken relative to the working directory, like output.file.
   settings.checkpoint = root ? spec.checkpoint : std::string();
   settings.resume = resume;
