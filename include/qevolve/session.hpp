@@ -9,6 +9,7 @@
 // threads without a lock of its own (the Python module serialises calls on one Session).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -22,7 +23,20 @@
 
 namespace qevolve::commands {
 
+/// An ensemble's members (docs/ensembles.md; /ensemble/* of docs/output.md), in member order.
+struct EnsembleData {
+  std::string objective;               ///< "mean" or "worst"
+  std::vector<std::string> overrides;  ///< per member: "KEY = VALUE, ..."
+  std::vector<double> weights, fidelity, fidelity_uncompensated, leakage;  ///< weights sum to 1
+  std::vector<double> step_error;      ///< per member: the step-error estimate of F (NaN: none)
+  std::vector<long long> steps;        ///< per member: the steps it ran
+  std::int64_t worst = -1;             ///< the member with the largest objective
+  std::vector<CMatrix> unitaries;      ///< output.ensemble_unitaries: per member (else empty)
+};
+
 /// One evaluation: what `qevolve run` (or the final evaluation of `qevolve optimize`) reports.
+/// With an `ensemble:` the figures are the objective's (docs/ensembles.md), ensemble() holds the
+/// members, and the unitary, propagator and angles are empty (per member, as the file has them).
 class RunResult {
  public:
   struct Impl;
@@ -33,8 +47,11 @@ class RunResult {
   [[nodiscard]] double fidelity() const;                ///< after compensation (NaN: none)
   [[nodiscard]] double fidelity_uncompensated() const;  ///< NaN: none
   [[nodiscard]] double leakage() const;                 ///< NaN: none
-  /// The step-error estimate of F (docs/accuracy.md); NaN: none (off, or no fidelity).
+  /// The step-error estimate of F (docs/accuracy.md); NaN: none (off, or no fidelity). An
+  /// ensemble: the bound on the objective's (/ensemble's objective_step_error).
   [[nodiscard]] double fidelity_error_steps() const;
+  /// The members of an `ensemble:` config's run (nullptr without one).
+  [[nodiscard]] const EnsembleData* ensemble() const;
   [[nodiscard]] bool is_open() const;                   ///< Lindblad run
   [[nodiscard]] const RVector& angles() const;          ///< /compensation/angles (empty: none)
   [[nodiscard]] const CMatrix& unitary() const;         ///< /unitary (closed, with a fidelity)
@@ -154,10 +171,12 @@ class Session {
   Session& operator=(Session&&) noexcept;
 
   /// `qevolve run --set ...`: evolve, fidelity with compensation and, when something is
-  /// trainable, the gradient.
+  /// trainable, the gradient. An `ensemble:` config: every member, as `qevolve run` evaluates
+  /// them (commands::evaluate_ensemble), the objective's figures and gradient.
   [[nodiscard]] RunResult run(const std::vector<std::string>& overrides = {});
   /// d(1 - F)/d(theta) of every trainable parameter, as `run` writes /gradient (InputError when
-  /// nothing is trainable).
+  /// nothing is trainable); an ensemble: the objective's, from the session's cached
+  /// gradient::EnsembleProblem (at the config's values, no warm start).
   [[nodiscard]] std::pair<std::vector<std::string>, RVector> gradient(const std::vector<std::string>& overrides = {});
   /// The trainable parameters of the config (stable order: /gradient_names) and their values.
   [[nodiscard]] const std::vector<gradient::ParameterInfo>& parameters();
@@ -166,7 +185,13 @@ class Session {
   /// and its gradient at parameter values x (units of the parameters). `scaled`: x and the
   /// gradient are in the optimiser's variables u = theta / ParameterInfo::scale, as `qevolve
   /// optimize` minimises (docs/optimize.md): its first steps are then sensible whatever the units.
+  /// An ensemble: the objective `qevolve optimize` minimises (mean: sum_k w_k o_k; worst: the
+  /// power mean J) from one gradient::EnsembleProblem, built once per session (its members'
+  /// static factors reused by every call).
   [[nodiscard]] std::pair<double, RVector> value_and_grad(const RVector& x, bool scaled = false);
+  /// Ensemble members the session's ensemble problems have built so far (K per problem: once
+  /// for value_and_grad, gradient and parameters together, while the overrides stay the same).
+  [[nodiscard]] long ensemble_builds() const;
   /// `qevolve sweep --vary V ... --set ...` with `threads` points in parallel.
   [[nodiscard]] SweepData sweep(const std::vector<std::string>& vary, const std::vector<std::string>& overrides = {});
   /// `qevolve spectrum --set ...`, with the derivatives of its energy figures with respect to

@@ -99,6 +99,11 @@ class Result:
     Arrays are read-only NumPy views of the engine's storage (no copy): ``unitary``,
     ``unitary_compensated``, ``propagator``, ``superoperator``, ``angles`` and the ``trace``
     arrays. They stay valid as long as any of them or the Result is alive.
+
+    With an ``ensemble:`` (docs/ensembles.md) ``fidelity``, ``uncompensated_fidelity``,
+    ``leakage``, ``fidelity_error_steps`` and ``gradient`` are the objective's, ``ensemble``
+    holds the members, and ``unitary``, ``unitary_compensated`` and ``propagator`` are None (per
+    member, as the file has them).
     """
 
     __slots__ = ("_r",)
@@ -167,6 +172,20 @@ class Result:
         if not names:
             return None
         return dict(zip(names, self._r.gradient_values.tolist()))
+
+    @property
+    def ensemble(self) -> Optional[dict[str, Any]]:
+        """/ensemble/* of an ``ensemble:`` config's run (None without one), in member order:
+        ``fidelity``, ``fidelity_uncompensated``, ``leakage``, ``weights`` (normalised),
+        ``fidelity_error_steps`` (NaN: none) and ``steps`` as arrays [K]; ``overrides`` (each
+        member's ``"KEY = VALUE, ..."``), ``objective`` ("mean" or "worst"), ``worst`` (the member
+        with the largest objective) and, with ``output: {ensemble_unitaries: true}``,
+        ``unitaries`` (a list of d x d arrays, /ensemble/unitaries/K)."""
+        e = self._r.ensemble
+        if e is None:
+            return None
+        e["steps"] = np.array(e["steps"], dtype=np.int64)
+        return e
 
     @property
     def trace(self) -> Optional[dict[str, np.ndarray]]:
@@ -378,13 +397,15 @@ class Simulation:
 
     def run(self, overrides: Overrides = None) -> Result:
         """`qevolve run --set KEY=VALUE ...`: evolve, fidelity with compensation and, when
-        parameters are marked `optimize:`, the gradient."""
+        parameters are marked `optimize:`, the gradient. An ``ensemble:`` config: every member
+        and the objective, as `qevolve run` computes them (`Result.ensemble`)."""
         result = Result(self._s.run(_sets(overrides)))
         _warn(result.warnings)
         return result
 
     def gradient(self, overrides: Overrides = None) -> dict[str, float]:
-        """d(1 - F)/d(theta) keyed by /gradient_names (ConfigError when nothing is trainable)."""
+        """d(1 - F)/d(theta) keyed by /gradient_names (ConfigError when nothing is trainable); an
+        ``ensemble:`` config: the objective's, as `qevolve run` writes /gradient."""
         return self._s.gradient(_sets(overrides))
 
     @property
@@ -430,6 +451,10 @@ class Simulation:
         one typical change of each parameter whatever its units. ``scaled=False``: x is theta
         itself, in the config's units, and the gradient d objective / d theta (a first step of
         one unit, e.g. a GHz of amplitude, may then lead to another minimum).
+
+        An ``ensemble:`` config: the ensemble objective `qevolve optimize` minimises (mean:
+        sum_k w_k o_k; worst: the smooth power mean of the o_k; docs/ensembles.md) and its
+        gradient, from the members' problems built once for the Simulation.
         """
         return self._s.value_and_grad(self._point(x, "value_and_grad"), bool(scaled))
 
@@ -466,7 +491,8 @@ class Simulation:
 
     def optimize(self, overrides: Overrides = None, resume: Optional[str] = None, verbose: bool = False) -> OptimizeResult:
         """`qevolve optimize --set ...` (the config's `optimize:` section; `resume` as --resume;
-        `verbose` prints the iteration lines on stderr)."""
+        `verbose` prints the iteration lines on stderr); an ``ensemble:`` config optimises the
+        ensemble objective, as the CLI does."""
         result = OptimizeResult(self._s.optimize(_sets(overrides), str(resume or ""), verbose))
         _warn(result.result.warnings)
         return result

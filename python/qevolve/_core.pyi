@@ -1,6 +1,6 @@
 # Type stub of qevolve._core, the nanobind bindings of include/qevolve/session.hpp. Users call
 # the classes of qevolve/__init__.py (Simulation, Result, ...), which wrap these.
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -31,6 +31,7 @@ class RunResult:
     superoperator: np.ndarray
     gradient_names: list[str]
     gradient_values: np.ndarray
+    ensemble: Optional[dict[str, Any]]  # None without an ensemble
     resolved: list[tuple[str, float]]
     initial_labels: list[str]
     dims: list[int]
@@ -120,6 +121,7 @@ class Session:
     def spectrum(self, overrides: list[str], gradient: list[str]) -> SpectrumData: ...
     def optimize(self, overrides: list[str], resume: str, verbose: bool) -> OptimizeData: ...
     def converge(self, tolerance: float, overrides: list[str]) -> ConvergeData: ...
+    ensemble_builds: int  # members built by the session's ensemble problems
     threads: int
     text: str
     name: str

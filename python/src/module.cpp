@@ -20,6 +20,7 @@ namespace nb = nanobind;
 using qevolve::CMatrix;
 using qevolve::RVector;
 using qevolve::commands::ConvergeData;
+using qevolve::commands::EnsembleData;
 using qevolve::commands::OptimizeData;
 using qevolve::commands::RunResult;
 using qevolve::commands::Session;
@@ -157,6 +158,27 @@ void bind_run_result(nb::module_& m) {
              if (!ps.ideal.empty()) d["ideal"] = rows(ps.ideal);
              return d;
            })
+      .def_prop_ro("ensemble", [](nb::handle self) -> nb::object {
+        const EnsembleData* e = nb::cast<const RunResult&>(self).ensemble();
+        if (!e) return nb::none();
+        const std::vector<size_t> k{e->weights.size()};
+        nb::dict d;
+        d["objective"] = e->objective;
+        d["overrides"] = e->overrides;
+        d["weights"] = view(e->weights, k, self);
+        d["fidelity"] = view(e->fidelity, k, self);
+        d["fidelity_uncompensated"] = view(e->fidelity_uncompensated, k, self);
+        d["leakage"] = view(e->leakage, k, self);
+        d["fidelity_error_steps"] = view(e->step_error, k, self);
+        d["steps"] = e->steps;
+        d["worst"] = e->worst;
+        if (!e->unitaries.empty()) {
+          nb::list u;
+          for (const CMatrix& unitary : e->unitaries) u.append(view(unitary, self));
+          d["unitaries"] = u;
+        }
+        return d;
+      })
       .def("save", &RunResult::save, nb::arg("path"), nb::call_guard<nb::gil_scoped_release>());
 }
 
@@ -327,6 +349,7 @@ void bind_session(nb::module_& m) {
           },
           nb::arg("overrides"), nb::arg("resume"), nb::arg("verbose"))
       .def("converge", &Session::converge, nb::arg("tolerance"), nb::arg("overrides"), Release())
+      .def_prop_ro("ensemble_builds", &Session::ensemble_builds)
       .def_prop_ro("threads", &Session::threads)
       .def_prop_ro("text", &Session::text)
       .def_prop_ro("name", &Session::name);

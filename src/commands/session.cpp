@@ -25,6 +25,8 @@
 #include "session_impl.hpp"
 #include "auto_steps.hpp"
 #include "run_evaluation.hpp"
+#include "ensemble_run.hpp"
+#include "qevolve/ensemble.hpp"
 
 namespace qevolve::commands {
 
@@ -45,6 +47,12 @@ struct Session::Impl {
   /// value_and_grad's own problem (the session's overrides): it may move device parameters,
   /// which replaces its simulator, so no Result refers to it.
   std::unique_ptr<gradient::GradientProblem> optimizer;
+  /// An `ensemble:` config's members' problem of the overrides `ensemble_key` (value_and_grad,
+  /// gradient, parameters), its values at build, and the members built by such problems so far.
+  std::unique_ptr<gradient::EnsembleProblem> ensemble;
+  std::vector<std::string> ensemble_key;
+  RVector ensemble_x0;
+  long ensemble_builds = 0;
 
   [[nodiscard]] std::vector<io::Override> overrides(const std::vector<std::string>& more) const;
   /// The config or the overrides name a matrix_file (an HDF5 read).
@@ -58,6 +66,14 @@ struct Session::Impl {
   void require_trainable(const Config& config) const;
   [[nodiscard]] std::optional<RVector> trained_values(const std::vector<io::Override>& all,
                                                       const Config& config) const;
+  /// The ensemble problem of the overrides `all` (config: read with them), built when they
+  /// change; its members are checked first (io::check_ensemble, as `qevolve run`).
+  gradient::EnsembleProblem& ensemble_for(const std::vector<io::Override>& all, Config config);
+  /// run() of an `ensemble:` config: the nominal simulator (the cache's, or the trainable
+  /// problem's), then every member as `qevolve run` evaluates them.
+  [[nodiscard]] RunResult run_ensemble(Config config, const device::ResolvedDevice& resolved,
+                                       std::vector<io::Override> all,
+                                       std::chrono::steady_clock::time_point t0);
 };
 
 bool Session::Impl::reads_files(const std::vector<io::Override>& all) const {
@@ -198,6 +214,46 @@ gradient::GradientProblem& Session::Impl::problem_for(const std::vector<io::Over
   return *problem;
 }
 
+gradient::EnsembleProblem& Session::Impl::ensemble_for(const std::vector<io::Override>& all, Config config) {
+  require_trainable(config);
+  const std::vector<std::string> key = key_of(all);
+  if (!ensemble || key != ensemble_key) {
+    io::check_ensemble(parsed, all, config);
+    config.yaml_text = parsed.text_with(all);  // the members' configs are this text with their overrides
+    ensemble.reset();
+    ensemble = ensemble_problem(config, threads, serial, serial);
+    ensemble_key = key;
+    ensemble_x0 = ensemble->values();
+    ensemble_builds += ensemble->builds();
+  }
+  return *ensemble;
+}
+
+RunResult Session::Impl::run_ensemble(Config config, const device::ResolvedDevice& resolved,
+                                      std::vector<io::Override> all, std::chrono::steady_clock::time_point t0) {
+  io::check_ensemble(parsed, all, config);  // as `qevolve run` checks every member first
+  config.yaml_text = parsed.text_with(all);
+  const auto files = file_lock(all);  // a matrix_file target: the problems read it
+  std::shared_ptr<const solver::Simulator> sim;
+  std::vector<std::string> names;
+  if (io::has_trainable(config)) {  // the nominal simulator as `qevolve run` builds it
+    gradient::GradientProblem& nominal = problem_for(all, config);
+    sim = std::shared_ptr<const solver::Simulator>(problem, &nominal.simulator());
+    names = nominal.names();
+  } else {
+    SweepPoint point = point_of(config, resolved, all);
+    (void)cache.prepare(point, stats, threads);
+    sim = cache.simulator();
+  }
+  RunReport report;
+  report.config = &config;
+  report.sim = sim.get();
+  take_ensemble(report, evaluate_ensemble(config, *sim, threads, serial, serial), config, std::move(names));
+  config.yaml_text.clear();  // emitted by save()
+  return RunResult(
+      make_run_result(std::move(sim), std::move(config), parsed, std::move(all), std::move(report), seconds_since(t0)));
+}
+
 Session::Session(std::string text, std::string name, std::vector<std::string> sets, int threads) {
   std::vector<io::Override> parsed_sets;
   for (const std::string& s : sets) parsed_sets.push_back(io::parse_override(s, "--set"));
@@ -208,6 +264,7 @@ Session::Session(std::string text, std::string name, std::vector<std::string> se
   const Config config = impl_->read(impl_->sets, io::Purpose::inspect, false);
   if (const io::Purpose purpose = command_purpose(config); purpose != io::Purpose::inspect)
     (void)impl_->read(impl_->sets, purpose, false);
+  if (config.ensemble) io::check_ensemble(impl_->parsed, impl_->sets, config);  // as `qevolve check`
 }
 
 Session Session::from_file(const std::string& path, std::vector<std::string> sets, int threads) {
@@ -220,6 +277,7 @@ Session& Session::operator=(Session&&) noexcept = default;
 int Session::threads() const { return impl_->threads; }
 const std::string& Session::text() const { return impl_->parsed.text(); }
 const std::string& Session::name() const { return impl_->parsed.name(); }
+long Session::ensemble_builds() const { return impl_->ensemble_builds; }
 
 RunResult Session::run(const std::vector<std::string>& overrides) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -229,6 +287,7 @@ RunResult Session::run(const std::vector<std::string>& overrides) {
   device::ResolvedDevice resolved;
   Config config = m.read(all, io::Purpose::evolve, false, &resolved);
   linalg::set_blas_threads(m.threads);  // as --threads: BLAS too
+  if (config.ensemble) return m.run_ensemble(std::move(config), resolved, std::move(all), t0);
   const bool trace = config.output.trace.requested();
   RunReport report;
   std::shared_ptr<const solver::Simulator> sim;
@@ -260,6 +319,14 @@ std::pair<std::vector<std::string>, RVector> Session::gradient(const std::vector
   const Config config = m.read(all, io::Purpose::evolve, false);
   linalg::set_blas_threads(m.threads);
   const auto files = m.file_lock(all);  // a matrix_file target: the problem reads it
+  if (config.ensemble) {  // the objective's, as `qevolve run` writes /gradient
+    gradient::EnsembleProblem& problem = m.ensemble_for(all, config);
+    problem.set_values(m.ensemble_x0);
+    problem.set_warm_angles(RVector());
+    problem.set_leakage_weight(0.0);
+    gradient::Evaluation ev = problem.evaluate(true, gradient::PipelineHooks{});
+    return {problem.names(), std::move(ev.gradient)};
+  }
   gradient::GradientProblem& problem = m.problem_for(all, config);
   gradient::Evaluation ev = problem.evaluate(true);
   return {problem.names(), std::move(ev.gradient)};
@@ -270,12 +337,14 @@ const std::vector<gradient::ParameterInfo>& Session::parameters() {
   const std::lock_guard<std::mutex> guard(m.lock);
   const Config config = m.read(m.sets, io::Purpose::evolve, false);
   const auto files = m.file_lock(m.sets);  // a matrix_file target: the problem reads it
+  if (config.ensemble) return m.ensemble_for(m.sets, config).parameters();  // value_and_grad's
   return m.problem_for(m.sets, config).parameters();
 }
 
 RVector Session::x0() {
   (void)parameters();
-  return impl_->problem_x0;
+  const Impl& m = *impl_;
+  return m.ensemble && m.ensemble_key == key_of(m.sets) ? m.ensemble_x0 : m.problem_x0;
 }
 
 std::pair<double, RVector> Session::value_and_grad(const RVector& x, bool scaled) {
@@ -284,8 +353,10 @@ std::pair<double, RVector> Session::value_and_grad(const RVector& x, bool scaled
   const Config config = m.read(m.sets, io::Purpose::evolve, false);
   m.require_trainable(config);
   const auto files = m.file_lock(m.sets);  // a matrix_file target: the problem reads it
-  if (!m.optimizer) m.optimizer = std::make_unique<gradient::GradientProblem>(io::gradient_plan(config), m.threads, m.serial);
-  gradient::GradientProblem& problem = *m.optimizer;
+  if (!m.optimizer && !config.ensemble)
+    m.optimizer = std::make_unique<gradient::GradientProblem>(io::gradient_plan(config), m.threads, m.serial);
+  gradient::Problem& problem = config.ensemble ? static_cast<gradient::Problem&>(m.ensemble_for(m.sets, config))
+                                               : static_cast<gradient::Problem&>(*m.optimizer);
   if (x.size() != static_cast<Index>(problem.parameters().size()))
     throw InputError("value_and_grad: x has " + std::to_string(x.size()) + " values for " +
                      std::to_string(problem.parameters().size()) + " parameters");
@@ -326,6 +397,7 @@ SpectrumData Session::spectrum(const std::vector<std::string>& overrides, const 
   device::ResolvedDevice resolved;
   const std::vector<io::Override> all = m.overrides(overrides);
   const Config config = m.read(all, io::Purpose::inspect, false, &resolved);
+  io::refuse_ensemble(config, "spectrum");  // as `qevolve spectrum`
   const std::vector<device::DeviceParam> params = io::device_params_of_keys(config, resolved, gradient, "gradient");
   const device::Device dev = device::build_device(resolved);
   const device::DressedBasis dressed = device::dress(dev);
@@ -362,7 +434,13 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   // A checkpoint is written (and a resume read) with HDF5 at every iteration; a matrix_file
   // target is read by the problem.
   const auto files = m.file_lock(all, !resume.empty() || (config.optimize && !config.optimize->checkpoint.empty()));
-  auto problem = std::make_shared<gradient::GradientProblem>(io::gradient_plan(config), m.threads, m.serial);
+  if (config.ensemble) io::check_ensemble(m.parsed, all, config);
+  // An ensemble (docs/ensembles.md): its members' problems, built once, optimised together.
+  std::shared_ptr<gradient::EnsembleProblem> members;
+  if (config.ensemble) members = ensemble_problem(config, m.threads, m.serial, m.serial);
+  std::shared_ptr<gradient::Problem> problem =
+      members ? std::shared_ptr<gradient::Problem>(members)
+              : std::make_shared<gradient::GradientProblem>(io::gradient_plan(config), m.threads, m.serial);
   const CertifiedOutcome certified = optimize_certified(*problem, config, resume, true, m.serial, line);
   const OptimizeOutcome& outcome = certified.outcome;
   RunReport report;
@@ -374,8 +452,15 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   gradient::PipelineHooks hooks;
   hooks.trace = config.output.trace.requested();
   hooks.truncation = true;  // the final evaluation's truncation check, as `qevolve optimize`
-  take_evaluation(report, problem->evaluate(true, hooks), problem->names());
-  if (certified.certification) report.step_error = certified.certification->estimate;
+  if (members) {  // as `qevolve optimize`
+    const gradient::Evaluation combined = members->evaluate(true, hooks);
+    take_ensemble(report, ensemble_outcome(*members, config, combined, certified.certification.has_value()), config,
+                  problem->names());
+    if (certified.certification) report.t_step_error = certified.certification->estimate.seconds;
+  } else {
+    take_evaluation(report, problem->evaluate(true, hooks), problem->names());
+    if (certified.certification) report.step_error = certified.certification->estimate;
+  }
 
   OptimizeData out;
   out.names = problem->names();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct RunResult::Impl {
   RunReport report;                  ///< config and sim point at the members above
   double wall_time = 0.0;
   std::vector<std::string> warnings;  ///< RunResult::warnings
+  std::optional<EnsembleData> ensemble;  ///< RunResult::ensemble (report.ensemble's members)
 };
 
 /// A RunResult of `report` (an evaluation of `sim` with `config`): captures the pulse samples

@@ -36,8 +36,10 @@ double RunResult::fidelity_uncompensated() const {
 }
 double RunResult::leakage() const { return has_fidelity() ? impl_->report.fidelity->leakage : kNaN; }
 double RunResult::fidelity_error_steps() const {
+  if (impl_->report.ensemble) return impl_->report.ensemble->objective_step_error;
   return impl_->report.step_error ? impl_->report.step_error->error : kNaN;
 }
+const EnsembleData* RunResult::ensemble() const { return impl_->ensemble ? &*impl_->ensemble : nullptr; }
 bool RunResult::is_open() const { return impl_->sim->options().open; }
 const RVector& RunResult::angles() const {
   static const RVector none;
@@ -93,7 +95,11 @@ std::shared_ptr<const RunResult::Impl> make_run_result(std::shared_ptr<const sol
   impl->report.sim = impl->sim.get();
   // What the file takes from the simulator and may change with its next pulses.
   impl->report.pulses = impl->sim->drive().pulse_samples();
-  impl->report.resolved = resolved_values(impl->config, *impl->sim);
+  // An ensemble's (take_ensemble) or optimize's own (", then optimised") are kept.
+  if (!impl->report.resolved) impl->report.resolved = resolved_values(impl->config, *impl->sim);
+  if (const auto& e = impl->report.ensemble)
+    impl->ensemble = EnsembleData{e->objective, e->overrides, e->weights, e->fidelity, e->fidelity_uncompensated,
+                                  e->leakage, e->step_error, e->steps, e->worst, e->unitaries};
   impl->wall_time = wall_time;
   // As `run` prints them: the plausibility warnings, then the step size.
   impl->warnings =
