@@ -42,7 +42,10 @@ class EnsembleProblem final : public Problem {
  public:
   /// The members' plans (the same trainable parameters, in the same order), their normalised
   /// weights, and whether the objective is the worst member (else the weighted mean). Every
-  /// member is built here, once.
+  /// member is built here, once. Under several ranks with at least as many members as ranks,
+  /// rank r builds and evaluates members r, r + R, ... whole (members first), and every
+  /// evaluation shares the members' figures; else every member is sharded over the ranks by its
+  /// initial states. Collective over `comm`.
   EnsembleProblem(std::vector<GradientPlan> plans, std::vector<double> weights, bool worst, int threads,
                   comm::Communicator& comm, comm::Communicator& reduce);
   ~EnsembleProblem() override;
@@ -53,37 +56,46 @@ class EnsembleProblem final : public Problem {
   void set_values(const RVector& values) override;
   /// Every member evaluated; the result's fidelity, infidelity and leakage are the
   /// combination's figures, `objective` and `gradient` its value and gradient; no columns or
-  /// unitary; the truncation check the largest over the members; phase times summed.
+  /// unitary; the truncation check the largest over the members; phase times summed (this
+  /// rank's members).
   [[nodiscard]] Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks) override;
   /// Each member's estimate of its last evaluation; mean: sum_k w_k e_k, worst: the worst
-  /// member's (order and coarse steps of member 0, seconds summed).
+  /// member's (order and coarse steps of this rank's first member, seconds summed).
   [[nodiscard]] StepError estimate_step_error(const Evaluation& fine,
                                               const std::function<void(double)>& progress = {}) override;
-  [[nodiscard]] RVector warm_angles() const override;  ///< the members' warm angles, in order
+  [[nodiscard]] RVector warm_angles() const override;  ///< every member's warm angles, in member order
   void set_warm_angles(const RVector& angles) override;
   [[nodiscard]] Index warm_angle_count() const override;
   void set_leakage_weight(double w) override;
   void set_steps(int steps) override;
-  /// Member 0's simulator: the shared pulses, the current steps.
+  /// A member's simulator (this rank's first): the shared pulses, the current steps.
   [[nodiscard]] const solver::Simulator& simulator() const override;
 
   [[nodiscard]] std::size_t size() const { return members_.size(); }
   [[nodiscard]] const std::vector<double>& weights() const { return weights_; }
   [[nodiscard]] bool worst() const { return worst_; }
-  /// The members' evaluations of the last evaluate() (their own figures, unitaries on rank 0).
-  [[nodiscard]] const std::vector<Evaluation>& member_evaluations() const { return last_; }
-  /// The members' step-error estimates of the last estimate_step_error() (empty before).
-  [[nodiscard]] const std::vector<StepError>& member_step_errors() const { return last_errors_; }
-  [[nodiscard]] const GradientProblem& member(std::size_t k) const { return *members_[k]; }
-  /// How many members have been built (once each, in the constructor).
+  [[nodiscard]] bool by_member() const { return by_member_; }
+  /// Every member's figures of the last evaluate() (all ranks).
+  [[nodiscard]] const std::vector<MemberFigures>& member_figures() const { return figures_; }
+  /// Every member's step-error estimate of the last estimate_step_error() (empty before).
+  [[nodiscard]] const std::vector<double>& member_step_errors() const { return errors_; }
+  /// Every member's unitary of the last evaluate() (rank 0; collective).
+  [[nodiscard]] std::vector<CMatrix> member_unitaries();
+  /// Member builds over all ranks (once each, in the constructor).
   [[nodiscard]] long builds() const { return builds_; }
 
  private:
-  std::vector<std::unique_ptr<GradientProblem>> members_;
+  [[nodiscard]] const GradientProblem& first() const;
+  [[nodiscard]] bool local(std::size_t k) const { return members_[k] != nullptr; }
+  std::vector<std::unique_ptr<GradientProblem>> members_;  ///< nullptr: another rank's member
   std::vector<double> weights_;
-  bool worst_ = false;
-  std::vector<Evaluation> last_;
-  std::vector<StepError> last_errors_;
+  bool worst_ = false, by_member_ = false;
+  comm::Communicator* comm_ = nullptr;
+  std::unique_ptr<comm::Communicator> serial_;  ///< each member's own, members first
+  std::vector<Evaluation> last_;      ///< this rank's members' last evaluations (empty elsewhere)
+  std::vector<MemberFigures> figures_;
+  std::vector<double> errors_;
+  Index angles_per_member_ = 0;
   long builds_ = 0;
 };
 

@@ -188,3 +188,25 @@ def test_robust_x_example_reproduces_its_header(tmp_path):
     assert 1 - n["@fidelity"] == pytest.approx(nominal, rel=1e-4)
     assert r["@fidelity"] == r["/ensemble/fidelity"].min()
     assert nominal >= 5 * robust
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="no mpirun")
+def test_optimize_under_mpirun_equals_one_process(tmp_path):
+    # Members first (K = 3 >= 2 ranks): each rank builds and evaluates whole members; the
+    # iterates, the history and the optimum equal one process's (vz compensation: the members'
+    # warm-start angles are shared too).
+    text = (TRAINED.replace("max_iterations: 100", "max_iterations: 5").replace("compensation: none", "compensation: vz")
+            + MEMBERS.replace("OBJECTIVE", "worst"))
+    cfg = write(tmp_path, "ens.yaml", text)
+    cli("optimize", cfg, "--threads", "1", "-o", tmp_path / "one.h5", "--quiet")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none",
+               OMPI_MCA_orte_tmpdir_base=str(tmp_path))
+    p = subprocess.run([MPIRUN, "-n", "2", qevolve_exe(), "optimize", str(cfg), "--threads", "1", "-o",
+                        str(tmp_path / "two.h5")], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "ranks: 2 (ensemble members sharded)" in p.stdout, p.stdout
+    one, two = h5(tmp_path / "one.h5"), h5(tmp_path / "two.h5")
+    np.testing.assert_allclose(two["/history/objective"], one["/history/objective"], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(two["/ensemble/fidelity"], one["/ensemble/fidelity"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(two["/gradient"], one["/gradient"], rtol=1e-12, atol=0)

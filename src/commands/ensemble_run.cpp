@@ -2,6 +2,7 @@
 #include "ensemble_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <memory>
 
@@ -45,6 +46,44 @@ void add_times(EnsembleOutcome& out, const RunEvaluation& run, double step_error
   out.fidelity_s += run.ev.fidelity_s;
   out.gradient_s += run.ev.gradient_s;
   out.step_error_s += step_error_s;
+}
+
+/// Members first: every rank's members' figures to every rank (each member filled by the rank
+/// k mod R that evaluated it, zeros elsewhere, summed), unitaries when `unitaries`.
+void share_figures(std::vector<MemberFigures>& figures, comm::Communicator& comm, std::size_t rank, bool unitaries) {
+  const std::size_t K = figures.size(), R = static_cast<std::size_t>(comm.size());
+  std::array<double, 2> sizes{0.0, 0.0};  // P (gradient length) and d (unitary rows)
+  for (std::size_t k = rank; k < K; k += R) {
+    sizes[0] = std::max(sizes[0], static_cast<double>(figures[k].gradient.size()));
+    sizes[1] = std::max(sizes[1], static_cast<double>(figures[k].unitary.rows()));
+  }
+  comm.allreduce_max(sizes);
+  const auto P = static_cast<Index>(sizes[0]);
+  const auto d = unitaries ? static_cast<Index>(sizes[1]) : Index{0};
+  const Index width = 6 + P + 2 * d * d;
+  std::vector<double> all(K * static_cast<std::size_t>(width), 0.0);
+  for (std::size_t k = rank; k < K; k += R) {
+    const MemberFigures& m = figures[k];
+    double* row = all.data() + k * static_cast<std::size_t>(width);
+    row[0] = m.fidelity, row[1] = m.fidelity_uncompensated, row[2] = m.leakage, row[3] = m.objective;
+    row[4] = m.step_error, row[5] = m.steps;
+    for (Index i = 0; i < m.gradient.size(); ++i) row[6 + i] = m.gradient(i);
+    for (Index i = 0; i < d * d && m.unitary.size() == d * d; ++i) {
+      row[6 + P + 2 * i] = m.unitary.data()[i].real();
+      row[6 + P + 2 * i + 1] = m.unitary.data()[i].imag();
+    }
+  }
+  comm.allreduce_sum(all);
+  for (std::size_t k = 0; k < K; ++k) {
+    const double* row = all.data() + k * static_cast<std::size_t>(width);
+    MemberFigures& m = figures[k];
+    m.fidelity = row[0], m.fidelity_uncompensated = row[1], m.leakage = row[2], m.objective = row[3];
+    m.step_error = row[4];
+    m.steps = static_cast<int>(row[5]);
+    m.gradient = Eigen::Map<const RVector>(row + 6, P);
+    m.unitary.resize(d, d);
+    for (Index i = 0; i < d * d; ++i) m.unitary.data()[i] = cplx(row[6 + P + 2 * i], row[6 + P + 2 * i + 1]);
+  }
 }
 
 }  // namespace
@@ -105,30 +144,51 @@ EnsembleOutcome evaluate_ensemble(const Config& nominal, const solver::Simulator
   out.objective = nominal.ensemble->objective;
   const std::vector<SweepPoint> points = ensemble_points(nominal, nominal_sim, out.members);
   const bool trainable = io::has_trainable(nominal);
+  // Members first (docs/ensembles.md "Parallelism"): with at least as many members as ranks,
+  // rank r evaluates members r, r + R, ... whole, on its own (as one process would), and the
+  // figures are shared; else every member is sharded over the ranks by its initial states.
+  const bool by_member = comm.size() > 1 && points.size() >= static_cast<std::size_t>(comm.size());
+  comm::SerialCommunicator serial;
+  comm::Communicator& c = by_member ? serial : comm;
+  comm::Communicator& r = by_member ? serial : reduce;
   CachedSimulator cache;
-  for (const SweepPoint& p : points) {
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const SweepPoint& p = points[k];
+    if (by_member && static_cast<int>(k % static_cast<std::size_t>(comm.size())) != comm.rank()) {
+      out.figures.emplace_back();  // another rank's: filled by share_figures
+      continue;
+    }
     const auto t0 = Clock::now();
     RunEvaluation run;
     double build_s = 0.0;
     int steps = 0;
     if (trainable) {
-      gradient::GradientProblem problem(io::gradient_plan(p.config), threads, comm, reduce);
+      gradient::GradientProblem problem(io::gradient_plan(p.config), threads, c, r);
       ++out.stats.device_builds;
       ++out.stats.simulator_builds;
       build_s = std::chrono::duration<double>(Clock::now() - t0).count();
-      const auto hooks = run_hooks(problem.simulator(), comm, false);
-      run = evaluate_run(RunTarget{nullptr, std::nullopt, &problem}, p.config.evolution, comm, reduce, hooks);
+      const auto hooks = run_hooks(problem.simulator(), c, false);
+      run = evaluate_run(RunTarget{nullptr, std::nullopt, &problem}, p.config.evolution, c, r, hooks);
       steps = problem.simulator().options().steps;
     } else {
       const solver::Simulator& sim = cache.prepare(p, out.stats, threads);
       build_s = std::chrono::duration<double>(Clock::now() - t0).count();
-      run = cache.run(p, out.stats, comm, reduce, run_hooks(sim, comm, false));
+      run = cache.run(p, out.stats, c, r, run_hooks(sim, c, false));
       steps = cache.simulator()->options().steps;
     }
     const double total = std::chrono::duration<double>(Clock::now() - t0).count();
     out.build_s += build_s;
     add_times(out, run, std::max(0.0, total - build_s - run.ev.evolve_s - run.ev.fidelity_s - run.ev.gradient_s));
     out.figures.push_back(figures_of(run.ev, steps));
+  }
+  out.by_member = by_member;
+  if (by_member) {
+    share_figures(out.figures, comm, static_cast<std::size_t>(comm.rank()), nominal.output.ensemble_unitaries);
+    std::array<double, 2> builds{static_cast<double>(out.stats.device_builds),
+                                 static_cast<double>(out.stats.simulator_builds)};
+    comm.allreduce_sum(builds);
+    out.stats.device_builds = static_cast<long>(builds[0]);
+    out.stats.simulator_builds = static_cast<long>(builds[1]);
   }
   if (comm.is_root()) combine_members(out);
   return out;
@@ -153,16 +213,28 @@ std::unique_ptr<gradient::EnsembleProblem> ensemble_problem(const Config& nomina
                                                      comm, reduce);
 }
 
-EnsembleOutcome ensemble_outcome(const gradient::EnsembleProblem& problem, const Config& nominal,
+EnsembleOutcome ensemble_outcome(gradient::EnsembleProblem& problem, const Config& nominal,
                                  const gradient::Evaluation& combined, bool step_errors) {
   EnsembleOutcome out;
   out.members = io::ensemble_members(nominal);
   out.objective = nominal.ensemble->objective;
   out.stats.device_builds = out.stats.simulator_builds = problem.builds();
+  out.by_member = problem.by_member();
+  std::vector<CMatrix> unitaries;
+  if (nominal.output.ensemble_unitaries) unitaries = problem.member_unitaries();  // collective
+  const int steps = problem.simulator().options().steps;  // the members share them
   for (std::size_t k = 0; k < problem.size(); ++k) {
-    gradient::Evaluation ev = problem.member_evaluations()[k];
-    if (step_errors && k < problem.member_step_errors().size()) ev.step_error = problem.member_step_errors()[k];
-    out.figures.push_back(figures_of(ev, problem.member(k).simulator().options().steps));
+    const gradient::MemberFigures& f = problem.member_figures()[k];
+    MemberFigures m;
+    m.fidelity = f.fidelity;
+    m.fidelity_uncompensated = f.fidelity_uncompensated;
+    m.leakage = f.leakage;
+    m.objective = f.objective;
+    m.gradient = f.gradient;
+    m.steps = steps;
+    if (step_errors && k < problem.member_step_errors().size()) m.step_error = problem.member_step_errors()[k];
+    if (k < unitaries.size()) m.unitary = std::move(unitaries[k]);
+    out.figures.push_back(std::move(m));
   }
   if (!combined.fidelity) return out;
   combine_members(out);
@@ -180,6 +252,7 @@ void take_ensemble(RunReport& report, EnsembleOutcome&& out, const Config& confi
   e.worst = out.worst;
   e.device_builds = out.stats.device_builds;
   e.simulator_builds = out.stats.simulator_builds;
+  e.by_member = out.by_member;
   if (out.step_error >= 0.0) e.objective_step_error = out.step_error;
   for (std::size_t k = 0; k < out.members.size(); ++k) {
     MemberFigures& m = out.figures[k];

@@ -48,6 +48,7 @@ struct EnsembleOutcome {
   RVector gradient;          ///< the objective's (gradient::combine_ensemble)
   double leakage_weight = 0.0;
   SweepStats stats;          ///< builds (devices, simulators, objectives) over the members
+  bool by_member = false;    ///< ranks evaluated whole members (members first)
   double evolve_s = 0.0, fidelity_s = 0.0, gradient_s = 0.0, step_error_s = 0.0, build_s = 0.0;
 };
 
@@ -69,10 +70,11 @@ void combine_members(EnsembleOutcome& outcome);
                                                                           comm::Communicator& comm,
                                                                           comm::Communicator& reduce);
 
-/// The outcome of the problem's last evaluation `combined` (rank 0's figures); with
+/// The outcome of the problem's last evaluation `combined` (every member's figures); with
 /// `step_errors` the members' last step-error estimates (EnsembleProblem::member_step_errors,
-/// made at the same steps and parameters).
-[[nodiscard]] EnsembleOutcome ensemble_outcome(const gradient::EnsembleProblem& problem, const Config& nominal,
+/// made at the same steps and parameters). Collective (the unitaries of
+/// output.ensemble_unitaries are gathered).
+[[nodiscard]] EnsembleOutcome ensemble_outcome(gradient::EnsembleProblem& problem, const Config& nominal,
                                                const gradient::Evaluation& combined, bool step_errors);
 
 /// Moves an ensemble's outcome into the report (rank 0): `fidelity` the objective's figures

@@ -314,7 +314,8 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   if (!o.device_note.empty()) out << " (" << o.device_note << ")";
   out << "\n";
   if (r.ranks > 1) {
-    std::snprintf(line, sizeof line, "ranks: %d (initial states sharded), %.4g kB reduced/gathered by rank 0\n", r.ranks,
+    std::snprintf(line, sizeof line, "ranks: %d (%s sharded), %.4g kB reduced/gathered by rank 0\n", r.ranks,
+                  r.ensemble && r.ensemble->by_member ? "ensemble members" : "initial states",
                   static_cast<double>(r.bytes_communicated) / 1e3);
     out << line;
   }

@@ -49,6 +49,7 @@ struct EnsembleReport {
   std::int64_t worst = -1;             ///< the member with the largest 1 - F (+ w leakage)
   std::vector<CMatrix> unitaries;      ///< output.ensemble_unitaries: per member (closed systems)
   long device_builds = 0, simulator_builds = 0;
+  bool by_member = false;  ///< under mpirun: whole members per rank (else initial states sharded)
 };
 
 /// Everything a run (or the final evaluation of an optimisation) reports.

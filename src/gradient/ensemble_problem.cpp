@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "qevolve/error.hpp"
 
@@ -50,49 +51,100 @@ EnsembleCombination combine_ensemble(std::span<const MemberFigures> members, std
 
 EnsembleProblem::EnsembleProblem(std::vector<GradientPlan> plans, std::vector<double> weights, bool worst,
                                  int threads, comm::Communicator& comm, comm::Communicator& reduce)
-    : weights_(std::move(weights)), worst_(worst) {
+    : weights_(std::move(weights)), worst_(worst), comm_(&comm) {
   assert(!plans.empty() && plans.size() == weights_.size());
-  for (GradientPlan& plan : plans) {
-    members_.push_back(std::make_unique<GradientProblem>(std::move(plan), threads, comm, reduce));
+  const auto R = static_cast<std::size_t>(comm.size());
+  by_member_ = R > 1 && plans.size() >= R;
+  if (by_member_) serial_ = std::make_unique<comm::SerialCommunicator>();
+  for (std::size_t k = 0; k < plans.size(); ++k) {
+    if (by_member_ && k % R != static_cast<std::size_t>(comm.rank())) {
+      members_.push_back(nullptr);
+      continue;
+    }
+    comm::Communicator& c = by_member_ ? *serial_ : comm;
+    members_.push_back(std::make_unique<GradientProblem>(std::move(plans[k]), threads, c, by_member_ ? c : reduce));
     ++builds_;
   }
-  assert(std::all_of(members_.begin(), members_.end(),
-                     [this](const auto& m) { return m->names() == members_.front()->names(); }));
+  if (by_member_) builds_ = static_cast<long>(comm.allreduce_sum(static_cast<double>(builds_)));
+  angles_per_member_ = first().warm_angle_count();
+  last_.resize(members_.size());
 }
 
 EnsembleProblem::~EnsembleProblem() = default;
 
-const std::vector<ParameterInfo>& EnsembleProblem::parameters() const { return members_.front()->parameters(); }
-std::vector<std::string> EnsembleProblem::names() const { return members_.front()->names(); }
-RVector EnsembleProblem::values() const { return members_.front()->values(); }
+const GradientProblem& EnsembleProblem::first() const {
+  for (const auto& m : members_)
+    if (m) return *m;
+  throw Error("EnsembleProblem: no member on this rank");
+}
+
+const std::vector<ParameterInfo>& EnsembleProblem::parameters() const { return first().parameters(); }
+std::vector<std::string> EnsembleProblem::names() const { return first().names(); }
+RVector EnsembleProblem::values() const { return first().values(); }
 
 void EnsembleProblem::set_values(const RVector& x) {
   const RVector before = values();
   std::size_t done = 0;
   try {
-    for (; done < members_.size(); ++done) members_[done]->set_values(x);
+    for (; done < members_.size(); ++done)
+      if (local(done)) members_[done]->set_values(x);
   } catch (const NumericalError&) {  // nothing changed: the members set so far go back
-    for (std::size_t k = 0; k < done; ++k) members_[k]->set_values(before);
+    for (std::size_t k = 0; k < done; ++k)
+      if (local(k)) members_[k]->set_values(before);
     throw;
   }
 }
 
+namespace {
+
+MemberFigures figures_of(const Evaluation& ev) {
+  MemberFigures m;
+  if (ev.fidelity) {
+    m.fidelity = ev.fidelity->fidelity;
+    m.fidelity_uncompensated = ev.fidelity->fidelity_uncompensated;
+    m.leakage = ev.fidelity->leakage;
+  }
+  m.objective = ev.objective;
+  m.gradient = ev.gradient;
+  return m;
+}
+
+/// Members first: every member's figures on every rank (zeros where another rank evaluated
+/// it, then summed).
+void share(std::vector<MemberFigures>& figures, const std::vector<bool>& mine, comm::Communicator& comm) {
+  Index P = 0;
+  for (std::size_t k = 0; k < figures.size(); ++k)
+    if (mine[k]) P = std::max(P, figures[k].gradient.size());
+  const Index width = 4 + P;
+  std::vector<double> all(figures.size() * static_cast<std::size_t>(width), 0.0);
+  for (std::size_t k = 0; k < figures.size(); ++k) {
+    if (!mine[k]) continue;
+    double* row = all.data() + k * static_cast<std::size_t>(width);
+    row[0] = figures[k].fidelity, row[1] = figures[k].fidelity_uncompensated, row[2] = figures[k].leakage;
+    row[3] = figures[k].objective;
+    for (Index i = 0; i < figures[k].gradient.size(); ++i) row[4 + i] = figures[k].gradient(i);
+  }
+  comm.allreduce_sum(all);
+  for (std::size_t k = 0; k < figures.size(); ++k) {
+    const double* row = all.data() + k * static_cast<std::size_t>(width);
+    figures[k] = MemberFigures{row[0], row[1], row[2], row[3], Eigen::Map<const RVector>(row + 4, P)};
+  }
+}
+
+}  // namespace
+
 Evaluation EnsembleProblem::evaluate(bool with_gradient, const PipelineHooks& hooks) {
-  last_.clear();
-  std::vector<MemberFigures> figures;
+  figures_.assign(members_.size(), MemberFigures{});
+  std::vector<bool> mine(members_.size(), false);
   Evaluation out;
-  for (const auto& member : members_) {
-    last_.push_back(member->evaluate(with_gradient, hooks));
-    const Evaluation& ev = last_.back();
-    MemberFigures m;
-    if (ev.fidelity) {
-      m.fidelity = ev.fidelity->fidelity;
-      m.fidelity_uncompensated = ev.fidelity->fidelity_uncompensated;
-      m.leakage = ev.fidelity->leakage;
-    }
-    m.objective = ev.objective;
-    m.gradient = ev.gradient;
-    figures.push_back(std::move(m));
+  std::optional<Compensation> compensation;
+  for (std::size_t k = 0; k < members_.size(); ++k) {
+    if (!local(k)) continue;
+    mine[k] = true;
+    last_[k] = members_[k]->evaluate(with_gradient, hooks);
+    const Evaluation& ev = last_[k];
+    figures_[k] = figures_of(ev);
+    if (ev.fidelity) compensation = ev.fidelity->compensation;
     out.evolve_s += ev.evolve_s;
     out.fidelity_s += ev.fidelity_s;
     out.gradient_s += ev.gradient_s;
@@ -100,13 +152,17 @@ Evaluation EnsembleProblem::evaluate(bool with_gradient, const PipelineHooks& ho
     for (std::size_t i = 0; i < out.top_level_population.size() && i < ev.top_level_population.size(); ++i)
       out.top_level_population[i] = std::max(out.top_level_population[i], ev.top_level_population[i]);
   }
-  const EnsembleCombination c = combine_ensemble(figures, weights_, worst_);
+  if (by_member_) {
+    share(figures_, mine, *comm_);
+    comm_->allreduce_max(out.top_level_population);
+  }
+  const EnsembleCombination c = combine_ensemble(figures_, weights_, worst_);
   out.infidelity = 1.0 - c.fidelity;
   out.objective = c.value;
   out.gradient = c.gradient;
-  if (last_.front().fidelity) {
+  if (compensation) {
     fidelity::FidelityResult f;
-    f.compensation = last_.front().fidelity->compensation;
+    f.compensation = *compensation;
     f.fidelity = c.fidelity;
     f.fidelity_uncompensated = c.fidelity_uncompensated;
     f.leakage = c.leakage;
@@ -116,56 +172,76 @@ Evaluation EnsembleProblem::evaluate(bool with_gradient, const PipelineHooks& ho
 }
 
 StepError EnsembleProblem::estimate_step_error(const Evaluation& /*fine*/, const std::function<void(double)>& progress) {
-  assert(last_.size() == members_.size());
-  last_errors_.clear();
+  errors_.assign(members_.size(), 0.0);
+  std::optional<StepError> any;
+  double seconds = 0.0;
+  for (std::size_t k = 0; k < members_.size(); ++k) {
+    if (!local(k)) continue;
+    const StepError e = members_[k]->estimate_step_error(last_[k], progress);
+    errors_[k] = e.error;
+    seconds += e.seconds;
+    if (!any) any = e;
+  }
+  if (by_member_) comm_->allreduce_sum(errors_);
   std::size_t worst = 0;
-  for (std::size_t k = 0; k < members_.size(); ++k) {
-    last_errors_.push_back(members_[k]->estimate_step_error(last_[k], progress));
-    if (last_[k].objective > last_[worst].objective) worst = k;
-  }
-  StepError e = last_errors_.front();
+  for (std::size_t k = 1; k < members_.size(); ++k)
+    if (figures_[k].objective > figures_[worst].objective) worst = k;
+  StepError e = *any;
   e.fidelity_limit = e.fidelity_coarse = std::numeric_limits<double>::quiet_NaN();
-  e.seconds = 0.0;
-  e.error = worst_ ? last_errors_[worst].error : 0.0;
-  for (std::size_t k = 0; k < members_.size(); ++k) {
-    e.seconds += last_errors_[k].seconds;
-    if (!worst_) e.error += weights_[k] * last_errors_[k].error;
-  }
+  e.seconds = seconds;
+  e.error = worst_ ? errors_[worst] : 0.0;
+  for (std::size_t k = 0; k < members_.size() && !worst_; ++k) e.error += weights_[k] * errors_[k];
   return e;
 }
 
-RVector EnsembleProblem::warm_angles() const {
-  std::vector<double> all;
-  for (const auto& m : members_) {
-    const RVector a = m->warm_angles();
-    all.insert(all.end(), a.data(), a.data() + a.size());
+std::vector<CMatrix> EnsembleProblem::member_unitaries() {
+  std::vector<CMatrix> out(members_.size());
+  for (std::size_t k = 0; k < members_.size(); ++k)
+    if (local(k)) out[k] = last_[k].unitary;
+  if (!by_member_) return out;
+  double d = 0.0;
+  for (const CMatrix& u : out) d = std::max(d, static_cast<double>(u.rows()));
+  d = comm_->allreduce_max(d);
+  const auto n = static_cast<Index>(d);
+  for (CMatrix& u : out) {
+    if (u.rows() != n) u = CMatrix::Zero(n, n);
+    comm_->allreduce_sum(u);  // one rank holds it, the others add zeros
   }
-  return Eigen::Map<const RVector>(all.data(), static_cast<Index>(all.size()));
+  return out;
+}
+
+RVector EnsembleProblem::warm_angles() const {
+  RVector all = RVector::Zero(static_cast<Index>(members_.size()) * angles_per_member_);
+  for (std::size_t k = 0; k < members_.size(); ++k) {
+    if (!local(k)) continue;
+    const RVector a = members_[k]->warm_angles();
+    all.segment(static_cast<Index>(k) * angles_per_member_, std::min(a.size(), angles_per_member_)) =
+        a.head(std::min(a.size(), angles_per_member_));
+  }
+  if (by_member_) comm_->allreduce_sum(all);
+  return all;
 }
 
 void EnsembleProblem::set_warm_angles(const RVector& angles) {
-  Index at = 0;
-  for (const auto& m : members_) {
-    const Index n = std::min<Index>(m->warm_angle_count(), angles.size() - at);
-    m->set_warm_angles(angles.segment(at, n));
-    at += n;
+  for (std::size_t k = 0; k < members_.size(); ++k) {
+    const Index at = static_cast<Index>(k) * angles_per_member_;
+    if (local(k) && at + angles_per_member_ <= angles.size())
+      members_[k]->set_warm_angles(angles.segment(at, angles_per_member_));
   }
 }
 
-Index EnsembleProblem::warm_angle_count() const {
-  Index n = 0;
-  for (const auto& m : members_) n += m->warm_angle_count();
-  return n;
-}
+Index EnsembleProblem::warm_angle_count() const { return static_cast<Index>(members_.size()) * angles_per_member_; }
 
 void EnsembleProblem::set_leakage_weight(double w) {
-  for (const auto& m : members_) m->set_leakage_weight(w);
+  for (const auto& m : members_)
+    if (m) m->set_leakage_weight(w);
 }
 
 void EnsembleProblem::set_steps(int steps) {
-  for (const auto& m : members_) m->set_steps(steps);
+  for (const auto& m : members_)
+    if (m) m->set_steps(steps);
 }
 
-const solver::Simulator& EnsembleProblem::simulator() const { return members_.front()->simulator(); }
+const solver::Simulator& EnsembleProblem::simulator() const { return first().simulator(); }
 
 }  // namespace qevolve::gradient
