@@ -18,6 +18,7 @@
 #include "qevolve/line.hpp"
 #include "qevolve/pulse.hpp"
 #include "qevolve/memory_estimate.hpp"
+#include "qevolve/ensemble.hpp"
 #include "qevolve/names.hpp"
 #include "qevolve/scheme_traits.hpp"
 #include "messages.hpp"
@@ -216,6 +217,31 @@ void add_evolution(const Config& config, const device::ResolvedDevice& dev, Purp
 
 }  // namespace
 
+namespace {
+
+/// An ensemble (docs/ensembles.md "Parallelism and cost"): `one` member's estimate times the
+/// simulators alive at once -- optimize keeps every member's gradient problem (K), run the
+/// nominal's and one member's (2) -- and each member's figures and unitary (d x d).
+MemoryEstimate ensemble_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
+                               const MemoryEstimate& one) {
+  const auto K = static_cast<double>(ensemble_members(config).size());
+  MemoryEstimate e = one;
+  e.bytes = 0.0;
+  e.part_bytes = 0.0;
+  Terms t{e};
+  t.add(kBaseBytes, "qevolve itself needs", "device");
+  const double at_once = purpose == Purpose::optimize ? K : 2.0;
+  t.add(at_once * (one.bytes - kBaseBytes),
+        purpose == Purpose::optimize ? "the members' gradient problems need" : "the nominal and one member need",
+        one.key);
+  const double d = computational_dim(dev);
+  t.add(K * (8.0 + d * d) * kComplex, "the members' results need", "ensemble");
+  e.scheme = one.scheme + ", " + short_number(K) + " members";
+  return e;
+}
+
+}  // namespace
+
 MemoryEstimate estimate_memory(const Config& config, const device::ResolvedDevice& dev, Purpose purpose,
                                bool writes_output) {
   MemoryEstimate e;
@@ -231,7 +257,7 @@ MemoryEstimate estimate_memory(const Config& config, const device::ResolvedDevic
   } else {
     add_evolution(config, dev, purpose, writes_output, t);
   }
-  return e;
+  return config.ensemble && purpose != Purpose::inspect ? ensemble_memory(config, dev, purpose, e) : e;
 }
 
 namespace {
