@@ -119,7 +119,7 @@ int run(const RunOptions& options, Streams io) {
   if (!root) return 0;
   print_warning_lines(io.err, truncation_warnings(sim.device(), report.top_level_population));
   if (const std::string w = step_error_warning(report); !w.empty()) print_warning_lines(io.err, {w});
-  if (estimate)  // what this run measured refines the cached estimate of its kind of work
+  if (estimate && !config.ensemble)  // what this run measured refines the cached estimate of its kind of work
     remember_run_time(config, options.threads, report.t_build, report.t_evolve, report.t_fidelity, report.t_gradient);
 
   const auto t3 = Clock::now();

@@ -1,5 +1,6 @@
 // The wall-time estimate of a run (time_estimate.hpp; docs/cli.md "Time estimate").
 #include "time_estimate.hpp"
+#include "qevolve/ensemble.hpp"
 #include "qevolve/plan.hpp"
 #include "qevolve/step_error.hpp"
 
@@ -316,8 +317,26 @@ std::string duration_text(double s) {
   return buf;
 }
 
+namespace {
+
+std::optional<TimeEstimate> estimate_one_run(const Config& config, int threads, const io::MemoryEstimate& memory,
+                                             bool writes_output, double refine_above);
+
+}  // namespace
+
 std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads, const io::MemoryEstimate& memory,
                                               bool writes_output, double refine_above) {
+  // An ensemble: refine_above compares the members' total; one member is probed.
+  const auto K = config.ensemble ? static_cast<int>(io::ensemble_members(config).size()) : 1;
+  std::optional<TimeEstimate> e = estimate_one_run(config, threads, memory, writes_output, refine_above / K);
+  if (e) e->members = K;
+  return e;
+}
+
+namespace {
+
+std::optional<TimeEstimate> estimate_one_run(const Config& config, int threads, const io::MemoryEstimate& memory,
+                                             bool writes_output, double refine_above) {
   if (!solver::scheme_traits(config.evolution).steps) return std::nullopt;
   const std::string key = work_key(config, threads);
   TimeEstimate e;
@@ -384,6 +403,8 @@ std::optional<TimeEstimate> estimate_run_time(const Config& config, int threads,
   return e;
 }
 
+}  // namespace
+
 void remember_run_time(const Config& config, int threads, double build, double evolve, double once,
                        double gradient) {
   if (!solver::scheme_traits(config.evolution).steps || config.evolution.steps <= 0) return;
@@ -395,8 +416,9 @@ void remember_run_time(const Config& config, int threads, double build, double e
 }
 
 std::string describe(const TimeEstimate& e) {
-  std::string text = "about " + duration_text(e.total()) + " (start-up " + duration_text(e.startup) + ", build " +
-                     duration_text(e.build) + ", evolution " +
+  std::string text = "about " + duration_text(e.total()) + " (start-up " + duration_text(e.startup) +
+                     (e.members > 1 ? ", the nominal's build and " + std::to_string(e.members) + " members, each:" : ",") +
+                     " build " + duration_text(e.build) + ", evolution " +
                      std::to_string(e.steps) + " steps x " + duration_text(e.evolve_step);
   if (e.flops_per_step > 0.0 && e.evolve_step > 0.0)
     text += " = " + number(e.flops_per_step * e.steps) + " flops at " +

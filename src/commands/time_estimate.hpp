@@ -33,7 +33,11 @@ struct TimeEstimate {
   [[nodiscard]] double evolve() const { return evolve_step * steps; }
   [[nodiscard]] double gradient() const { return gradient_step * steps; }
   [[nodiscard]] double check() const { return evolve_step * check_steps; }
-  [[nodiscard]] double total() const { return startup + build + evolve() + check() + once + gradient() + output; }
+  int members = 1;            ///< an ensemble's members: each a run on the nominal's figures (docs/ensembles.md)
+  /// An ensemble: the members' runs and the nominal's build besides.
+  [[nodiscard]] double total() const {
+    return startup + members * (build + evolve() + check() + once + gradient()) + (members > 1 ? build : 0.0) + output;
+  }
 };
 
 /// The estimate of `qevolve run` of `config` (with its gradient when something is trainable)
