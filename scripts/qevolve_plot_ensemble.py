@@ -4,8 +4,9 @@ the worst member marked, the weights as the markers' areas (and written beside t
 
 A one-key ensemble (every member overrides exactly one and the same key, to a number) is drawn
 against that key's value; any other against the member index, the overrides (shortened: the
-last part of each key, the value to 6 digits) as tick labels. An optimize file holds the
-optimised pulse's members only (not the start point's): the title says so.
+last part of each key, the value to 6 digits) as tick labels. An optimize file also holds the
+members at the start point (/ensemble/start_fidelity), drawn as open markers; an older file
+without them says so in the title.
 
 Leakage below LEAKAGE_FLOOR is rounding noise (as in the sweep panels) and is not drawn."""
 import re
@@ -80,6 +81,7 @@ def ensemble_panels(f, units):
     members = parse_overrides(overrides)
     keyed = one_key(members)
     optimised = "/history/infidelity" in f
+    start = beside("start_fidelity") if "/ensemble/start_fidelity" in f else None
 
     def draw(ax):
         x = keyed[1] if keyed else np.arange(k, dtype=float)
@@ -94,6 +96,13 @@ def ensemble_panels(f, units):
         ax.axhline(max(1.0 - value, 1e-16), color="C1", ls="--", lw=1.2,
                    label=f"objective ({objective}): 1 − F = {1 - value:.3g}")
         shown = [infid, [max(1.0 - value, 1e-16)]]
+        if start is not None:  # optimize: the same members at the start point
+            s_infid = log_floor(1.0 - start)
+            if keyed:
+                ax.plot(x[order], s_infid[order], "-", lw=0.8, color="0.5", alpha=0.6)
+            ax.scatter(x, s_infid, s=sizes, facecolors="none", edgecolors="0.4", zorder=3,
+                       label=f"start point: 1 − F per member (worst {1 - float(np.min(start)):.3g})")
+            shown.append(s_infid)
         if leakage is not None:
             leak = np.where(leakage >= LEAKAGE_FLOOR, leakage, np.nan)
             if np.all(np.isnan(leak)):
@@ -113,7 +122,8 @@ def ensemble_panels(f, units):
         ax.margins(x=0.08)
         label_log_axis(ax.yaxis)
         log_grid(ax)
-        ax.set_ylabel("1 − F" if len(shown) == 2 else "1 − F; leakage")
+        ax.set_ylabel("1 − F; leakage" if leakage is not None and not np.all(np.isnan(
+            np.where(leakage >= LEAKAGE_FLOOR, leakage, np.nan))) else "1 − F")
         if keyed:
             ax.set_xlabel(units.label(keyed[0]))
         else:
@@ -125,8 +135,9 @@ def ensemble_panels(f, units):
         ax.legend(fontsize=7, loc="upper center")
         pulse = "the optimised pulse" if optimised else "the pulse"
         against = f"against {keyed[0]}" if keyed else "per member"
-        start = "\n(the start point's members are not in the file)" if optimised else ""
+        note = ("\n(the start point's members are not in the file)" if optimised and start is None
+                else "\n(open markers: the start point)" if start is not None else "")
         ax.set_title(f"ensemble: 1 − F of {pulse} {against}\n({k} members, objective {objective} "
-                     f"1 − F = {1 - value:.3g}, worst {1 - fid[worst]:.3g}){start}", fontsize=10)
+                     f"1 − F = {1 - value:.3g}, worst {1 - fid[worst]:.3g}){note}", fontsize=10)
 
     return [draw]

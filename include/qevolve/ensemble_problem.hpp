@@ -59,6 +59,7 @@ class EnsembleProblem final : public Problem {
   /// unitary; the truncation check the largest over the members; phase times summed (this
   /// rank's members).
   [[nodiscard]] Evaluation evaluate(bool with_gradient, const PipelineHooks& hooks) override;
+  using Problem::evaluate;
   /// Each member's estimate of its last evaluation; mean: sum_k w_k e_k, worst: the worst
   /// member's (order and coarse steps of this rank's first member, seconds summed).
   [[nodiscard]] StepError estimate_step_error(const Evaluation& fine,

@@ -158,8 +158,14 @@ def test_optimize_builds_each_member_once_and_improves_the_mean(tmp_path):
     # The optimum's figures are the members' at the optimised pulse: a plain ensemble run of
     # the written config gives them again.
     again = cli("run", tmp_path / "opt.optimized.yaml", "--threads", "1", "-o", tmp_path / "again.h5")
-    np.testing.assert_allclose(h5(tmp_path / "again.h5")["/ensemble/fidelity"], ref["/ensemble/fidelity"],
+    rerun = h5(tmp_path / "again.h5")
+    np.testing.assert_allclose(rerun["/ensemble/fidelity"], ref["/ensemble/fidelity"], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(rerun["/pulses/values"], ref["/pulses/values"])  # the optimum's pulses
+    # The members at the start point: a run of the config as given.
+    cli("run", cfg, "--threads", "1", "-o", tmp_path / "start.h5", "--quiet")
+    np.testing.assert_allclose(ref["/ensemble/start_fidelity"], h5(tmp_path / "start.h5")["/ensemble/fidelity"],
                                rtol=0, atol=1e-12)
+    assert "ensemble at the start point: mean 1 - F = " in p.stdout
 
 
 def header_figure(text, label):

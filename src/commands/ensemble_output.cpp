@@ -1,4 +1,5 @@
 // An ensemble run's output (docs/output.md "Ensembles") and summary table (docs/ensembles.md).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -23,6 +24,10 @@ void write_ensemble(io::Hdf5Writer& w, const EnsembleReport& e) {
   w.write("/ensemble/steps", e.steps);
   w.attribute("objective", e.objective, "/ensemble/fidelity");
   w.attribute("worst", static_cast<long long>(e.worst), "/ensemble/fidelity");
+  if (!e.start_fidelity.empty()) {
+    w.write("/ensemble/start_fidelity", e.start_fidelity);
+    w.write("/ensemble/start_leakage", e.start_leakage);
+  }
   for (std::size_t k = 0; k < e.unitaries.size(); ++k) w.write("/ensemble/unitaries/" + std::to_string(k), e.unitaries[k]);
 }
 
@@ -55,6 +60,16 @@ void print_ensemble(std::ostream& out, const EnsembleReport& e, const fidelity::
   std::snprintf(line, sizeof line, "leakage: %.4e (%s)\n", objective.leakage,
                 e.objective == "worst" ? "the worst member's" : "weighted mean");
   out << line;
+  if (e.start_fidelity.size() == K) {  // optimize: the same members at the start point
+    double mean = 0.0, worst = 1.0;
+    for (std::size_t k = 0; k < K; ++k) {
+      mean += e.weights[k] * e.start_fidelity[k];
+      worst = std::min(worst, e.start_fidelity[k]);
+    }
+    std::snprintf(line, sizeof line, "ensemble at the start point: mean 1 - F = %.4e, worst 1 - F = %.4e\n",
+                  1.0 - mean, 1.0 - worst);
+    out << line;
+  }
 }
 
 }  // namespace qevolve::commands

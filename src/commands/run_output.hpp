@@ -50,6 +50,7 @@ struct EnsembleReport {
   std::vector<CMatrix> unitaries;      ///< output.ensemble_unitaries: per member (closed systems)
   long device_builds = 0, simulator_builds = 0;
   bool by_member = false;  ///< under mpirun: whole members per rank (else initial states sharded)
+  std::vector<double> start_fidelity, start_leakage;  ///< optimize: the members at the start point
 };
 
 /// Everything a run (or the final evaluation of an optimisation) reports.
