@@ -25,6 +25,9 @@ struct MemberFigures {
   RVector gradient;        ///< d o_k / d theta; empty: none
 };
 
+/// An evaluation's figures (no fidelity: zeros).
+[[nodiscard]] MemberFigures member_figures(const Evaluation& ev);
+
 struct EnsembleCombination {
   std::size_t worst = 0;  ///< the member with the largest o_k (the first of equals)
   /// mean: the weighted means; worst: the worst member's figures.

@@ -27,13 +27,12 @@ void add_reuse_keys(SweepPoint& point, const io::Override& o) {
 }
 
 MemberFigures figures_of(gradient::Evaluation& ev, int steps) {
+  const gradient::MemberFigures f = gradient::member_figures(ev);
   MemberFigures m;
-  if (ev.fidelity) {
-    m.fidelity = ev.fidelity->fidelity;
-    m.fidelity_uncompensated = ev.fidelity->fidelity_uncompensated;
-    m.leakage = ev.fidelity->leakage;
-  }
-  m.objective = ev.objective;
+  m.fidelity = f.fidelity;
+  m.fidelity_uncompensated = f.fidelity_uncompensated;
+  m.leakage = f.leakage;
+  m.objective = f.objective;
   if (ev.step_error) m.step_error = ev.step_error->error;
   m.steps = steps;
   m.gradient = std::move(ev.gradient);

@@ -11,6 +11,18 @@
 
 namespace qevolve::gradient {
 
+MemberFigures member_figures(const Evaluation& ev) {
+  MemberFigures m;
+  if (ev.fidelity) {
+    m.fidelity = ev.fidelity->fidelity;
+    m.fidelity_uncompensated = ev.fidelity->fidelity_uncompensated;
+    m.leakage = ev.fidelity->leakage;
+  }
+  m.objective = ev.objective;
+  m.gradient = ev.gradient;
+  return m;
+}
+
 EnsembleCombination combine_ensemble(std::span<const MemberFigures> members, std::span<const double> weights,
                                      bool worst) {
   assert(!members.empty() && members.size() == weights.size());
@@ -97,18 +109,6 @@ void EnsembleProblem::set_values(const RVector& x) {
 
 namespace {
 
-MemberFigures figures_of(const Evaluation& ev) {
-  MemberFigures m;
-  if (ev.fidelity) {
-    m.fidelity = ev.fidelity->fidelity;
-    m.fidelity_uncompensated = ev.fidelity->fidelity_uncompensated;
-    m.leakage = ev.fidelity->leakage;
-  }
-  m.objective = ev.objective;
-  m.gradient = ev.gradient;
-  return m;
-}
-
 /// Members first: every member's figures on every rank (zeros where another rank evaluated
 /// it, then summed).
 void share(std::vector<MemberFigures>& figures, const std::vector<bool>& mine, comm::Communicator& comm) {
@@ -143,7 +143,7 @@ Evaluation EnsembleProblem::evaluate(bool with_gradient, const PipelineHooks& ho
     mine[k] = true;
     last_[k] = members_[k]->evaluate(with_gradient, hooks);
     const Evaluation& ev = last_[k];
-    figures_[k] = figures_of(ev);
+    figures_[k] = gradient::member_figures(ev);
     if (ev.fidelity) compensation = ev.fidelity->compensation;
     out.evolve_s += ev.evolve_s;
     out.fidelity_s += ev.fidelity_s;
