@@ -156,9 +156,16 @@ def test_scipy_lbfgsb_reaches_the_cli_optimum(optimum):
 
 
 def test_commands_without_ensembles_refuse_one():
-    # As `qevolve spectrum`, `sweep` and `converge`: a located error, not the nominal silently.
+    # As `qevolve spectrum` and `converge`: a located error, not the nominal silently.
     sim = qevolve.loads(CASES["plain-vary"], threads=1)
-    for call in (lambda: sim.spectrum(), lambda: sim.sweep({"pulses[0].amplitude": [0.08, 0.09]}),
-                 lambda: sim.converge(1e-4)):
+    for call in (lambda: sim.spectrum(), lambda: sim.converge(1e-4)):
         with pytest.raises(qevolve.ConfigError, match="does not take an ensemble"):
             call()
+
+
+def test_sweep_evaluates_the_objective_per_point():
+    # As `qevolve sweep`: each point the ensemble's objective, equal to a run with that value.
+    sim = qevolve.loads(CASES["plain-vary"], threads=1)
+    s = sim.sweep({"pulses[0].amplitude": [0.08, 0.09]})
+    for i, a in enumerate([0.08, 0.09]):
+        assert s.fidelity[i] == pytest.approx(sim.run({"pulses[0].amplitude": a}).fidelity, abs=1e-12)

@@ -35,14 +35,6 @@ SweepPlan plan_sweep(const io::ParsedConfig& parsed, const std::vector<io::Overr
                            static_cast<double>(threads), ""};
   // Before any work: the grid's memory at its first point, and the output paths. An invalid
   // first point is reported by build_points, as any other.
-  {  // located in the file (a point's tree is a copy); a config that does not load is reported below
-    std::optional<Config> base;
-    try {
-      base = parsed.read(sets, false);
-    } catch (const InputError&) {
-    }
-    if (base) io::refuse_ensemble(*base, "sweep");
-  }
   std::optional<SweepPoint> head;
   try {
     head = build_point(grid, parsed, sets, 0);

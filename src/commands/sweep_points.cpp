@@ -1,5 +1,8 @@
 #include "sweep_points.hpp"
+#include "config_input.hpp"
+#include "ensemble_run.hpp"
 #include "line_warnings.hpp"
+#include "qevolve/ensemble.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -58,6 +61,17 @@ SweepPoint point_skeleton(const SweepGrid& grid, std::int64_t p, const std::vect
   return point;
 }
 
+/// What a point needs besides a valid config: computational initial states; with an ensemble, no
+/// axis a member sets, and every member checked as `run` checks it.
+void check_point(const Config& config, const SweepGrid& grid) {
+  io::check_sweepable(config);
+  if (!config.ensemble) return;
+  std::vector<std::string> keys;
+  for (const io::SweepAxis& a : grid.axes) keys.push_back(a.key);
+  io::check_ensemble_axes(config, keys);
+  check_command_ensemble(config);
+}
+
 /// HDF5 (a target's matrix_file) is not thread-safe: such configs are validated on one thread.
 bool reads_files(const io::ParsedConfig& parsed, const SweepGrid& grid) {
   std::vector<std::string> keys;
@@ -71,9 +85,10 @@ SweepPoint build_point(const SweepGrid& grid, const io::ParsedConfig& parsed, co
                        std::int64_t p) {
   std::vector<io::Override> overrides;
   SweepPoint point = point_skeleton(grid, p, sets, overrides);
-  point.config = parsed.read(overrides, false);  // no text: a point's YAML is never written
+  point.config = parsed.read(overrides, false);  // no text: a point's YAML is never written ...
+  if (point.config.ensemble) point.config = parsed.read(overrides, true);  // ... but an ensemble's members read it
   point.resolved = io::resolve(point.config, io::Purpose::evolve);
-  io::check_sweepable(point.config);
+  check_point(point.config, grid);
   return point;
 }
 
@@ -109,7 +124,7 @@ std::vector<SweepPoint> build_points(const SweepGrid& grid, const io::ParsedConf
     (void)point_skeleton(grid, static_cast<std::int64_t>(first), sets, overrides);
     const Config config = io::parse_config(parsed.text(), parsed.name(), overrides);
     (void)io::resolve(config, io::Purpose::evolve);
-    io::check_sweepable(config);
+    check_point(config, grid);
     throw Error("sweep: point " + std::to_string(static_cast<std::int64_t>(first)) + " failed validation once only");
   }
   return points;
@@ -239,6 +254,28 @@ PointResult figures(const gradient::Evaluation& ev, const solver::Simulator& sim
   return r;
 }
 
+/// A point of a config with an ensemble (docs/ensembles.md "Sweeps"): the objective's F and
+/// leakage, the populations of the members' unitaries weighted as the objective (mean: the
+/// weighted mean, worst: the worst member's; NaN for open systems), no conditional phase.
+PointResult ensemble_figures(const EnsembleOutcome& e, const solver::Simulator& sim) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  PointResult r;
+  r.fidelity = e.fidelity;
+  r.fidelity_uncompensated = e.fidelity_uncompensated;
+  r.leakage = e.leakage;
+  r.conditional_phase = nan;
+  const auto d = static_cast<std::size_t>(Index{1} << sim.device().qubit_modes().size());
+  r.populations.assign(d * d, sim.options().open ? nan : 0.0);
+  if (sim.options().open) return r;
+  const bool worst = e.objective == EnsembleObjective::worst;
+  for (std::size_t k = 0; k < e.figures.size(); ++k) {
+    if (worst && static_cast<std::int64_t>(k) != e.worst) continue;
+    const std::vector<double> p = abs2(e.figures[k].unitary);
+    const double w = worst ? 1.0 : e.members[k].weight;
+    for (std::size_t i = 0; i < p.size() && i < r.populations.size(); ++i) r.populations[i] += w * p[i];
+  }
+  return r;
+}
 
 }  // namespace
 
@@ -327,6 +364,16 @@ std::vector<PointResult> evaluate_points(const std::vector<SweepPoint>& points, 
       if (failed.load()) return;
       const SweepPoint& point = points[static_cast<std::size_t>(i)];
       try {
+        if (point.config.ensemble) {  // the point's nominal built, then its members (one thread)
+          const solver::Simulator& nominal = worker.prepare(point, mine);
+          comm::SerialCommunicator serial;
+          const EnsembleOutcome e = evaluate_ensemble(point.config, nominal, 1, serial, serial);
+          mine.device_builds += e.stats.device_builds;
+          mine.simulator_builds += e.stats.simulator_builds;
+          results[static_cast<std::size_t>(i)] = ensemble_figures(e, nominal);
+          t.critical([&] { if (done) done(++finished); });
+          return;
+        }
         const gradient::Evaluation ev = worker.evaluate(point, mine).ev;
         results[static_cast<std::size_t>(i)] = figures(ev, *worker.simulator(), point.config);
         const std::optional<StepPhase> step = fastest_step_phase(*worker.simulator());

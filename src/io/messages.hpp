@@ -137,6 +137,7 @@ enum class Msg {
   EnsembleKeyTrained,
   EnsembleStructure,
   EnsembleCommand,
+  EnsembleAxis,
   // --- overrides (--set, --vary) -----------------------------------------------------------
   SetNoEquals,
   SetBadKey,
