@@ -255,3 +255,20 @@ def test_sweep_evaluates_the_objective_per_point(objective, tmp_path):
         np.testing.assert_allclose(swept["/sweep/populations"][i], expected, rtol=0, atol=1e-12)
     p = cli("sweep", cfg, "--vary", "device.qubits[0].el=0.99,1.0", check=False)
     assert p.returncode == 2 and "`--vary device.qubits[0].el` is a key the ensemble's members set" in p.stderr, p.stderr
+
+
+def test_resume_reaches_the_uninterrupted_result(tmp_path):
+    # optimize.checkpoint of an ensemble (vz: the members' warm-start angles in the checkpoint):
+    # 4 iterations, then resumed to 8, equal 8 uninterrupted ones bit for bit.
+    text = (TRAINED.replace("max_iterations: 100", "max_iterations: 8").replace("compensation: none", "compensation: vz")
+            .replace("steps: 2000", "steps: 500\n  error_estimate: false") + MEMBERS.replace("OBJECTIVE", "mean"))
+    cfg = write(tmp_path, "ens.yaml", text)
+    cli("optimize", cfg, "--threads", "1", "-o", tmp_path / "full.h5", "--quiet",
+        "--set", f"optimize.checkpoint={tmp_path / 'a.h5'}")
+    cli("optimize", cfg, "--threads", "1", "-o", tmp_path / "part.h5", "--quiet",
+        "--set", f"optimize.checkpoint={tmp_path / 'b.h5'}", "--set", "optimize.max_iterations=4")
+    cli("optimize", cfg, "--threads", "1", "-o", tmp_path / "resumed.h5", "--quiet", "--resume", tmp_path / "b.h5",
+        "--set", f"optimize.checkpoint={tmp_path / 'b.h5'}", "--force")
+    full, resumed = h5(tmp_path / "full.h5"), h5(tmp_path / "resumed.h5")
+    np.testing.assert_array_equal(resumed["/history/objective"], full["/history/objective"])
+    assert resumed["@fidelity"] == full["@fidelity"]
