@@ -97,9 +97,11 @@ def commands():
         if name not in DEVICE_ONLY:
             cmds.append(dict(label=f"run-{stem}", argv=["run", f"examples/{name}"], cwd="repo",
                              quick=name not in slow_examples))
-        # `spectrum` of every example's device (cheap: < 0.1 s each).
-        cmds.append(dict(label=f"spectrum-{stem}", argv=["spectrum", f"examples/{name}"], cwd="repo",
-                         quick=True))
+        # `spectrum` of every example's device (cheap: < 0.1 s each), but an ensemble's (spectrum
+        # refuses it: docs/ensembles.md).
+        if "\nensemble:" not in (REPO / "examples" / name).read_text():
+            cmds.append(dict(label=f"spectrum-{stem}", argv=["spectrum", f"examples/{name}"], cwd="repo",
+                             quick=True))
     # The N = 8 standard workload (from stdin: the config attribute holds the text only), and the
     # same with a trace, with bonds splitting and vz compensation.
     cmds.append(dict(label="run-std8", argv=["run", "-"], stdin=_std8_yaml(), cwd="repo", quick=True))
