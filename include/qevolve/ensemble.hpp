@@ -43,9 +43,10 @@ struct EnsembleMember {
 /// simulator: one device resolution per member.
 void check_ensemble(const ParsedConfig& parsed, const std::vector<Override>& sets, const Config& nominal);
 
-/// A sweep of a config with an ensemble: no axis may be a key a member sets (the member's value
-/// would replace the axis's); InputError at `ensemble` naming the axis. Keys compared as written.
-void check_ensemble_axes(const Config& config, const std::vector<std::string>& axis_keys);
+/// A config with an ensemble: no key changed from outside (`flag`: a sweep axis `--vary`, an
+/// override `--set`) may be a key a member sets (the member's value would replace it);
+/// InputError at `ensemble` naming it. Keys compared as written.
+void check_ensemble_axes(const Config& config, const std::vector<std::string>& keys, const std::string& flag);
 
 /// A command that does not evaluate an ensemble (`command`: "sweep", "converge", ...)
 /// refuses a config with one: a located InputError at `ensemble` (nothing without one).

@@ -254,7 +254,7 @@ def test_sweep_evaluates_the_objective_per_point(objective, tmp_path):
             r["/ensemble/fidelity"]))]
         np.testing.assert_allclose(swept["/sweep/populations"][i], expected, rtol=0, atol=1e-12)
     p = cli("sweep", cfg, "--vary", "device.qubits[0].el=0.99,1.0", check=False)
-    assert p.returncode == 2 and "`--vary device.qubits[0].el` is a key the ensemble's members set" in p.stderr, p.stderr
+    assert p.returncode == 2 and "`--vary device.qubits[0].el` sets a key the ensemble's members set" in p.stderr, p.stderr
 
 
 def test_resume_reaches_the_uninterrupted_result(tmp_path):
@@ -272,3 +272,11 @@ def test_resume_reaches_the_uninterrupted_result(tmp_path):
     full, resumed = h5(tmp_path / "full.h5"), h5(tmp_path / "resumed.h5")
     np.testing.assert_array_equal(resumed["/history/objective"], full["/history/objective"])
     assert resumed["@fidelity"] == full["@fidelity"]
+
+
+def test_a_set_of_a_member_key_is_refused(tmp_path):
+    # A --set of a key the members set would be replaced by each member's value: an error.
+    cfg = write(tmp_path, "ens.yaml", PLAIN + VARY_EL)
+    p = cli("run", cfg, "--set", "device.qubits[0].el=1.02", check=False)
+    assert p.returncode == 2, p.stderr
+    assert "ensemble: `--set device.qubits[0].el` sets a key the ensemble's members set" in p.stderr, p.stderr

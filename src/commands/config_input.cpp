@@ -57,6 +57,10 @@ Config load_command_config(const std::string& path, const std::vector<std::strin
 
 void check_command_ensemble(const Config& config) {
   if (!config.ensemble) return;
+  // A --set (or a sweep axis, a Python override) of a key a member sets would be replaced by
+  // the member's value: refused rather than silently ignored.
+  for (const AppliedOverride& a : config.overrides)
+    io::check_ensemble_axes(config, a.paths, a.label.substr(0, a.label.find(' ')));
   io::check_ensemble(io::ParsedConfig(config.yaml_text, config.source_file), {}, config);
 }
 

@@ -243,6 +243,23 @@ EnsembleOutcome ensemble_outcome(gradient::EnsembleProblem& problem, const Confi
   return out;
 }
 
+void report_optimized_ensemble(RunReport& report, gradient::EnsembleProblem& problem, const Config& config,
+                               const RVector& x0, const RVector& x, const gradient::PipelineHooks& hooks,
+                               bool certified) {
+  problem.set_values(x);
+  const gradient::Evaluation combined = problem.evaluate(true, hooks);
+  take_ensemble(report, ensemble_outcome(problem, config, combined, certified), config, problem.names());
+  // The members at the start point, for comparison (/ensemble/start_*; qevolve plot draws both).
+  problem.set_values(x0);
+  (void)problem.evaluate(false);
+  if (report.ensemble)
+    for (const gradient::MemberFigures& m : problem.member_figures()) {
+      report.ensemble->start_fidelity.push_back(m.fidelity);
+      report.ensemble->start_leakage.push_back(m.leakage);
+    }
+  problem.set_values(x);  // the pulses written (/pulses) are the optimum's
+}
+
 void take_ensemble(RunReport& report, EnsembleOutcome&& out, const Config& config, std::vector<std::string> names) {
   report.ensemble.emplace();
   if (out.figures.empty() || out.worst < 0) return;  // ranks other than 0

@@ -77,6 +77,13 @@ void combine_members(EnsembleOutcome& outcome);
 [[nodiscard]] EnsembleOutcome ensemble_outcome(gradient::EnsembleProblem& problem, const Config& nominal,
                                                const gradient::Evaluation& combined, bool step_errors);
 
+/// optimize's final evaluation of an ensemble (the command's and the Session's): at `x` with
+/// `hooks`, into the report (take_ensemble; with `certified` the members' step-error estimates),
+/// then the members at the start point `x0` (/ensemble/start_*); leaves the problem at `x`.
+void report_optimized_ensemble(RunReport& report, gradient::EnsembleProblem& problem, const Config& config,
+                               const RVector& x0, const RVector& x, const gradient::PipelineHooks& hooks,
+                               bool certified);
+
 /// Moves an ensemble's outcome into the report (rank 0): `fidelity` the objective's figures
 /// (compensation as configured, no angles or unitary), the objective's gradient under `names`,
 /// /ensemble/* (per-member unitaries when output.ensemble_unitaries), the phase times summed.

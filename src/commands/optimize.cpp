@@ -292,17 +292,8 @@ int optimize(const OptimizeOptions& options, Streams io) {
   final_hooks.trace = config.output.trace.requested() && !(options.output.empty() && config.output.file.empty());
   final_hooks.truncation = true;  // the iterations skip the truncation check, the final evaluation runs it
   if (members) {
-    const gradient::Evaluation combined = members->evaluate(true, final_hooks);
-    take_ensemble(report, ensemble_outcome(*members, config, combined, certified.has_value()), config, problem.names());
+    report_optimized_ensemble(report, *members, config, result.x0, result.x, final_hooks, certified.has_value());
     if (certified) report.t_step_error = certified->estimate.seconds;
-    // The members at the start point, for comparison (/ensemble/start_*; qevolve plot draws both).
-    members->set_values(result.x0);
-    (void)members->evaluate(false);
-    for (const gradient::MemberFigures& m : members->member_figures()) {
-      report.ensemble->start_fidelity.push_back(m.fidelity);
-      report.ensemble->start_leakage.push_back(m.leakage);
-    }
-    members->set_values(result.x);  // the pulses written (/pulses) are the optimum's
   } else {
     take_evaluation(report, problem.evaluate(true, final_hooks), problem.names());
     if (certified) {  // the same steps and parameters

@@ -244,9 +244,14 @@ void print_gradient(std::ostream& out, const RunReport& r) {
     // optimize with a leakage weight reports the gradient of its objective, (1 - F) + w leakage.
     char of[64] = "1-F";
     if (r.leakage_weight > 0.0) std::snprintf(of, sizeof of, "(1-F) + %g leakage", r.leakage_weight);
+    // An ensemble's worst member: the gradient of its smooth form (docs/ensembles.md "Objectives").
+    const bool smooth = r.ensemble && r.ensemble->objective == "worst";
+    const std::string members_of = of;
+    if (smooth) std::snprintf(of, sizeof of, "J");
     std::snprintf(line, sizeof line, "gradient: %zu parameter%s, |d(%s)/dtheta| = %.4e\n", r.gradient_names.size(),
                   r.gradient_names.size() == 1 ? "" : "s", of, r.gradient.norm());
     out << line;
+    if (smooth) out << "  (J: the members' power mean, p = 16, of " + members_of + "; docs/ensembles.md \"Objectives\")\n";
     for (std::size_t i = 0; i < r.gradient_names.size() && i < 12; ++i) {
       std::snprintf(line, sizeof line, "  %-40s % .6e\n", r.gradient_names[i].c_str(),
                     r.gradient(static_cast<Index>(i)));

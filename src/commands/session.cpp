@@ -453,9 +453,8 @@ OptimizeData Session::optimize(const std::vector<std::string>& overrides, const 
   hooks.trace = config.output.trace.requested();
   hooks.truncation = true;  // the final evaluation's truncation check, as `qevolve optimize`
   if (members) {  // as `qevolve optimize`
-    const gradient::Evaluation combined = members->evaluate(true, hooks);
-    take_ensemble(report, ensemble_outcome(*members, config, combined, certified.certification.has_value()), config,
-                  problem->names());
+    report_optimized_ensemble(report, *members, config, outcome.x0, outcome.x, hooks,
+                              certified.certification.has_value());
     if (certified.certification) report.t_step_error = certified.certification->estimate.seconds;
   } else {
     take_evaluation(report, problem->evaluate(true, hooks), problem->names());

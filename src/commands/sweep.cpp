@@ -11,6 +11,7 @@
 
 #include "plot.hpp"
 #include "config_input.hpp"
+#include "qevolve/ensemble.hpp"
 #include "qevolve/comm.hpp"
 #include "qevolve/device.hpp"
 #include "qevolve/error.hpp"
@@ -147,6 +148,10 @@ int sweep(const SweepOptions& options, Streams io) {
   if (!options.plot.empty()) draw_plot(output, options.plot);
   if (io.quiet) return 0;  // errors and warnings only, as run
   io.out << "qevolve sweep: " << parsed.name() << "\n";
+  if (plan.base.ensemble)  // docs/ensembles.md "Sweeps"
+    io.out << "ensemble: " << io::ensemble_members(plan.base).size() << " members at every point, objective "
+           << enum_name(plan.base.ensemble->objective)
+           << ": each point's F, leakage and populations are the objective's (its members built at each point)\n";
   print_summary(io.out, plan.grid, g, stats, threads, comm.size());
   io.out << "wall time: " << number(since(t_start), 3) << " s (validate " << number(t_validate, 3) << " s, evaluate "
          << number(t_evaluate, 3) << " s, output " << number(since(t_out), 3) << " s)\n";

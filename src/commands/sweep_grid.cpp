@@ -9,6 +9,7 @@
 
 #include "config_input.hpp"
 #include "qevolve/ensemble.hpp"
+#include "qevolve/names.hpp"
 #include "qevolve/plan.hpp"
 #include "qevolve/error.hpp"
 #include "qevolve/hdf5_file.hpp"
@@ -99,6 +100,8 @@ void write_sweep(const std::string& path, const SweepPlan& plan, const GridResul
     if (k == 3 && std::none_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); })) continue;
     w.write(names[k], v, shape);
   }
+  if (plan.base.ensemble)  // each point's figures are the ensemble's objective (docs/ensembles.md "Sweeps")
+    w.attribute("ensemble_objective", std::string(enum_name(plan.base.ensemble->objective)), "/sweep/fidelity");
   std::vector<double> pops;
   pops.reserve(static_cast<std::size_t>(grid.points * g.d * g.d));
   for (std::int64_t p = 0; p < grid.points; ++p)

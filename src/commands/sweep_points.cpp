@@ -68,7 +68,7 @@ void check_point(const Config& config, const SweepGrid& grid) {
   if (!config.ensemble) return;
   std::vector<std::string> keys;
   for (const io::SweepAxis& a : grid.axes) keys.push_back(a.key);
-  io::check_ensemble_axes(config, keys);
+  io::check_ensemble_axes(config, keys, "--vary");
   check_command_ensemble(config);
 }
 

@@ -137,12 +137,12 @@ void check_ensemble(const ParsedConfig& parsed, const std::vector<Override>& set
   }
 }
 
-void check_ensemble_axes(const Config& config, const std::vector<std::string>& axis_keys) {
+void check_ensemble_axes(const Config& config, const std::vector<std::string>& keys, const std::string& flag) {
   if (!config.ensemble) return;
   for (const EnsembleMember& m : ensemble_members(config))
     for (const Override& o : m.sets)
-      for (const std::string& key : axis_keys)
-        if (o.key == key) fail(config, "ensemble", Msg::EnsembleAxis, {{"KEY", key}});
+      for (const std::string& key : keys)
+        if (o.key == key) fail(config, "ensemble", Msg::EnsembleAxis, {{"FLAG", flag}, {"KEY", key}});
 }
 
 void refuse_ensemble(const Config& config, const std::string& command) {

@@ -230,9 +230,9 @@ constexpr std::array kTable{
     Entry{Msg::EnsembleStructure, "changes the device's structure: ${WHAT}",
           "members with the nominal device's modes (in order), levels and d = ${D}"},
     Entry{Msg::EnsembleCommand, "`qevolve ${COMMAND}` does not take an ensemble",
-          "`qevolve run` or `qevolve optimize` for an ensemble (docs/ensembles.md), or a config without `ensemble:`"},
-    Entry{Msg::EnsembleAxis, "`--vary ${KEY}` is a key the ensemble's members set: their values would replace the axis's",
-          "a sweep axis that no member of `ensemble:` sets"},
+          "`qevolve run`, `optimize` or `sweep` for an ensemble (docs/ensembles.md), or a config without `ensemble:`"},
+    Entry{Msg::EnsembleAxis, "`${FLAG} ${KEY}` sets a key the ensemble's members set: their values would replace it",
+          "a key that no member of `ensemble:` sets"},
     // --- overrides (--set, --vary) ---------------------------------------------------------
     Entry{Msg::SetNoEquals, "`${ARG}` has no `=`", "KEY=VALUE, e.g. pulses[0].amplitude=0.05"},
     Entry{Msg::SetBadKey, "`${KEY}` is not a key path",
