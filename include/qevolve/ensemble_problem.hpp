@@ -37,6 +37,12 @@ struct EnsembleCombination {
   RVector gradient;  ///< d value / d theta (empty when the members have none)
 };
 
+/// The objective's step-error bound from the members' estimates e_k (docs/ensembles.md
+/// "Objectives"): mean |sum_k w_k (F_k - F_k(inf))| <= sum_k w_k e_k, worst e_worst; -1 when an
+/// estimate it needs is missing (< 0).
+[[nodiscard]] double combined_step_error(std::span<const double> errors, std::span<const double> weights,
+                                         std::size_t worst, bool worst_objective);
+
 /// Combines the members' figures (weights normalised, same length as `members`).
 [[nodiscard]] EnsembleCombination combine_ensemble(std::span<const MemberFigures> members,
                                                    std::span<const double> weights, bool worst);
@@ -99,6 +105,7 @@ class EnsembleProblem final : public Problem {
   std::vector<Evaluation> last_;      ///< this rank's members' last evaluations (empty elsewhere)
   std::vector<MemberFigures> figures_;
   std::vector<double> errors_;
+  std::size_t worst_member_ = 0;  ///< of the last evaluate() (combine_ensemble)
   Index angles_per_member_ = 0;
   long builds_ = 0;
 };

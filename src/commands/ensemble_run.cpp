@@ -128,12 +128,9 @@ void combine_members(EnsembleOutcome& out) {
   out.fidelity_uncompensated = c.fidelity_uncompensated;
   out.leakage = c.leakage;
   out.gradient = std::move(c.gradient);
-  // The step-error bound of F: mean |sum_k w_k (F_k - F_k(inf))| <= sum_k w_k e_k; worst e_worst.
-  out.step_error = worst ? out.figures[c.worst].step_error : 0.0;
-  for (std::size_t k = 0; k < out.figures.size() && !worst; ++k)
-    out.step_error = (out.step_error < 0.0 || out.figures[k].step_error < 0.0)
-                         ? -1.0
-                         : out.step_error + weights[k] * out.figures[k].step_error;
+  std::vector<double> errors;
+  for (const MemberFigures& m : out.figures) errors.push_back(m.step_error);
+  out.step_error = gradient::combined_step_error(errors, weights, c.worst, worst);
 }
 
 EnsembleOutcome evaluate_ensemble(const Config& nominal, const solver::Simulator& nominal_sim, int threads,

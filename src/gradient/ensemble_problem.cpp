@@ -23,6 +23,17 @@ MemberFigures member_figures(const Evaluation& ev) {
   return m;
 }
 
+double combined_step_error(std::span<const double> errors, std::span<const double> weights, std::size_t worst,
+                           bool worst_objective) {
+  if (worst_objective) return errors[worst] < 0.0 ? -1.0 : errors[worst];
+  double sum = 0.0;
+  for (std::size_t k = 0; k < errors.size(); ++k) {
+    if (errors[k] < 0.0) return -1.0;
+    sum += weights[k] * errors[k];
+  }
+  return sum;
+}
+
 EnsembleCombination combine_ensemble(std::span<const MemberFigures> members, std::span<const double> weights,
                                      bool worst) {
   assert(!members.empty() && members.size() == weights.size());
@@ -157,6 +168,7 @@ Evaluation EnsembleProblem::evaluate(bool with_gradient, const PipelineHooks& ho
     comm_->allreduce_max(out.top_level_population);
   }
   const EnsembleCombination c = combine_ensemble(figures_, weights_, worst_);
+  worst_member_ = c.worst;
   out.infidelity = 1.0 - c.fidelity;
   out.objective = c.value;
   out.gradient = c.gradient;
@@ -183,14 +195,10 @@ StepError EnsembleProblem::estimate_step_error(const Evaluation& /*fine*/, const
     if (!any) any = e;
   }
   if (by_member_) comm_->allreduce_sum(errors_);
-  std::size_t worst = 0;
-  for (std::size_t k = 1; k < members_.size(); ++k)
-    if (figures_[k].objective > figures_[worst].objective) worst = k;
   StepError e = *any;
   e.fidelity_limit = e.fidelity_coarse = std::numeric_limits<double>::quiet_NaN();
   e.seconds = seconds;
-  e.error = worst_ ? errors_[worst] : 0.0;
-  for (std::size_t k = 0; k < members_.size() && !worst_; ++k) e.error += weights_[k] * errors_[k];
+  e.error = combined_step_error(errors_, weights_, worst_member_, worst_);
   return e;
 }
 
