@@ -40,7 +40,7 @@ TYPED_TEST_SUITE_P(ChebyshevAdjointExecutorTest);
 
 TYPED_TEST_P(ChebyshevAdjointExecutorTest, StepsBackAndAccumulatesTheDerivative) {
   using Backend = TypeParam;
-  using Test = ChebyshevAdjointExecutorTest<Backend>;
+  using Fixture = ChebyshevAdjointExecutorTest<Backend>;
   std::mt19937 rng(31);
   std::normal_distribution<double> nd;
   const Index D = 10, n = 3;
@@ -57,9 +57,9 @@ TYPED_TEST_P(ChebyshevAdjointExecutorTest, StepsBackAndAccumulatesTheDerivative)
     G.assign(H);
     std::vector<cplx> conj_a;
     for (const cplx& a : s.a) conj_a.push_back(std::conj(a));
-    const CMatrix psi_before = Test::dense_series(conj_a, H, s.center, s.radius) * psi;
+    const CMatrix psi_before = Fixture::dense_series(conj_a, H, s.center, s.radius) * psi;
     const CMatrix lambda_after = lambda;
-    const CMatrix P = Test::dense_series(s.a, H, s.center, s.radius);
+    const CMatrix P = Fixture::dense_series(s.a, H, s.center, s.radius);
     CMatrix M = CMatrix::Zero(D, D);  // M(j, i) = sum_m coef_m T(j, c) conj(W(i, c))
     executor->step_back(s, G, [&](double coef, const PlanarBlock& t, const PlanarBlock& w) {
       for (Index j = 0; j < D; ++j)
@@ -71,8 +71,8 @@ TYPED_TEST_P(ChebyshevAdjointExecutorTest, StepsBackAndAccumulatesTheDerivative)
     EXPECT_LT((psi - psi_before).cwiseAbs().maxCoeff(), 1e-12) << Backend::name << ": step " << step;
     EXPECT_LT((lambda - P.adjoint() * lambda_after).cwiseAbs().maxCoeff(), 1e-12) << Backend::name;
     const double h = 1e-5;
-    const CMatrix dP = (Test::dense_series(s.a, H + h * E, s.center, s.radius) -
-                        Test::dense_series(s.a, H - h * E, s.center, s.radius)) / (2 * h);
+    const CMatrix dP = (Fixture::dense_series(s.a, H + h * E, s.center, s.radius) -
+                        Fixture::dense_series(s.a, H - h * E, s.center, s.radius)) / (2 * h);
     const cplx fd = (lambda_after.adjoint() * dP * psi_before).trace();
     const cplx adj = (E * M).trace();
     EXPECT_LT(std::abs(adj - fd), 1e-7 * std::abs(fd)) << Backend::name << ": " << adj << " vs " << fd;

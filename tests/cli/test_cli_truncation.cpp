@@ -81,9 +81,10 @@ TEST(CliTruncation, AsymmetricCouplerDevice) {
   const auto eight = run_qevolve("run " + cfg + " --set 'device.qubits[c].levels=8'", dir);
   ASSERT_EQ(eight.exit_code, 0) << eight.err;
   const double moved = std::abs(summary_value(five.out, "(1 - F = ") - summary_value(eight.out, "(1 - F = "));
-  if (moved > 1e-3)
+  if (moved > 1e-3) {
     EXPECT_NE(five.err.find("qevolve: warning: mode `c` reaches a population of "), std::string::npos)
         << "F moves by " << moved << "\n" << five.err;
+  }
 }
 
 TEST(CliTruncation, SweepNamesTheWorstPoint) {

@@ -172,7 +172,7 @@ TEST(Plausibility, ALineNoPulseUses) {
 /// Every shipped example: not one warning (the bounds are wide enough for real devices).
 TEST(Plausibility, NoneOnTheShippedExamples) {
   int checked = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(QEVOLVE_SOURCE_DIR) + "/examples")) {
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(QEVOLVE_SOURCE_DIR) / "examples")) {
     if (e.path().extension() != ".yaml") continue;
     const Config c = io::load_config(e.path().string());
     const io::Purpose purpose = c.optimize ? io::Purpose::optimize : io::Purpose::evolve;
