@@ -30,6 +30,34 @@
 
 namespace qevolve::commands {
 
+namespace {
+
+/// Rank 0 after the work: warnings, the time cache, the output file and the summary.
+void report_run(const RunOptions& options, Streams io, RunReport& report, bool estimated,
+                const std::string& output, Clock::time_point t_start) {
+  const Config& config = *report.config;
+  const solver::Simulator& sim = *report.sim;
+  print_warning_lines(io.err, truncation_warnings(sim.device(), report.top_level_population));
+  if (const std::string w = step_error_warning(report); !w.empty()) print_warning_lines(io.err, {w});
+  if (estimated && !config.ensemble)  // what this run measured refines the cached estimate of its kind of work
+    remember_run_time(config, options.threads, report.t_build, report.t_evolve, report.t_fidelity, report.t_gradient);
+
+  const auto t3 = Clock::now();
+  bool energies_skipped = false;
+  if (!output.empty()) energies_skipped = write_run_output(output, report, since(t_start));
+  const double t_out = since(t3);
+
+  if (!io.quiet) {  // --quiet: errors and warnings only
+    print_summary(io.out, report, "qevolve run: " + options.config_path, t_out, since(t_start));
+    print_destination(io.out, output);
+  }
+  if (energies_skipped)
+    io.err << "qevolve: warning: /energies not written: D = " << report.sim->device().dim()
+           << " is too large for a dense diagonalisation\n";
+}
+
+}  // namespace
+
 int run(const RunOptions& options, Streams io) {
   const auto t_start = Clock::now();
   // Under mpirun every rank runs this; the initial states are sharded over the ranks, only
@@ -117,23 +145,7 @@ int run(const RunOptions& options, Streams io) {
   bar.reset();
   report.bytes_communicated = comm.bytes_sent() + (nccl ? nccl->bytes_sent() : 0);
   if (!root) return 0;
-  print_warning_lines(io.err, truncation_warnings(sim.device(), report.top_level_population));
-  if (const std::string w = step_error_warning(report); !w.empty()) print_warning_lines(io.err, {w});
-  if (estimate && !config.ensemble)  // what this run measured refines the cached estimate of its kind of work
-    remember_run_time(config, options.threads, report.t_build, report.t_evolve, report.t_fidelity, report.t_gradient);
-
-  const auto t3 = Clock::now();
-  bool energies_skipped = false;
-  if (!output.empty()) energies_skipped = write_run_output(output, report, since(t_start));
-  const double t_out = since(t3);
-
-  if (!io.quiet) {  // --quiet: errors and warnings only
-    print_summary(io.out, report, "qevolve run: " + options.config_path, t_out, since(t_start));
-    print_destination(io.out, output);
-  }
-  if (energies_skipped)
-    io.err << "qevolve: warning: /energies not written: D = " << report.sim->device().dim()
-           << " is too large for a dense diagonalisation\n";
+  report_run(options, io, report, estimate.has_value(), output, t_start);
   return 0;
 }
 
