@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Size rules of the code (docs/architecture.md, above "Call order"): no source file over 800 lines, and
-`solver::Simulator` (include/qevolve/simulator.hpp) at most 20 public member functions -- its
+"""Size rules of the code (docs/architecture.md, above "Call order"): no source file over 800 lines, no
+function of the library, the CLI, the Python bindings or the C++ benchmarks over 100 lines (a
+definition at namespace level, signature to closing brace; the tests' case tables are data, not
+counted), and `solver::Simulator` (include/qevolve/simulator.hpp) at most 20 public member functions -- its
 drive, states, statistics and outputs are their own types (DriveModel, StateMap, CacheStats,
 StepWork), reached through const references.
 
@@ -15,6 +17,10 @@ from pathlib import Path
 
 MAX_LINES = 800
 MAX_SIMULATOR_PUBLIC = 20
+MAX_FUNCTION_LINES = 100
+FUNCTION_DIRS = ("src/", "include/", "apps/", "python/src/", "benchmarks/")
+# The line that ends a function's signature and opens its body: `) {`, `) const {`, `) -> T {`.
+SIGNATURE_END = re.compile(r"\)\s*(const|noexcept|override|final|mutable|->\s*[\w:<>,\s*&]+)*\s*\{\s*(//.*)?$")
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cu", ".py")
 
 
@@ -61,6 +67,37 @@ def public_member_functions(header: str, name: str) -> list[str]:
     return found
 
 
+def long_functions(text: str) -> list[tuple[int, int]]:
+    """(first line, length) of every function defined at namespace level (unindented, the
+    project's style) whose definition spans more than MAX_FUNCTION_LINES lines."""
+    lines, found, i = text.splitlines(), [], 0
+    while i < len(lines):
+        line = lines[i]
+        if (not line or line[0].isspace() or "(" not in line
+                or line.startswith(("#", "//", "namespace", "struct", "class", "enum", "}"))):
+            i += 1
+            continue
+        opening = None  # the signature may run over a few lines
+        for j in range(i, min(i + 8, len(lines))):
+            if lines[j].rstrip().endswith(";"):
+                break
+            if SIGNATURE_END.search(lines[j].rstrip()):
+                opening = j
+                break
+        if opening is None:
+            i += 1
+            continue
+        depth, end = 0, opening
+        for end in range(opening, len(lines)):
+            depth += lines[end].count("{") - lines[end].count("}")
+            if depth == 0:
+                break
+        if end - i + 1 > MAX_FUNCTION_LINES:
+            found.append((i + 1, end - i + 1))
+        i = end + 1
+    return found
+
+
 def main() -> int:
     root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2])
     failures = []
@@ -68,6 +105,7 @@ def main() -> int:
                            check=True).stdout.split()
     sources = [f for f in files if f.endswith(SOURCE_SUFFIXES)]
     longest = (0, "")
+    functions = 0  # files whose functions were measured
     for f in sources:
         path = root / f
         if not path.is_file():
@@ -76,6 +114,10 @@ def main() -> int:
         longest = max(longest, (n, f))
         if n > MAX_LINES:
             failures.append(f"{f}: {n} lines (at most {MAX_LINES})")
+        if f.startswith(FUNCTION_DIRS) and f.endswith((".cpp", ".hpp", ".h", ".cu")):
+            functions += 1
+            for first, length in long_functions(path.read_text(errors="replace")):
+                failures.append(f"{f}:{first}: a function of {length} lines (at most {MAX_FUNCTION_LINES})")
     members = public_member_functions((root / "include/qevolve/simulator.hpp").read_text(), "Simulator")
     if len(members) > MAX_SIMULATOR_PUBLIC:
         failures.append(f"include/qevolve/simulator.hpp: Simulator has {len(members)} public member functions "
@@ -85,6 +127,7 @@ def main() -> int:
     if failures:
         return 1
     print(f"check_sizes: {len(sources)} source files, the longest {longest[1]} ({longest[0]} lines); "
+          f"no function over {MAX_FUNCTION_LINES} lines in {functions} files; "
           f"Simulator: {len(members)} public member functions")
     return 0
 
