@@ -27,15 +27,10 @@ void add_reuse_keys(SweepPoint& point, const io::Override& o) {
 }
 
 MemberFigures figures_of(gradient::Evaluation& ev, int steps) {
-  const gradient::MemberFigures f = gradient::member_figures(ev);
   MemberFigures m;
-  m.fidelity = f.fidelity;
-  m.fidelity_uncompensated = f.fidelity_uncompensated;
-  m.leakage = f.leakage;
-  m.objective = f.objective;
+  m.f = gradient::member_figures(ev);
   if (ev.step_error) m.step_error = ev.step_error->error;
   m.steps = steps;
-  m.gradient = std::move(ev.gradient);
   m.unitary = std::move(ev.unitary);
   return m;
 }
@@ -53,7 +48,7 @@ void share_figures(std::vector<MemberFigures>& figures, comm::Communicator& comm
   const std::size_t K = figures.size(), R = static_cast<std::size_t>(comm.size());
   std::array<double, 2> sizes{0.0, 0.0};  // P (gradient length) and d (unitary rows)
   for (std::size_t k = rank; k < K; k += R) {
-    sizes[0] = std::max(sizes[0], static_cast<double>(figures[k].gradient.size()));
+    sizes[0] = std::max(sizes[0], static_cast<double>(figures[k].f.gradient.size()));
     sizes[1] = std::max(sizes[1], static_cast<double>(figures[k].unitary.rows()));
   }
   comm.allreduce_max(sizes);
@@ -64,9 +59,9 @@ void share_figures(std::vector<MemberFigures>& figures, comm::Communicator& comm
   for (std::size_t k = rank; k < K; k += R) {
     const MemberFigures& m = figures[k];
     double* row = all.data() + k * static_cast<std::size_t>(width);
-    row[0] = m.fidelity, row[1] = m.fidelity_uncompensated, row[2] = m.leakage, row[3] = m.objective;
+    row[0] = m.f.fidelity, row[1] = m.f.fidelity_uncompensated, row[2] = m.f.leakage, row[3] = m.f.objective;
     row[4] = m.step_error, row[5] = m.steps;
-    for (Index i = 0; i < m.gradient.size(); ++i) row[6 + i] = m.gradient(i);
+    for (Index i = 0; i < m.f.gradient.size(); ++i) row[6 + i] = m.f.gradient(i);
     for (Index i = 0; i < d * d && m.unitary.size() == d * d; ++i) {
       row[6 + P + 2 * i] = m.unitary.data()[i].real();
       row[6 + P + 2 * i + 1] = m.unitary.data()[i].imag();
@@ -76,10 +71,9 @@ void share_figures(std::vector<MemberFigures>& figures, comm::Communicator& comm
   for (std::size_t k = 0; k < K; ++k) {
     const double* row = all.data() + k * static_cast<std::size_t>(width);
     MemberFigures& m = figures[k];
-    m.fidelity = row[0], m.fidelity_uncompensated = row[1], m.leakage = row[2], m.objective = row[3];
+    m.f = gradient::MemberFigures{row[0], row[1], row[2], row[3], Eigen::Map<const RVector>(row + 6, P)};
     m.step_error = row[4];
     m.steps = static_cast<int>(row[5]);
-    m.gradient = Eigen::Map<const RVector>(row + 6, P);
     m.unitary.resize(d, d);
     for (Index i = 0; i < d * d; ++i) m.unitary.data()[i] = cplx(row[6 + P + 2 * i], row[6 + P + 2 * i + 1]);
   }
@@ -117,8 +111,7 @@ void combine_members(EnsembleOutcome& out) {
   std::vector<gradient::MemberFigures> figures;
   std::vector<double> weights;
   for (std::size_t k = 0; k < out.figures.size(); ++k) {
-    const MemberFigures& m = out.figures[k];
-    figures.push_back({m.fidelity, m.fidelity_uncompensated, m.leakage, m.objective, m.gradient});
+    figures.push_back(out.figures[k].f);
     weights.push_back(out.members[k].weight);
   }
   const bool worst = out.objective == EnsembleObjective::worst;
@@ -220,13 +213,8 @@ EnsembleOutcome ensemble_outcome(gradient::EnsembleProblem& problem, const Confi
   if (nominal.output.ensemble_unitaries) unitaries = problem.member_unitaries();  // collective
   const int steps = problem.simulator().options().steps;  // the members share them
   for (std::size_t k = 0; k < problem.size(); ++k) {
-    const gradient::MemberFigures& f = problem.member_figures()[k];
     MemberFigures m;
-    m.fidelity = f.fidelity;
-    m.fidelity_uncompensated = f.fidelity_uncompensated;
-    m.leakage = f.leakage;
-    m.objective = f.objective;
-    m.gradient = f.gradient;
+    m.f = problem.member_figures()[k];
     m.steps = steps;
     if (step_errors && k < problem.member_step_errors().size()) m.step_error = problem.member_step_errors()[k];
     if (k < unitaries.size()) m.unitary = std::move(unitaries[k]);
@@ -271,9 +259,9 @@ void take_ensemble(RunReport& report, EnsembleOutcome&& out, const Config& confi
     MemberFigures& m = out.figures[k];
     e.overrides.push_back(out.members[k].label);
     e.weights.push_back(out.members[k].weight);
-    e.fidelity.push_back(m.fidelity);
-    e.fidelity_uncompensated.push_back(m.fidelity_uncompensated);
-    e.leakage.push_back(m.leakage);
+    e.fidelity.push_back(m.f.fidelity);
+    e.fidelity_uncompensated.push_back(m.f.fidelity_uncompensated);
+    e.leakage.push_back(m.f.leakage);
     e.step_error.push_back(m.step_error >= 0.0 ? m.step_error : std::nan(""));
     e.steps.push_back(m.steps);
     if (config.output.ensemble_unitaries && m.unitary.size() > 0) e.unitaries.push_back(std::move(m.unitary));

@@ -23,12 +23,10 @@ namespace qevolve::commands {
 
 /// One member's figures (rank 0).
 struct MemberFigures {
-  double fidelity = 0.0, fidelity_uncompensated = 0.0, leakage = 0.0;
-  double objective = 0.0;    ///< (1 - F) + w leakage, w the objective's leakage weight
-  double step_error = -1.0;  ///< the step-error estimate of F; < 0: none
-  int steps = 0;             ///< the steps it ran (steps: auto: its own search's)
-  RVector gradient;          ///< d(objective)/d(theta); empty without trainable parameters
-  CMatrix unitary;           ///< the computational block (closed systems), kept for output
+  gradient::MemberFigures f;  ///< F, leakage, the objective o_k and its gradient (what is combined)
+  double step_error = -1.0;   ///< the step-error estimate of F; < 0: none
+  int steps = 0;              ///< the steps it ran (steps: auto: its own search's)
+  CMatrix unitary;            ///< the computational block (closed systems), kept for output
 };
 
 /// The members' configs: `nominal` with what its simulator resolved frozen in (`auto`
