@@ -108,8 +108,9 @@ def ensemble_panels(f, units):
             if np.all(np.isnan(leak)):
                 ax.plot([], [], " ", label="leakage < 1e-12 at every member (rounding): not drawn")
             else:
+                hidden = int(np.sum(np.isnan(leak)))
                 ax.plot(x[order], leak[order], ":" if keyed else "none", marker=".", color="C2", lw=1,
-                        label="leakage (< 1e-12: not drawn)")
+                        label="leakage" + (f" ({hidden} member(s) below 1e-12, rounding: not drawn)" if hidden else ""))
                 shown.append(leak[~np.isnan(leak)])
         if k <= WRITTEN_MAX:
             for i in range(k):
@@ -118,7 +119,10 @@ def ensemble_panels(f, units):
         ax.set_yscale("log")
         lo, hi = (np.log10(min(float(np.min(v)) for v in shown) / 1.5),
                   np.log10(max(float(np.max(v)) for v in shown) * 1.5))
-        ax.set_ylim(10 ** lo, 10 ** (lo + (hi - lo) / 0.62))  # the top third free for the legend
+        # The top third free for the legend; but 1 - F and leakage are at most 1, so an axis that
+        # would reach past 1 stops just above it and the legend goes where the data leave room.
+        top = 10 ** (lo + (hi - lo) / 0.62)
+        ax.set_ylim(10 ** lo, top if top <= 1.0 else max(1.5, 10 ** hi))
         ax.margins(x=0.08)
         label_log_axis(ax.yaxis)
         log_grid(ax)
@@ -132,7 +136,7 @@ def ensemble_panels(f, units):
             ax.set_xticks(ticks, [f"#{i}: {short_label(members[i])}" for i in ticks],
                           rotation=90 if k > 4 else 0, fontsize=7)
             ax.set_xlabel("member")
-        ax.legend(fontsize=7, loc="upper center")
+        ax.legend(fontsize=7, loc="upper center" if top <= 1.0 else "best")
         pulse = "the optimised pulse" if optimised else "the pulse"
         against = f"against {keyed[0]}" if keyed else "per member"
         note = ("\n(the start point's members are not in the file)" if optimised and start is None
