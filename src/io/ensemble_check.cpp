@@ -61,7 +61,7 @@ std::string structure_change(const std::vector<device::ModeParams>& member,
     if (a.type != b.type)
       return mode + " is a " + enum_name(a.type) + ", not a " + enum_name(b.type);
     if (a.levels != b.levels)
-      return mode + " keeps " + std::to_string(a.levels) + " levels, not " + std::to_string(b.levels);
+      return mode + " has " + std::to_string(a.levels) + " levels, the nominal " + std::to_string(b.levels);
     if (device::is_qubit(a) != device::is_qubit(b))
       return mode + " is a " + enum_name(device::effective_role(a)) + ", not a " +
              enum_name(device::effective_role(b)) + " (d = " + computational_dim(member) + ")";

@@ -265,7 +265,7 @@ TEST(EnsembleCheck, AChangeOfTheDeviceStructureIsRefused) {
                            "    - {set: {\"device.qubits[0].el\": 0.99}}\n"
                            "    - {set: {\"pulses[0].phase\": 0.6, \"device.qubits[0].levels\": 11}}\n"),
             "fx.yaml:" + std::to_string(line + 3) +
-                ":8: ensemble.members[1].set: changes the device's structure: mode 0 (`q0`) keeps 11 levels, not 10 "
+                ":8: ensemble.members[1].set: changes the device's structure: mode 0 (`q0`) has 11 levels, the nominal 10 "
                 "(expected members with the nominal device's modes (in order), levels and d = 2)");
 }
 
