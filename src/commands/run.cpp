@@ -39,8 +39,13 @@ void report_run(const RunOptions& options, Streams io, RunReport& report, bool e
   const solver::Simulator& sim = *report.sim;
   print_warning_lines(io.err, truncation_warnings(sim.device(), report.top_level_population));
   if (const std::string w = step_error_warning(report); !w.empty()) print_warning_lines(io.err, {w});
-  if (estimated && !config.ensemble)  // what this run measured refines the cached estimate of its kind of work
-    remember_run_time(config, options.threads, report.t_build, report.t_evolve, report.t_fidelity, report.t_gradient);
+  if (estimated) {  // what this run measured refines the cached estimate of its kind of work
+    // An ensemble's estimate is per member (plus the nominal's build): its figures are sums.
+    const double K = report.ensemble ? static_cast<double>(report.ensemble->fidelity.size()) : 1.0;
+    if (K >= 1.0)
+      remember_run_time(config, options.threads, report.t_build / (K > 1.0 ? K + 1.0 : 1.0), report.t_evolve / K,
+                        report.t_fidelity / K, report.t_gradient / K);
+  }
 
   const auto t3 = Clock::now();
   bool energies_skipped = false;

@@ -4,6 +4,8 @@
 // machine are no test): docs/performance.md "Time estimates".
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "cli_util.hpp"
@@ -99,6 +101,37 @@ TEST(CliTime, RunPrintsACachedEstimateAndRefinesIt) {
   r = run_cached("run '" + cfg + "' --threads 1 --steps 600 --estimate-above 0", dir);
   EXPECT_NE(r.err.find("evolution 600 steps x "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("from this machine's cache)"), std::string::npos) << r.err;
+}
+
+// An ensemble's estimate is per member: its run stores its sums divided by the members (it
+// stored nothing before, so a probe taken on a busy machine stayed: 3.2 s told for a 0.8 s run).
+TEST(CliTime, AnEnsembleRunRefinesItsPerMemberEstimate) {
+  TempDir dir;
+  const std::string cfg = dir.write("x.yaml", std::string(kSmallFluxonium) +
+                                                  "ensemble:\n"
+                                                  "  members:\n"
+                                                  "    - {set: {\"device.qubits[0].el\": 0.99}}\n"
+                                                  "    - {set: {\"device.qubits[0].el\": 1.01}}\n"
+                                                  "    - {set: {\"device.qubits[0].el\": 1.02}}\n")
+                              .string();
+  ASSERT_EQ(run_cached("check '" + cfg + "' --threads 1", dir).exit_code, 0);
+  const auto cache = dir / "cache" / "qevolve" / "time-estimates.tsv";
+  ASSERT_EQ(lines(read_file(cache)), 1u);
+  // A stale entry: 1 s a step (the columns: key, build, evolve step, once, gradient step, flops).
+  std::istringstream in(read_file(cache));
+  std::string key;
+  double build = 0, step = 0, once = 0, gradient_step = 0, flops = 0;
+  in >> key >> build >> step >> once >> gradient_step >> flops;
+  std::ofstream(cache) << key << "\t0\t1\t0\t0\t" << flops << "\n";
+  auto r = run_cached("run '" + cfg + "' --threads 1 --estimate-above 0", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("3 members, each: build 0 s, evolution 300 steps x 1 s"), std::string::npos) << r.err;
+  std::istringstream after(read_file(cache));
+  after >> key >> build >> step;
+  EXPECT_GT(step, 0.0);
+  EXPECT_LT(step, 0.01) << "the run's own per-member figure replaces the stale 1 s a step";
+  r = run_cached("check '" + cfg + "' --threads 1", dir);
+  EXPECT_NE(r.out.find("from this machine's cache)"), std::string::npos) << r.out;
 }
 
 TEST(CliTime, ProgressLinesThroughAPipe) {
