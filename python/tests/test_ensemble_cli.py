@@ -280,3 +280,9 @@ def test_a_set_of_a_member_key_is_refused(tmp_path):
     p = cli("run", cfg, "--set", "device.qubits[0].el=1.02", check=False)
     assert p.returncode == 2, p.stderr
     assert "ensemble: `--set device.qubits[0].el` sets a key the ensemble's members set" in p.stderr, p.stderr
+    # One key in two spellings, by the mode's name and by its index: the same refusal.
+    p = cli("sweep", cfg, "--vary", "device.qubits[q0].el=0.99,1.0", check=False)
+    assert p.returncode == 2 and "`--vary device.qubits[q0].el` sets a key" in p.stderr, p.stderr
+    by_name = write(tmp_path, "by_name.yaml", PLAIN + VARY_EL.replace("qubits[0]", "qubits[q0]"))
+    p = cli("run", by_name, "--set", "device.qubits[0].el=1.02", check=False)
+    assert p.returncode == 2 and "`--set device.qubits[0].el` sets a key" in p.stderr, p.stderr

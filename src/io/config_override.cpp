@@ -160,6 +160,36 @@ class Setter {
 
 }  // namespace
 
+std::string indexed_key(const std::string& yaml_text, const std::string& key) {
+  const std::vector<Step> steps = split_key(key);
+  if (steps.empty()) return key;
+  YAML::Node node;
+  try {
+    node.reset(YAML::Load(yaml_text));
+  } catch (const YAML::Exception&) {
+    return key;
+  }
+  std::string out;
+  for (const Step& s : steps) {
+    if (s.kind == Step::Kind::key) {
+      out += (out.empty() ? "" : ".") + s.text;
+      node.reset(node.IsMap() && node[s.text] ? node[s.text] : YAML::Node());
+      continue;
+    }
+    std::size_t at = s.index;
+    bool found = s.kind == Step::Kind::index;
+    for (std::size_t i = 0; !found && node.IsSequence() && i < node.size(); ++i) {
+      const YAML::Node e = node[i];
+      if (e.IsMap() && e["name"] && e["name"].IsScalar() && e["name"].Scalar() == s.text) at = i, found = true;
+    }
+    out += '[';
+    out += found ? std::to_string(at) : s.text;
+    out += ']';
+    node.reset(found && node.IsSequence() && at < node.size() ? node[at] : YAML::Node());
+  }
+  return out;
+}
+
 Override parse_override(const std::string& argument, const std::string& flag) {
   // A byte a YAML stream may not hold is refused before the argument is read, with the argument
   // shown escaped: no control byte reaches the terminal through a message.

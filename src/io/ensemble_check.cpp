@@ -139,10 +139,16 @@ void check_ensemble(const ParsedConfig& parsed, const std::vector<Override>& set
 
 void check_ensemble_axes(const Config& config, const std::vector<std::string>& keys, const std::string& flag) {
   if (!config.ensemble) return;
+  // Each key as the list indices spell it, so that `device.qubits[q0].el` and
+  // `device.qubits[0].el` are one key.
+  std::vector<std::string> indexed;
+  for (const std::string& key : keys) indexed.push_back(indexed_key(config.yaml_text, key));
   for (const EnsembleMember& m : ensemble_members(config))
-    for (const Override& o : m.sets)
-      for (const std::string& key : keys)
-        if (o.key == key) fail(config, "ensemble", Msg::EnsembleAxis, {{"FLAG", flag}, {"KEY", key}});
+    for (const Override& o : m.sets) {
+      const std::string member_key = indexed_key(config.yaml_text, o.key);
+      for (std::size_t i = 0; i < keys.size(); ++i)
+        if (member_key == indexed[i]) fail(config, "ensemble", Msg::EnsembleAxis, {{"FLAG", flag}, {"KEY", keys[i]}});
+    }
 }
 
 void refuse_ensemble(const Config& config, const std::string& command) {
