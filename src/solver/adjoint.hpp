@@ -76,6 +76,7 @@ struct DenseAdjointJob {
   std::function<void(int, std::vector<double>&)> coefficients;  ///< of gate step u
   int steps = 0;    ///< gate steps
   double dt = 0.0;  ///< length of one gate step
+  ComputeDevice compute_device = ComputeDevice::cpu;  ///< whose dense adjoint executor steps back
 };
 
 /// Takes one gate step back given its coefficients c: carries psi and lambda back in place and

@@ -3,11 +3,14 @@
 // through the eigen-decomposition H = W diag(w) W^dag exactly as the forward pass does. In
 // that eigenbasis the inverse step is a phase, and the derivative of U_s in any direction dH
 // is W (G o (W^dag dH W)) W^dag with G the divided differences of exp(-i 2 pi dt x)
-// (Daleckii-Krein), so Tr(dU E) = sum_{k,l} G_kl (W^dag dH W)_kl B_lk with B = W^dag E W.
+// (Daleckii-Krein), so Tr(dU E) = sum_{k,l} G_kl (W^dag dH W)_kl B_lk with B = W^dag E W. The
+// host decomposes and contracts; the backend's dense adjoint executor steps psi and lambda back
+// and forms B.
 #include <cmath>
 #include <vector>
 
 #include "adjoint.hpp"
+#include "device_select.hpp"
 #include "qevolve/linalg.hpp"
 
 namespace qevolve::solver {
@@ -36,6 +39,8 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
   }
 
   std::vector<double> c, dc(channels.size());
+  const auto executor = make_dense_adjoint_executor(job.compute_device);
+  executor->upload(psi, lambda);
   for (int s = job.steps - 1; s >= 0; --s) {
     job.coefficients(s, c);
     RVector w;
@@ -44,11 +49,8 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
     linalg::refine_unitary(W);  // as linalg::apply_expm_hermitian_rephased does in the forward pass
     CVector back(w.size());    // conj(exp(-i scale w)): the inverse step in the eigenbasis
     for (Index k = 0; k < w.size(); ++k) back(k) = std::polar(1.0, scale * w(k));
-    CMatrix X = back.asDiagonal() * (W.adjoint() * psi);  // W^dag psi_s
-    const CMatrix Y = W.adjoint() * lambda;               // W^dag lambda_{s+1}
-    psi = W * X;
-    lambda = W * (back.asDiagonal() * Y);
-    const CMatrix B = X * Y.adjoint();  // W^dag (psi_s lambda_{s+1}^dag) W
+    // psi <- psi_s, lambda <- lambda_s; B = W^dag (psi_s lambda_{s+1}^dag) W
+    const CMatrix B = executor->step_back(W, back);
     const CMatrix G = linalg::exp_divided_differences(w, scale);
     const CMatrix GB = G.cwiseProduct(B.transpose());  // sum_kl G_kl M_kl B_lk = sum(M o GB)
     auto contract = [&](const CMatrix& dH) {
@@ -67,6 +69,7 @@ void adjoint_dense(const DenseAdjointJob& job, const device::Device& device,
     }
     if (on_step) on_step(s, dc);
   }
+  executor->download(psi, lambda);
 }
 
 }  // namespace qevolve::solver

@@ -62,7 +62,8 @@ class DenseScheme final : public Scheme {
                std::vector<double>& tangent_sums) const override {
     const TimeGrid grid = sim.drive().time_grid();
     DenseAdjointJob job{[this, &sim](const std::vector<double>& c) { return dense_hamiltonian(sim, c); },
-                        &ops_, sim.drive().substep_coefficients(), grid.substeps(), grid.substep_dt()};
+                        &ops_, sim.drive().substep_coefficients(), grid.substeps(), grid.substep_dt(),
+                        sim.options().device};
     adjoint_dense(job, sim.device(), sim.drive().channels(), psi, lambda, tangents, on_substep, tangent_sums);
   }
 

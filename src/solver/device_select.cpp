@@ -119,6 +119,11 @@ std::unique_ptr<backend::ChebyshevAdjointExecutor> make_chebyshev_adjoint_execut
   return backend::make_cpu_chebyshev_adjoint_executor();
 }
 
+std::unique_ptr<backend::DenseAdjointExecutor> make_dense_adjoint_executor(ComputeDevice device) {
+  require(device, backend::ExecutorKind::dense_adjoint, "make_dense_adjoint_executor");
+  return backend::make_cpu_dense_adjoint_executor();
+}
+
 template std::unique_ptr<backend::GateExecutor<double>> make_gate_executor<double>(
     ComputeDevice, const backend::GateSchedule&, Index, Index, int, int);
 template std::unique_ptr<backend::GateExecutor<float>> make_gate_executor<float>(

@@ -51,4 +51,8 @@ template <typename Real>
 /// ChebyshevAdjointExecutor; the CPU's only).
 [[nodiscard]] std::unique_ptr<backend::ChebyshevAdjointExecutor> make_chebyshev_adjoint_executor(ComputeDevice device);
 
+/// The dense adjoint executor of expm and splitting: dense for `device` (backend.hpp
+/// DenseAdjointExecutor; the CPU's only).
+[[nodiscard]] std::unique_ptr<backend::DenseAdjointExecutor> make_dense_adjoint_executor(ComputeDevice device);
+
 }  // namespace qevolve::solver

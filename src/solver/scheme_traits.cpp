@@ -76,7 +76,7 @@ constexpr backend::ExecutorKinds kTerms = backend::kind_bit(ExecutorKind::terms)
 constexpr backend::ExecutorKinds kChebyshev = backend::kind_bit(ExecutorKind::chebyshev);
 constexpr backend::ExecutorKinds kPropagator = backend::kind_bit(ExecutorKind::propagator);
 constexpr backend::ExecutorKinds kChebyshevAdjoint = backend::kind_bit(ExecutorKind::chebyshev_adjoint);
-constexpr backend::ExecutorKinds kHost = backend::kind_bit(ExecutorKind::host);
+constexpr backend::ExecutorKinds kDenseAdjoint = backend::kind_bit(ExecutorKind::dense_adjoint);
 constexpr backend::ExecutorKinds kNone = backend::kNoExecutor;
 // clang-format off
 const std::array kSchemes{
@@ -87,13 +87,13 @@ const std::array kSchemes{
                true,  false, false, true,  kGate,      kAdjoint, kNone,  kNone,        "on local gates",
                false, false, fourth_order,   no_memory,        no_summary,      make_local_gate_scheme},
   SchemeTraits{Solver::expm,     kAnySplitting,             false, "",
-               true,  true,  false, true,  kDense,     kHost,    kPropagator, kNone,   "",
+               true,  true,  false, true,  kDense,     kDenseAdjoint, kPropagator, kNone,   "",
                true,  false, second_order,   dense_memory,     no_summary,      make_dense_scheme},
   SchemeTraits{Solver::trotter,  bit(Splitting::dense),     true,  " (dense)",
-               true,  true,  false, true,  kDense,     kHost,    kPropagator, kNone,   "with splitting: dense",
+               true,  true,  false, true,  kDense,     kDenseAdjoint, kPropagator, kNone,   "with splitting: dense",
                true,  false, midpoint_order, dense_memory,     exact_summary,   make_dense_scheme},
   SchemeTraits{Solver::magnus4,  bit(Splitting::dense),     true,  " (dense)",
-               true,  false, false, true,  kDense,     kHost,    kNone,  kNone,        "with splitting: dense",
+               true,  false, false, true,  kDense,     kDenseAdjoint, kNone,  kNone,        "with splitting: dense",
                true,  false, fourth_order,   dense_memory,     exact_summary,   make_dense_scheme},
   SchemeTraits{Solver::trotter,  bit(Splitting::chebyshev), true,  " (chebyshev)",
                true,  false, false, true,  kChebyshev, kChebyshevAdjoint, kNone, kNone, "with splitting: chebyshev",

@@ -78,6 +78,9 @@ TEST(DeviceSelect, WhatCudaRunsIsMadeFromTheTables) {
             "trotter)");
   EXPECT_TRUE(backend::runs(ComputeDevice::cuda, backend::kind_bit(backend::ExecutorKind::gate)));
   EXPECT_FALSE(backend::runs(ComputeDevice::cuda, backend::kind_bit(backend::ExecutorKind::open_adjoint)));
+  // The dense adjoint has a CPU executor only: nothing claims it for CUDA.
+  EXPECT_FALSE(backend::runs(ComputeDevice::cuda, backend::kind_bit(backend::ExecutorKind::dense_adjoint)));
+  EXPECT_TRUE(backend::runs(ComputeDevice::cpu, backend::kind_bit(backend::ExecutorKind::dense_adjoint)));
   EXPECT_TRUE(backend::runs(ComputeDevice::cpu, backend::kEveryExecutor));
 }
 

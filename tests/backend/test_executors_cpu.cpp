@@ -3,6 +3,7 @@
 #include "executor_test_body.hpp"
 #include "chebyshev_adjoint_executor_test_body.hpp"
 #include "chebyshev_executor_test_body.hpp"
+#include "dense_adjoint_executor_test_body.hpp"
 #include "open_adjoint_executor_test_body.hpp"
 #include "propagator_executor_test_body.hpp"
 #include "term_executor_test_body.hpp"
@@ -24,6 +25,7 @@ struct CpuExecutors {
   static std::unique_ptr<ChebyshevAdjointExecutor> chebyshev_adjoint_executor() {
     return make_cpu_chebyshev_adjoint_executor();
   }
+  static std::unique_ptr<DenseAdjointExecutor> dense_adjoint_executor() { return make_cpu_dense_adjoint_executor(); }
   static std::unique_ptr<AdjointExecutor> adjoint_executor(const GateSchedule& s, std::vector<bool> environment,
                                                            Index columns, Index width, int threads) {
     return make_cpu_adjoint_executor(s, std::move(environment), columns, width, threads);
@@ -55,6 +57,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, TermExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, ChebyshevExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, PropagatorExecutorTest, CpuExecutors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, ChebyshevAdjointExecutorTest, CpuExecutors);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, DenseAdjointExecutorTest, CpuExecutors);
 
 TEST(CpuGateExecutor, ResultsDoNotDependOnThreadsOrBlockWidth) {
   std::mt19937 rng(1);

@@ -257,6 +257,22 @@ class ChebyshevAdjointExecutor {
   virtual void download(CMatrix& psi, CMatrix& lambda) = 0;
 };
 
+/// The closed adjoint of the dense path (`expm`, `splitting: dense`; solver/adjoint_dense.cpp), in
+/// double precision: per step, last first, the host decomposes the step's H = W diag(w) W^dag
+/// and hands W (unitary, D x D) and the inverse phases back = conj(exp(-i scale w)) to
+/// step_back, which takes the uploaded psi (the state after the step) and lambda back through
+/// the step and returns what the host contracts with the divided differences:
+///   X = diag(back) (W^dag psi), Y = W^dag lambda; psi <- W X, lambda <- W diag(back) Y;
+///   returns B = X Y^dag = W^dag (psi_s lambda_{s+1}^dag) W (D x D, summed over the columns).
+/// Use: upload(psi, lambda), step_back per step, download(psi, lambda) with the same matrices.
+class DenseAdjointExecutor {
+ public:
+  virtual ~DenseAdjointExecutor() = default;
+  virtual void upload(CMatrix& psi, CMatrix& lambda) = 0;
+  [[nodiscard]] virtual CMatrix step_back(const CMatrix& W, const CVector& back) = 0;
+  virtual void download(CMatrix& psi, CMatrix& lambda) = 0;
+};
+
 /// Exponentials of a sparse generator applied to the columns of one evolution by their Chebyshev
 /// series (splitting: chebyshev), in double precision. Use: upload(state), apply() for
 /// consecutive ranges of steps, download(state) with the same matrix. apply(u0, u1, step, done)
@@ -326,5 +342,11 @@ template <typename Real>
 /// The CPU Chebyshev adjoint executor: all columns in one block (the contraction sums over the
 /// columns in order), its recurrence's buffers kept from step to step.
 [[nodiscard]] std::unique_ptr<ChebyshevAdjointExecutor> make_cpu_chebyshev_adjoint_executor();
+
+/// The CPU dense adjoint executor: the products of step_back as Eigen products (BLAS above
+/// Eigen's small-product threshold) on the uploaded matrices themselves, all columns at once;
+/// psi's phases as explicit FMAs rounded as Eigen's packet product rounds them, so results are
+/// bitwise those of the step inline in the solver before it had an executor.
+[[nodiscard]] std::unique_ptr<DenseAdjointExecutor> make_cpu_dense_adjoint_executor();
 
 }  // namespace qevolve::backend

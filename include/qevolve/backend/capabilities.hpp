@@ -19,9 +19,7 @@ enum class ExecutorKind : unsigned {
   chebyshev,     ///< ChebyshevExecutor: a sparse generator's Chebyshev series on column blocks
   propagator,    ///< PropagatorExecutor: a host-computed general matrix (the dense Liouvillian's exp)
   chebyshev_adjoint,  ///< ChebyshevAdjointExecutor: the Chebyshev series' adjoint step
-  /// No executor: dense linear algebra on the host (the dense adjoint). Only the CPU backend
-  /// runs these paths.
-  host,
+  dense_adjoint,      ///< DenseAdjointExecutor: the dense path's adjoint step in the eigenbasis
 };
 
 /// A set of executor kinds (bit k: ExecutorKind k).
@@ -32,7 +30,8 @@ using ExecutorKinds = unsigned;
 [[nodiscard]] constexpr ExecutorKinds operator|(ExecutorKinds a, ExecutorKind b) { return a | kind_bit(b); }
 
 inline constexpr ExecutorKinds kNoExecutor = 0;
-inline constexpr ExecutorKinds kEveryExecutor = (kind_bit(ExecutorKind::host) << 1) - 1;
+/// Every kind: the bits up to the last kind (dense_adjoint).
+inline constexpr ExecutorKinds kEveryExecutor = (kind_bit(ExecutorKind::dense_adjoint) << 1) - 1;
 
 /// A backend and the executor kinds it implements.
 struct BackendExecutors {
