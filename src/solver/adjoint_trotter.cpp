@@ -76,7 +76,7 @@ void adjoint_blocks(const BlockEvolution& job, const TermList& terms, CMatrix& p
         std::fill(dcs[at].begin(), dcs[at].end(), 0.0);
         contraction.contract_step(coeffs[at], env.data() + per_step * at, dcs[at], acc);
       });
-      team.critical([&] { GateContraction::add(total, acc); });
+      team.in_order([&] { GateContraction::add(total, acc); });  // the same bits every run
     });
     if (on_step)
       for (int s = s1 - 1; s >= s0; --s)

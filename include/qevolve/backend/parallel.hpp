@@ -33,8 +33,12 @@ class Team {
   void for_static(Index begin, Index end, const std::function<void(Index)>& body);
   /// body(i) for i in [begin, end), one item at a time to whichever thread is free.
   void for_dynamic(Index begin, Index end, const std::function<void(Index)>& body);
-  /// body() on one thread at a time (no barrier).
+  /// body() on one thread at a time (no barrier), in whatever order the threads arrive.
   void critical(const std::function<void()>& body);
+  /// body() on every thread in turn, thread 0 first: a merge of per-thread sums that gives the
+  /// same bits on every run (with for_static, each thread's share is fixed too). A barrier
+  /// before each thread's turn and after the last.
+  void in_order(const std::function<void()>& body);
   /// Every thread waits for all others.
   void barrier();
 };

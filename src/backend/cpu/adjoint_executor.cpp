@@ -50,7 +50,7 @@ class CpuAdjointExecutor final : public AdjointExecutor {
       double* pi = planes.plane(1);
       double* lr = planes.plane(2);
       double* li = planes.plane(3);
-      team.for_dynamic(0, layout_.num_blocks, [&](Index b) {
+      team.for_static(0, layout_.num_blocks, [&](Index b) {
         const Index c0 = layout_.first_column(b), w = layout_.columns(b);
         const auto& geo = layout_.geometry(b);
         load_block(*psi_, c0, w, pr, pi);
@@ -67,7 +67,7 @@ class CpuAdjointExecutor final : public AdjointExecutor {
         store_block(*psi_, c0, w, pr, pi);
         store_block(*lambda_, c0, w, lr, li);
       });
-      team.critical([&] {
+      team.in_order([&] {  // fixed shares, merged in thread order: the same bits every run
         for (std::size_t i = 0; i < env_size; ++i) env[i] += local_env[i];
       });
     });

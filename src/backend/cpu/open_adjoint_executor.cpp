@@ -55,7 +55,7 @@ class CpuOpenAdjointExecutor final : public OpenAdjointExecutor {
       double* xi = planes.plane(1);
       double* lr = planes.plane(2);
       double* li = planes.plane(3);
-      team.for_dynamic(0, layout_.num_blocks, [&](Index b) {
+      team.for_static(0, layout_.num_blocks, [&](Index b) {
         const Index c0 = layout_.first_column(b), w = layout_.columns(b);
         const auto& geo = layout_.geometry(b);
         load_block(*lambda_, c0, w, lr, li);
@@ -76,7 +76,7 @@ class CpuOpenAdjointExecutor final : public OpenAdjointExecutor {
         }
         store_block(*lambda_, c0, w, lr, li);
       });
-      team.critical([&] {
+      team.in_order([&] {  // fixed shares, merged in thread order: the same bits every run
         for (std::size_t i = 0; i < local_env.size(); ++i) env[i] += local_env[i];
         for (std::size_t i = 0; i < fixed_size; ++i) fixed_env[i] += local_fixed[i];
       });

@@ -34,6 +34,15 @@ void Team::critical(const std::function<void()>& body) {
   body();
 }
 
+void Team::in_order(const std::function<void()>& body) {
+  const int n = size(), me = thread();
+  for (int t = 0; t < n; ++t) {
+#pragma omp barrier
+    if (t == me) body();
+  }
+#pragma omp barrier
+}
+
 void Team::barrier() {
 #pragma omp barrier
 }
