@@ -327,7 +327,7 @@ void print_summary(std::ostream& out, const RunReport& r, const std::string& tit
   if (sim.options().open) {
     const std::size_t inputs = sim.states().initial_indices().size() * sim.states().initial_indices().size();
     out << "open system: Lindblad, " << counted(r.config->evolution.noise.size(), "noise entry", "noise entries") << ", "
-        << counted(r.config->evolution.collapse.size(), "collapse operator") << ", " << counted(inputs, "input")
+        << counted(r.config->evolution.collapse.size(), "`collapse` entry", "`collapse` entries") << ", " << counted(inputs, "input")
         << " |i><j|\n";
   }
   if (!std::isnan(r.single_precision_deviation)) {

@@ -188,7 +188,7 @@ TEST(Cli, OpenSystemRunWritesTheSuperoperator) {
                                  h5.string() + "'",
                              dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* part : {"open system: Lindblad, 1 noise entry, 0 collapse operators, 4 inputs", "fidelity: F = ", "leakage:"})
+  for (const char* part : {"open system: Lindblad, 1 noise entry, 0 `collapse` entries, 4 inputs", "fidelity: F = ", "leakage:"})
     EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
   if (!python_has_h5py()) GTEST_SKIP() << "/usr/bin/python3 with h5py not found";
   const auto py = run_python(
