@@ -86,7 +86,7 @@ int converge(const ConvergeOptions& options, Streams io) {
   request.max_memory = options.max_memory;
   if (!io.quiet) {
     char head[200];
-    std::snprintf(head, sizeof head, "qevolve converge: %s, tolerance %.1e (T/2 = %.1e for the steps, T/2 for the levels)\n",
+    std::snprintf(head, sizeof head, "qevolve converge: %s, tolerance T = %.1e (T/2 = %.1e for the steps, T/2 for the levels)\n",
                   options.config_path.c_str(), options.tolerance, 0.5 * options.tolerance);
     io.out << head << converge_table_header() << std::flush;
     request.on_row = [&io](const ConvergeRow& row) { io.out << format_row(row) << std::flush; };
