@@ -27,11 +27,12 @@ struct Override {
 /// there is no `=` or KEY is not a key path.
 [[nodiscard]] Override parse_override(const std::string& argument, const std::string& flag);
 
-/// `key` with every list entry it names by `name` written as its index in the config text
-/// `yaml_text` ("device.qubits[q0].el" -> "device.qubits[0].el"): the spelling an applied
+/// Each of `keys` with every list entry it names by `name` written as its index in the config
+/// text `yaml_text` ("device.qubits[q0].el" -> "device.qubits[0].el"): the spelling an applied
 /// override's paths have, so that two spellings of one key compare equal. A name the text does
-/// not hold (a mode only in a preset), or a key that does not parse, stays as written.
-[[nodiscard]] std::string indexed_key(const std::string& yaml_text, const std::string& key);
+/// not hold (a mode only in a preset), or a key that does not parse, stays as written. The text
+/// is parsed once for all keys.
+[[nodiscard]] std::vector<std::string> indexed_keys(const std::string& yaml_text, const std::vector<std::string>& keys);
 
 /// Puts each override into the parsed tree `root`, in order, creating missing mappings (and
 /// an entry {name: NAME} of device.qubits for a mode only in the preset); records them in

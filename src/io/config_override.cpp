@@ -160,15 +160,14 @@ class Setter {
 
 }  // namespace
 
-std::string indexed_key(const std::string& yaml_text, const std::string& key) {
+namespace {
+
+/// One key with its entries by name written as indices in the tree `root`.
+std::string indexed_key(const YAML::Node& root, const std::string& key) {
   const std::vector<Step> steps = split_key(key);
   if (steps.empty()) return key;
   YAML::Node node;
-  try {
-    node.reset(YAML::Load(yaml_text));
-  } catch (const YAML::Exception&) {
-    return key;
-  }
+  node.reset(root);
   std::string out;
   for (const Step& s : steps) {
     if (s.kind == Step::Kind::key) {
@@ -187,6 +186,21 @@ std::string indexed_key(const std::string& yaml_text, const std::string& key) {
     out += ']';
     node.reset(found && node.IsSequence() && at < node.size() ? node[at] : YAML::Node());
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> indexed_keys(const std::string& yaml_text, const std::vector<std::string>& keys) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception&) {
+    return keys;  // read by the loader before: not reached
+  }
+  std::vector<std::string> out;
+  out.reserve(keys.size());
+  for (const std::string& key : keys) out.push_back(indexed_key(root, key));
   return out;
 }
 

@@ -141,14 +141,13 @@ void check_ensemble_axes(const Config& config, const std::vector<std::string>& k
   if (!config.ensemble) return;
   // Each key as the list indices spell it, so that `device.qubits[q0].el` and
   // `device.qubits[0].el` are one key.
-  std::vector<std::string> indexed;
-  for (const std::string& key : keys) indexed.push_back(indexed_key(config.yaml_text, key));
+  std::vector<std::string> all = keys;  // the keys, then every member's (one parse of the text)
   for (const EnsembleMember& m : ensemble_members(config))
-    for (const Override& o : m.sets) {
-      const std::string member_key = indexed_key(config.yaml_text, o.key);
-      for (std::size_t i = 0; i < keys.size(); ++i)
-        if (member_key == indexed[i]) fail(config, "ensemble", Msg::EnsembleAxis, {{"FLAG", flag}, {"KEY", keys[i]}});
-    }
+    for (const Override& o : m.sets) all.push_back(o.key);
+  const std::vector<std::string> indexed = indexed_keys(config.yaml_text, all);
+  for (std::size_t j = keys.size(); j < indexed.size(); ++j)
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (indexed[j] == indexed[i]) fail(config, "ensemble", Msg::EnsembleAxis, {{"FLAG", flag}, {"KEY", keys[i]}});
 }
 
 void refuse_ensemble(const Config& config, const std::string& command) {
