@@ -1,7 +1,7 @@
 // The CPU adjoint executor (backend.hpp): the closed adjoint's block sweep. Each thread of the
-// team (backend/parallel.hpp) takes blocks of columns dynamically, loads psi and lambda into four
-// split planes, steps them back through the chunk with adjoint_gate, and adds its summed
-// environments to the caller's once per chunk.
+// team (backend/parallel.hpp) takes its fixed share of the column blocks, loads psi and lambda
+// into four split planes, steps them back through the chunk with adjoint_gate, and adds its summed
+// environments to the caller's once per chunk, in thread order (the same bits on every run).
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "qevolve/backend/block_layout.hpp"
 #include "qevolve/backend/local_gate.hpp"
 #include "qevolve/backend/parallel.hpp"
+#include "resident_pair.hpp"
 
 namespace qevolve::backend {
 namespace {
@@ -32,14 +33,14 @@ class CpuAdjointExecutor final : public AdjointExecutor {
   }
 
   void upload(CMatrix& psi, CMatrix& lambda) override {
-    if (psi.rows() != dim_ || psi.cols() != columns_ || lambda.rows() != dim_ || lambda.cols() != columns_)
-      throw std::invalid_argument("AdjointExecutor::upload: the states do not match the executor");
-    psi_ = &psi;
-    lambda_ = &lambda;
+    states_.upload(psi, lambda,
+                   psi.rows() == dim_ && psi.cols() == columns_ && lambda.rows() == dim_ && lambda.cols() == columns_,
+                   "the states do not match the executor");
   }
 
   void apply(const double* adjoint_gates, int s0, int s1, double* env) override {
-    if (psi_ == nullptr) throw std::logic_error("AdjointExecutor::apply before upload");
+    CMatrix& psi = states_.psi("apply");
+    CMatrix& lambda = states_.lambda();
     const std::size_t per_step = schedule_.step_size;
     const std::size_t env_size = per_step * static_cast<std::size_t>(s1 - s0);
     const bool parallel = worth_threads(threads_, step_flops_ * (s1 - s0));
@@ -53,8 +54,8 @@ class CpuAdjointExecutor final : public AdjointExecutor {
       team.for_static(0, layout_.num_blocks, [&](Index b) {
         const Index c0 = layout_.first_column(b), w = layout_.columns(b);
         const auto& geo = layout_.geometry(b);
-        load_block(*psi_, c0, w, pr, pi);
-        load_block(*lambda_, c0, w, lr, li);
+        load_block(psi, c0, w, pr, pi);
+        load_block(lambda, c0, w, lr, li);
         for (int s = s1 - 1; s >= s0; --s) {
           const std::size_t base = per_step * static_cast<std::size_t>(s - s0);
           for (int k = schedule_.num_gates() - 1; k >= 0; --k) {
@@ -64,8 +65,8 @@ class CpuAdjointExecutor final : public AdjointExecutor {
             adjoint_gate(pr, pi, lr, li, geo[static_cast<std::size_t>(k)], gd, gd, e);
           }
         }
-        store_block(*psi_, c0, w, pr, pi);
-        store_block(*lambda_, c0, w, lr, li);
+        store_block(psi, c0, w, pr, pi);
+        store_block(lambda, c0, w, lr, li);
       });
       team.in_order([&] {  // fixed shares, merged in thread order: the same bits every run
         for (std::size_t i = 0; i < env_size; ++i) env[i] += local_env[i];
@@ -74,9 +75,7 @@ class CpuAdjointExecutor final : public AdjointExecutor {
   }
 
   void download(CMatrix& psi, CMatrix& lambda) override {
-    if (&psi != psi_ || &lambda != lambda_)
-      throw std::logic_error("AdjointExecutor::download: not the uploaded matrices");
-    psi_ = lambda_ = nullptr;
+    states_.download(psi, lambda);
   }
 
  private:
@@ -86,8 +85,7 @@ class CpuAdjointExecutor final : public AdjointExecutor {
   int threads_;
   Index dim_, columns_;
   double step_flops_ = 0.0;
-  CMatrix* psi_ = nullptr;
-  CMatrix* lambda_ = nullptr;
+  ResidentPair states_{"AdjointExecutor"};
 };
 
 }  // namespace

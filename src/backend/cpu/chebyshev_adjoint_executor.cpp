@@ -5,6 +5,7 @@
 
 #include "qevolve/backend/backend.hpp"
 #include "qevolve/backend/chebyshev_series.hpp"
+#include "resident_pair.hpp"
 
 namespace qevolve::backend {
 namespace {
@@ -12,25 +13,19 @@ namespace {
 class CpuChebyshevAdjointExecutor final : public ChebyshevAdjointExecutor {
  public:
   void upload(CMatrix& psi, CMatrix& lambda) override {
-    if (psi.rows() != lambda.rows() || psi.cols() != lambda.cols())
-      throw std::invalid_argument("ChebyshevAdjointExecutor::upload: psi and lambda differ in shape");
-    psi_ = &psi;
-    lambda_ = &lambda;
+    states_.upload(psi, lambda, psi.rows() == lambda.rows() && psi.cols() == lambda.cols(),
+                   "psi and lambda differ in shape");
   }
   void step_back(const ChebyshevSeries& series, const ChebyshevGenerator& H,
                  const ChebyshevAccumulate& accumulate) override {
-    if (psi_ == nullptr) throw std::logic_error("ChebyshevAdjointExecutor::step_back before upload");
-    chebyshev_step_back(series, H, *psi_, *lambda_, work_, accumulate);
+    chebyshev_step_back(series, H, states_.psi("step_back"), states_.lambda(), work_, accumulate);
   }
   void download(CMatrix& psi, CMatrix& lambda) override {
-    if (&psi != psi_ || &lambda != lambda_)
-      throw std::logic_error("ChebyshevAdjointExecutor::download: not the uploaded matrices");
-    psi_ = lambda_ = nullptr;
+    states_.download(psi, lambda);
   }
 
  private:
-  CMatrix* psi_ = nullptr;
-  CMatrix* lambda_ = nullptr;
+  ResidentPair states_{"ChebyshevAdjointExecutor"};
   ChebyshevWork work_;
 };
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "qevolve/backend/backend.hpp"
+#include "resident_pair.hpp"
 
 namespace qevolve::backend {
 namespace {
@@ -27,17 +28,14 @@ void phase_rows(const CVector& back, CMatrix& X) {
 class CpuDenseAdjointExecutor final : public DenseAdjointExecutor {
  public:
   void upload(CMatrix& psi, CMatrix& lambda) override {
-    if (psi.rows() != lambda.rows() || psi.cols() != lambda.cols())
-      throw std::invalid_argument("DenseAdjointExecutor::upload: psi and lambda differ in shape");
-    psi_ = &psi;
-    lambda_ = &lambda;
+    states_.upload(psi, lambda, psi.rows() == lambda.rows() && psi.cols() == lambda.cols(),
+                   "psi and lambda differ in shape");
   }
   CMatrix step_back(const CMatrix& W, const CVector& back) override {
-    if (psi_ == nullptr) throw std::logic_error("DenseAdjointExecutor::step_back before upload");
-    if (W.rows() != psi_->rows() || W.cols() != psi_->rows() || back.size() != psi_->rows())
+    CMatrix& psi = states_.psi("step_back");
+    CMatrix& lambda = states_.lambda();
+    if (W.rows() != psi.rows() || W.cols() != psi.rows() || back.size() != psi.rows())
       throw std::invalid_argument("DenseAdjointExecutor::step_back: W or back does not fit the state");
-    CMatrix& psi = *psi_;
-    CMatrix& lambda = *lambda_;
     CMatrix X = W.adjoint() * psi;           // W^dag psi_{s+1}
     phase_rows(back, X);                     // diag(back) W^dag psi_{s+1} = W^dag psi_s
     const CMatrix Y = W.adjoint() * lambda;  // W^dag lambda_{s+1}
@@ -46,14 +44,11 @@ class CpuDenseAdjointExecutor final : public DenseAdjointExecutor {
     return X * Y.adjoint();  // W^dag (psi_s lambda_{s+1}^dag) W
   }
   void download(CMatrix& psi, CMatrix& lambda) override {
-    if (&psi != psi_ || &lambda != lambda_)
-      throw std::logic_error("DenseAdjointExecutor::download: not the uploaded matrices");
-    psi_ = lambda_ = nullptr;
+    states_.download(psi, lambda);
   }
 
  private:
-  CMatrix* psi_ = nullptr;
-  CMatrix* lambda_ = nullptr;
+  ResidentPair states_{"DenseAdjointExecutor"};
 };
 
 }  // namespace

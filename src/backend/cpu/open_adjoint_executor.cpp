@@ -1,8 +1,8 @@
 // The CPU open-system adjoint executor (backend.hpp OpenAdjointExecutor): the Lindblad adjoint's
-// block sweep. Each thread of the team (backend/parallel.hpp) takes blocks of lambda's columns
-// dynamically, and steps each back through the segment with adjoint_gate, loading the state after
-// every step from the caller's recomputation; it adds its summed environments to the caller's
-// once per segment.
+// block sweep. Each thread of the team (backend/parallel.hpp) takes its fixed share of the blocks
+// of lambda's columns and steps each back through the segment with adjoint_gate, loading the state
+// after every step from the caller's recomputation; it adds its summed environments to the
+// caller's once per segment, in thread order (the same bits on every run).
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
