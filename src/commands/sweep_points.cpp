@@ -86,7 +86,7 @@ SweepPoint build_point(const SweepGrid& grid, const io::ParsedConfig& parsed, co
   std::vector<io::Override> overrides;
   SweepPoint point = point_skeleton(grid, p, sets, overrides);
   point.config = parsed.read(overrides, false);  // no text: a point's YAML is never written ...
-  if (point.config.ensemble) point.config = parsed.read(overrides, true);  // ... but an ensemble's members read it
+  if (point.config.ensemble) point.config.yaml_text = parsed.text_with(overrides);  // ... but an ensemble's members read it
   point.resolved = io::resolve(point.config, io::Purpose::evolve);
   check_point(point.config, grid);
   return point;
